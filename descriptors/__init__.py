@@ -1,0 +1,37 @@
+"""descgen: bit-exact encoder and decoder for NVIDIA Blackwell ``tcgen05`` descriptors.
+
+The four descriptor families (PTX ISA 9.7.16):
+
+* ``smem``  -- 64-bit shared memory (matrix) descriptor, PTX Table 40;
+* ``idesc`` -- 32-bit instruction descriptor, Tables 42 (tf32/f16/f8f6f4/i8), 43 (mxf8f6f4)
+  and 44 (mxf4/mxf4nvf4), selected by ``kind``;
+* ``zcm``   -- 64-bit zero-column mask descriptor of ``tcgen05.mma.ws``, Table 45;
+* ``tmem``  -- 32-bit Tensor Memory address (lane 31-16, column 15-0), 9.7.16.1.1.
+
+>>> import descriptors
+>>> hex(descriptors.encode("idesc", kind="f16", a_type="bf16", b_type="bf16", d_type="f32",
+...                        m=128, n=256))
+'0x8400490'
+>>> descriptors.decode("idesc", 0x08400490, kind="f16").values["n"]
+256
+
+Every error is a :class:`DescgenError`.
+"""
+
+from .bits import Field, Layout
+from .codec import (DESCRIPTORS, PARAMETERS, Decoded, decode, encode, encode_raw, format_word,
+                    layout_for, parse_int, readings, word_bits)
+from .enums import KINDS, Kind
+from .errors import (BatchError, DescgenError, FieldError, KindRequiredError, ParameterError,
+                     WordError)
+from .layouts import IDESC, IDESC_MXF4, IDESC_MXF8F6F4, LAYOUTS, SMEM, TMEM, ZCM
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DESCRIPTORS", "PARAMETERS", "KINDS", "LAYOUTS", "Kind", "Field", "Layout", "Decoded",
+    "encode", "encode_raw", "decode", "readings", "layout_for", "format_word", "word_bits",
+    "parse_int", "SMEM", "IDESC", "IDESC_MXF8F6F4", "IDESC_MXF4", "ZCM", "TMEM",
+    "DescgenError", "ParameterError", "FieldError", "WordError", "KindRequiredError",
+    "BatchError", "__version__",
+]

@@ -1,0 +1,537 @@
+"""Semantic encode and decode of the four descriptor families: the library's public calls.
+
+``encode(descriptor, **params) -> int`` builds a word from semantic parameters (M, N, type
+names, byte values, swizzle names ...); ``encode_raw`` builds one from raw field values;
+``decode(descriptor, word, kind=...)`` returns a :class:`Decoded` holding the raw value of every
+field (reserved ones included) and the semantic values; ``readings`` lists every layout's
+reading of a word.  Nothing is silently truncated: a value that does not fit raises
+:class:`~descriptors.errors.FieldError` naming the field, its bits, the value and what is
+allowed, with the PTX table.  Field positions come from :mod:`descriptors.layouts` only.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from .bits import Field, Layout
+from .enums import KINDS, LBO_MODE, MAJOR, MAX_SHIFT, SWIZZLE, EnumTable, Kind, kind_named
+from .errors import KindRequiredError, ParameterError
+from .layouts import IDESC, LAYOUTS, SMEM, TMEM, ZCM
+
+__all__ = [
+    "DESCRIPTORS", "PARAMETERS", "Decoded", "encode", "encode_raw", "decode", "readings",
+    "layout_for", "format_word", "parse_int", "word_bits",
+]
+
+#: The descriptor families, by the name every call takes.
+DESCRIPTORS: tuple[str, ...] = ("smem", "idesc", "zcm", "tmem")
+
+#: Semantic parameter names ``encode`` accepts, per descriptor (aliases excluded).
+PARAMETERS: dict[str, tuple[str, ...]] = {
+    "idesc": ("kind", "a_type", "b_type", "d_type", "m", "n", "a_major", "b_major", "negate_a",
+              "negate_b", "saturate", "sparse", "sparsity_selector", "max_shift", "scale_type",
+              "a_scale_id", "b_scale_id", "k", "cta_group", "ws"),
+    "smem": ("start_address", "leading_byte_offset", "stride_byte_offset", "swizzle",
+             "base_offset", "lbo_mode"),
+    "zcm": ("start_count", "first_span", "non_zero_mask", "skip_span", "use_span",
+            "column_shift"),
+    "tmem": ("lane", "column"),
+}
+
+_ALIASES: dict[str, dict[str, str]] = {
+    "idesc": {},
+    "smem": {"start_address_bytes": "start_address", "lbo": "leading_byte_offset",
+             "leading_byte_offset_bytes": "leading_byte_offset", "sbo": "stride_byte_offset",
+             "stride_byte_offset_bytes": "stride_byte_offset", "layout_type": "swizzle"},
+    "zcm": {"nzm": "non_zero_mask", "shift": "column_shift"},
+    "tmem": {},
+}
+
+#: Encoded-field scales: the field stores value >> shift (PTX "M >> 4", "N >> 3", 16-byte units).
+_M_SHIFT = {"idesc": 4, "idesc_mxf8f6f4": 7, "idesc_mxf4": 7}
+_N_SHIFT = 3
+_BYTE_SHIFT = 4
+
+# ------------------------------------------------------------------ parameter parsing
+
+
+def parse_int(value: Any, what: str) -> int:
+    """An integer from an int or a decimal / ``0x`` hex string (``_`` and ``'`` separators
+    allowed).  Raises :class:`ParameterError` for anything else (bools and floats included)."""
+    if value.__class__ is int:
+        return value  # type: ignore[no-any-return]
+    if isinstance(value, str):
+        text = value.strip().replace("_", "").replace("'", "")
+        try:
+            return int(text, 0)
+        except ValueError:
+            raise ParameterError(f"{what}: {value!r} is not an integer (decimal or 0x hex)") from None
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise ParameterError(f"{what}: {value!r} is not an integer")
+    return int(value.__index__())
+
+
+def _parse_bool(value: Any, what: str) -> bool:
+    if value is True or value is False:
+        return value
+    if value.__class__ is int and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in _BOOL_WORDS:
+        return _BOOL_WORDS[value.strip().lower()]
+    raise ParameterError(f"{what}: {value!r} is not a boolean (true/false, 1/0)")
+
+
+_BOOL_WORDS = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}
+
+
+def _bit(field: Field, value: Any, what: str) -> int:
+    """A one-bit field from a bool, 0/1 or a boolean word; anything else is refused."""
+    if value.__class__ is int:
+        return field.check(value)
+    return int(_parse_bool(value, what))
+
+
+def _choice(table: EnumTable, field: Field, value: Any, what: str, *, ints: bool = False) -> int:
+    """Raw code of ``value`` in ``table``; ``ints`` lets an int name its choice (``32`` for
+    max shift, ``1`` for MN)."""
+    key = str(value) if ints and value.__class__ is int else value
+    choice = table.lookup(key) if isinstance(key, str) else None
+    if choice is None:
+        raise field.error(value, f"{what}={value!r} is not a valid {table.what}; allowed "
+                                 + ", ".join(table.names))
+    return choice.value
+
+
+def _scaled(field: Field, value: Any, what: str, shift: int, unit: str) -> int:
+    """Raw value of a field that stores ``value >> shift``; refuses remainders and overflow."""
+    v = parse_int(value, what)
+    step = 1 << shift
+    top = field.max << shift
+    allowed = f"multiples of {step} from 0 to {top}" if shift else f"0..{top}"
+    if v < 0 or v % step:
+        raise field.error(value, f"{what}={v} {unit}is not a non-negative multiple of {step} "
+                                 f"(the field stores {what} >> {shift}); allowed {allowed}")
+    if v > top:
+        raise field.error(value, f"{what}={v} {unit}encodes as {v >> shift}, exceeds max "
+                                 f"{field.max}; allowed {allowed}")
+    return v >> shift
+
+
+def _bytes(field: Field, value: Any, what: str) -> int:
+    """Raw value of a shared-memory byte field: (bytes & 0x3FFFF) >> 4, refusing what would be
+    masked (above the 256 KiB window) or shifted out (not 16-byte aligned)."""
+    v = parse_int(value, what)
+    limit = (field.max + 1) << _BYTE_SHIFT
+    allowed = f"0..{limit - 16:#x} bytes, 16-byte aligned"
+    if v < 0 or v >= limit:
+        raise field.error(value, f"{what}={v:#x} bytes is outside the {limit // 1024} KiB "
+                                 f"shared-memory window; allowed {allowed}")
+    if v % (1 << _BYTE_SHIFT):
+        raise field.error(value, f"{what}={v:#x} bytes is not 16-byte aligned; allowed {allowed}")
+    return v >> _BYTE_SHIFT
+
+
+def _normalise(descriptor: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    """Map aliases to parameter names and refuse unknown or doubly-given parameters."""
+    known = PARAMETERS[descriptor]
+    aliases = _ALIASES[descriptor]
+    out: dict[str, Any] = {}
+    for key, value in params.items():
+        name = aliases.get(key, key)
+        if name not in known:
+            hint = difflib.get_close_matches(key, [*known, *aliases], n=1)
+            raise ParameterError(
+                f"unknown parameter {key!r} for {descriptor}"
+                + (f" (did you mean {hint[0]!r}?)" if hint else "")
+                + "; parameters: " + ", ".join(known))
+        if name in out:
+            raise ParameterError(f"{descriptor}: parameter {name!r} given twice (once as an alias)")
+        out[name] = value
+    return out
+
+
+# ------------------------------------------------------------------ instruction descriptor
+
+
+def _kind(value: Any) -> Kind:
+    if value is None:
+        raise ParameterError("idesc needs kind= one of " + ", ".join(KINDS))
+    kind = kind_named(value)
+    if kind is None:
+        raise ParameterError(f"unknown kind {value!r}; kinds: " + ", ".join(KINDS))
+    return kind
+
+
+def _type_param(kind: Kind, table: EnumTable, field: Field, p: Mapping[str, Any], name: str,
+                default: str | None) -> int:
+    value = p.get(name)
+    if value is None:
+        if len(table.choices) == 1:
+            return table.choices[0].value
+        if default is None:
+            raise ParameterError(f"kind {kind.name} needs {name} (one of {', '.join(table.names)})")
+        value = default
+    return _choice(table, field, value, name)
+
+
+def _absent(kind: Kind, p: Mapping[str, Any], name: str, default: Any, why: str) -> None:
+    """Refuse a parameter the kind's layout has no field for, unless it has its default."""
+    value = p.get(name)
+    if value is None:
+        return
+    try:
+        same = value == default or (isinstance(default, bool) and _parse_bool(value, name) == default)
+    except ParameterError:
+        same = False
+    if not same:
+        raise ParameterError(f"{name}={value!r} cannot be encoded for kind {kind.name}: {why}")
+
+
+def _encode_idesc(params: Mapping[str, Any]) -> int:
+    p = _normalise("idesc", params)
+    kind = _kind(p.get("kind"))
+    lay = LAYOUTS[kind.layout]
+    f = lay.by_name
+    src = kind.source
+    raw: dict[str, int] = {
+        "a_type": _type_param(kind, kind.ab_types, f["a_type"], p, "a_type", None),
+        "b_type": _type_param(kind, kind.ab_types, f["b_type"], p, "b_type", None),
+    }
+    if kind.d_types is not None:
+        raw["d_type"] = _type_param(kind, kind.d_types, f["d_type"], p, "d_type", "f32")
+    else:
+        d = p.get("d_type")
+        if d is not None and not (isinstance(d, str) and d.lower() in ("f32", "float")):
+            raise ParameterError(f"d_type={d!r} cannot be encoded for kind {kind.name}: D is "
+                                 f"always f32 and {src} has no D type field")
+    if p.get("m") is None or p.get("n") is None:
+        raise ParameterError("idesc needs m and n (the MMA shape M x N)")
+    raw["m_dim"] = _scaled(f["m_dim"], p["m"], "M", _M_SHIFT[lay.name], "")
+    raw["n_dim"] = _scaled(f["n_dim"], p["n"], "N", _N_SHIFT, "")
+    raw["transpose_a"] = _choice(MAJOR, f["transpose_a"], p.get("a_major", "K"), "a_major", ints=True)
+    raw["transpose_b"] = _choice(MAJOR, f["transpose_b"], p.get("b_major", "K"), "b_major", ints=True)
+    raw["negate_a"] = int(_parse_bool(p.get("negate_a", False), "negate_a"))
+    raw["negate_b"] = int(_parse_bool(p.get("negate_b", False), "negate_b"))
+    sparse = _parse_bool(p.get("sparse", False), "sparse")
+    raw["sparse"] = int(sparse)
+    if kind.block_scaled:
+        assert kind.scale_types is not None
+        raw["scale_type"] = _type_param(kind, kind.scale_types, f["scale_type"], p, "scale_type", "ue8m0")
+        raw["a_scale_id"] = f["a_scale_id"].check(parse_int(p.get("a_scale_id", 0), "a_scale_id"))
+        raw["b_scale_id"] = f["b_scale_id"].check(parse_int(p.get("b_scale_id", 0), "b_scale_id"))
+        _absent(kind, p, "saturate", False, f"{src} has no saturate bit")
+        _absent(kind, p, "sparsity_selector", 0, f"bits 0-1 are reserved in {src}")
+        _absent(kind, p, "max_shift", 0, f"{src} has no max shift field (.ws is not allowed)")
+    else:
+        raw["saturate"] = int(_parse_bool(p.get("saturate", False), "saturate"))
+        raw["sparsity_selector"] = f["sparsity_selector"].check(
+            parse_int(p.get("sparsity_selector", 0), "sparsity_selector"))
+        raw["max_shift"] = _choice(MAX_SHIFT, f["max_shift"], p.get("max_shift", 0), "max_shift",
+                                   ints=True)
+        for name in ("scale_type", "a_scale_id", "b_scale_id"):
+            _absent(kind, p, name, 0 if name != "scale_type" else None,
+                    f"{src} has no scale factor fields (block-scaled kinds only)")
+    k = p.get("k")
+    if k is not None:
+        kv = parse_int(k, "k")
+        implied = kind.k_sparse if sparse else kind.k_dense
+        if kv == kind.k_alt and not sparse and "k_dim" in f:
+            raw["k_dim"] = 1
+        elif kv != implied:
+            alt = f", or {kind.k_alt} when dense (bit 31, sm_103a)" if kind.k_alt else ""
+            raise ParameterError(
+                f"K={kv} cannot be encoded for kind {kind.name} ({'sparse' if sparse else 'dense'}): "
+                f"K is implied by kind and sparsity (Table 39): {implied}{alt}")
+    cta = p.get("cta_group")
+    if cta is not None and parse_int(cta, "cta_group") not in (1, 2):
+        raise ParameterError(f"cta_group={cta!r}: allowed 1 or 2")
+    if p.get("ws") is not None:
+        _parse_bool(p["ws"], "ws")
+    return lay.encode(**raw)
+
+
+def _values_idesc(kind_name: str, lay: Layout, f: Mapping[str, int]) -> dict[str, Any]:
+    kind = KINDS[kind_name]
+    sparse = bool(f["sparse"])
+    v: dict[str, Any] = {
+        "kind": kind.name,
+        "a_type": kind.ab_types.name_of(f["a_type"]),
+        "b_type": kind.ab_types.name_of(f["b_type"]),
+        "d_type": kind.d_types.name_of(f["d_type"]) if kind.d_types is not None else "f32",
+        "m": f["m_dim"] << _M_SHIFT[lay.name],
+        "n": f["n_dim"] << _N_SHIFT,
+        "k": kind.k_alt if f.get("k_dim") else (kind.k_sparse if sparse else kind.k_dense),
+        "a_major": MAJOR.name_of(f["transpose_a"]),
+        "b_major": MAJOR.name_of(f["transpose_b"]),
+        "negate_a": bool(f["negate_a"]),
+        "negate_b": bool(f["negate_b"]),
+        "sparse": sparse,
+    }
+    if kind.block_scaled:
+        assert kind.scale_types is not None
+        v["scale_type"] = kind.scale_types.name_of(f["scale_type"])
+        v["a_scale_id"] = f["a_scale_id"]
+        v["b_scale_id"] = f["b_scale_id"]
+    else:
+        v["saturate"] = bool(f["saturate"])
+        v["sparsity_selector"] = f["sparsity_selector"]
+        v["max_shift"] = int(MAX_SHIFT.name_of(f["max_shift"]) or 0)
+    return v
+
+
+# ------------------------------------------------------------------ shared memory descriptor
+
+
+def _encode_smem(params: Mapping[str, Any]) -> int:
+    p = _normalise("smem", params)
+    f = SMEM.by_name
+    raw = {
+        "start_address": _bytes(f["start_address"], p.get("start_address", 0), "start_address"),
+        "leading_byte_offset": _bytes(f["leading_byte_offset"], p.get("leading_byte_offset", 0),
+                                      "leading_byte_offset"),
+        "stride_byte_offset": _bytes(f["stride_byte_offset"], p.get("stride_byte_offset", 0),
+                                     "stride_byte_offset"),
+        "swizzle": _choice(SWIZZLE, f["swizzle"], p.get("swizzle", "none"), "swizzle"),
+        "base_offset": f["base_offset"].check(parse_int(p.get("base_offset", 0), "base_offset")),
+        "lbo_mode": _choice(LBO_MODE, f["lbo_mode"], p.get("lbo_mode", "relative"), "lbo_mode",
+                            ints=True),
+    }
+    return SMEM.encode(**raw)
+
+
+def _values_smem(f: Mapping[str, int]) -> dict[str, Any]:
+    return {
+        "start_address_bytes": f["start_address"] << _BYTE_SHIFT,
+        "leading_byte_offset_bytes": f["leading_byte_offset"] << _BYTE_SHIFT,
+        "stride_byte_offset_bytes": f["stride_byte_offset"] << _BYTE_SHIFT,
+        "swizzle": SWIZZLE.name_of(f["swizzle"]),
+        "base_offset": f["base_offset"],
+        "lbo_mode": LBO_MODE.name_of(f["lbo_mode"]),
+    }
+
+
+# ------------------------------------------------------------------ zero-column mask
+
+
+def _four(value: Any, what: str) -> list[Any]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+        raise ParameterError(f"{what} takes up to 4 values (index i for sub-mask i), got {value!r}")
+    if not 1 <= len(value) <= 4:
+        raise ParameterError(f"{what} takes 1 to 4 values (sub-masks 0..3), got {len(value)}")
+    return [*value, *([0] * (4 - len(value)))]
+
+
+def _encode_zcm(params: Mapping[str, Any]) -> int:
+    p = _normalise("zcm", params)
+    f = ZCM.by_name
+    raw: dict[str, int] = {}
+    for i, v in enumerate(_four(p.get("start_count", [0]), "start_count")):
+        name = f"start_count_{i}"
+        raw[name] = f[name].check(parse_int(v, name))
+    for i, v in enumerate(_four(p.get("first_span", [0]), "first_span")):
+        name = f"first_span_{i}"
+        raw[name] = _bit(f[name], v, name)
+    raw["non_zero_mask"] = _bit(f["non_zero_mask"], p.get("non_zero_mask", 1), "non_zero_mask")
+    for name in ("skip_span", "use_span", "column_shift"):
+        raw[name] = f[name].check(parse_int(p.get(name, 0), name))
+    return ZCM.encode(**raw)
+
+
+def _values_zcm(f: Mapping[str, int]) -> dict[str, Any]:
+    return {
+        "start_count": [f[f"start_count_{i}"] for i in range(4)],
+        "first_span": [f[f"first_span_{i}"] for i in range(4)],
+        "non_zero_mask": f["non_zero_mask"],
+        "skip_span": f["skip_span"],
+        "use_span": f["use_span"],
+        "column_shift": f["column_shift"],
+    }
+
+
+# ------------------------------------------------------------------ tensor memory address
+
+
+def _encode_tmem(params: Mapping[str, Any]) -> int:
+    p = _normalise("tmem", params)
+    f = TMEM.by_name
+    return TMEM.encode(lane=f["lane"].check(parse_int(p.get("lane", 0), "lane")),
+                       column=f["column"].check(parse_int(p.get("column", 0), "column")))
+
+
+def _values_tmem(f: Mapping[str, int]) -> dict[str, Any]:
+    return {"lane": f["lane"], "column": f["column"]}
+
+
+# ------------------------------------------------------------------ public API
+
+_ENCODERS: dict[str, Callable[[Mapping[str, Any]], int]] = {
+    "idesc": _encode_idesc, "smem": _encode_smem, "zcm": _encode_zcm, "tmem": _encode_tmem,
+}
+_FIXED_LAYOUT = {"smem": SMEM, "zcm": ZCM, "tmem": TMEM}
+
+
+def _descriptor(descriptor: Any) -> str:
+    if descriptor in _ENCODERS:
+        return descriptor  # type: ignore[no-any-return]
+    raise ParameterError(f"unknown descriptor {descriptor!r}; descriptors: " + ", ".join(DESCRIPTORS))
+
+
+def layout_for(descriptor: str, kind: str | None = None) -> Layout:
+    """The :class:`~descriptors.bits.Layout` of ``descriptor`` (an idesc needs its ``kind``)."""
+    d = _descriptor(descriptor)
+    if d != "idesc":
+        if kind is not None:
+            raise ParameterError(f"kind applies to idesc only, not {d}")
+        return _FIXED_LAYOUT[d]
+    if kind is None:
+        raise KindRequiredError(
+            "an instruction-descriptor word does not identify its kind: pass kind= one of "
+            + ", ".join(KINDS) + " (or call readings('idesc', word) for every layout's reading)")
+    return LAYOUTS[_kind(kind).layout]
+
+
+def word_bits(descriptor: str) -> int:
+    """Size of the descriptor's word in bits (32 or 64)."""
+    return IDESC.size if _descriptor(descriptor) == "idesc" else _FIXED_LAYOUT[descriptor].size
+
+
+def format_word(descriptor: str, word: int) -> str:
+    """``0x%08x`` for 32-bit descriptors, ``0x%016x`` for 64-bit ones."""
+    return f"{word:#0{word_bits(descriptor) // 4 + 2}x}"
+
+
+def encode(descriptor: str, **params: Any) -> int:
+    """Build a descriptor word from semantic parameters.
+
+    ``idesc`` (32-bit; PTX Tables 42/43/44 by ``kind``): ``kind``, ``a_type``, ``b_type``,
+    ``d_type`` (PTX type names; f32 by default), ``m`` (stored M >> 4, or M >> 7 for the
+    block-scaled kinds), ``n`` (stored N >> 3), ``a_major``/``b_major`` (``K`` or ``MN``),
+    ``negate_a``, ``negate_b``, ``saturate``, ``sparse``, ``sparsity_selector`` (0-3),
+    ``max_shift`` (0, 8, 16, 32), ``scale_type`` (``ue8m0``/``ue4m3``), ``a_scale_id``,
+    ``b_scale_id``, ``k`` (only to ask for K=96), and the context parameters ``cta_group`` and
+    ``ws`` (checked, not stored).
+
+    ``smem`` (64-bit; Table 40): ``start_address``, ``leading_byte_offset`` (``lbo``),
+    ``stride_byte_offset`` (``sbo``), all in **bytes** (16-byte aligned, below 256 KiB; stored
+    in 16-byte units); ``swizzle`` (``none``, ``128B_base32B``, ``128B``, ``64B``, ``32B``);
+    ``base_offset`` (0-7); ``lbo_mode`` (``relative``/``absolute``).
+
+    ``zcm`` (64-bit; Table 45): raw fields ``start_count`` and ``first_span`` (up to 4 values,
+    sub-mask 0 first), ``non_zero_mask`` (default 1), ``skip_span``, ``use_span``,
+    ``column_shift``.  ``tmem`` (32-bit; 9.7.16.1.1): ``lane`` (bits 31-16), ``column`` (15-0).
+
+    Raises :class:`FieldError` when a value does not fit its field (never truncates) and
+    :class:`ParameterError` for an unknown, missing or malformed parameter.
+    """
+    try:
+        encoder = _ENCODERS[descriptor]
+    except (KeyError, TypeError):
+        raise ParameterError(f"unknown descriptor {descriptor!r}; descriptors: "
+                             + ", ".join(DESCRIPTORS)) from None
+    return encoder(params)
+
+
+def encode_raw(descriptor: str, *, kind: str | None = None, **fields: Any) -> int:
+    """Build a word from raw field values (PTX field names or CUTLASS aliases, reserved fields
+    included); missing fields are 0, fixed constants take their value.  ``kind`` selects the
+    instruction-descriptor layout.  Raises :class:`FieldError` / :class:`ParameterError`."""
+    return layout_for(descriptor, kind).encode(**fields)
+
+
+class Decoded:
+    """A decoded descriptor word.
+
+    ``word`` (int), ``descriptor``, ``kind`` (idesc only), ``layout``, ``fields`` (raw value of
+    every field by PTX name, reserved and constant fields included) and ``values`` (semantic
+    values, keyed like ``encode``'s parameters; byte values end in ``_bytes``).  ``int(obj)``
+    re-encodes from ``fields``, so ``int(decode(d, w)) == w`` for every word.
+    """
+
+    __slots__ = ("descriptor", "kind", "layout", "word", "fields", "_values")
+
+    def __init__(self, descriptor: str, kind: str | None, layout: Layout, word: int,
+                 fields: dict[str, int]) -> None:
+        self.descriptor = descriptor
+        self.kind = kind
+        self.layout = layout
+        self.word = word
+        self.fields = fields
+        self._values: dict[str, Any] | None = None
+
+    @property
+    def values(self) -> dict[str, Any]:
+        """Semantic values (an unknown enumerated code reads as ``None``; its raw value is in
+        ``fields``)."""
+        if self._values is None:
+            d, f = self.descriptor, self.fields
+            if d == "idesc":
+                assert self.kind is not None
+                self._values = _values_idesc(self.kind, self.layout, f)
+            elif d == "smem":
+                self._values = _values_smem(f)
+            elif d == "zcm":
+                self._values = _values_zcm(f)
+            else:
+                self._values = _values_tmem(f)
+        return self._values
+
+    @property
+    def hex(self) -> str:
+        return format_word(self.descriptor, self.word)
+
+    @property
+    def unexpected(self) -> dict[str, int]:
+        """Reserved fields that are set and fixed constants that differ from their value."""
+        return {f.name: self.fields[f.name] for f in self.layout.fields
+                if f.role != "field" and self.fields[f.name] != f.default}
+
+    def __int__(self) -> int:
+        return self.layout.encode(**self.fields)
+
+    __index__ = __int__
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Decoded):
+            return NotImplemented
+        return (self.descriptor, self.kind, int(self)) == (other.descriptor, other.kind, int(other))
+
+    def __hash__(self) -> int:
+        return hash((self.descriptor, self.kind, self.word))
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form: ``descriptor``, ``kind``, ``word`` (hex string), ``fields``, ``values``."""
+        return {"descriptor": self.descriptor, "kind": self.kind, "word": self.hex,
+                "fields": dict(self.fields), "values": self.values}
+
+    def __repr__(self) -> str:
+        kind = f" kind={self.kind}" if self.kind else ""
+        return f"<Decoded {self.descriptor}{kind} {self.hex}>"
+
+
+def _word(layout: Layout, word: Any) -> int:
+    if isinstance(word, str):
+        word = parse_int(word, f"{layout.name} word")
+    return layout.check_word(word)
+
+
+def decode(descriptor: str, word: int, *, kind: str | None = None) -> Decoded:
+    """Decode ``word`` into a :class:`Decoded`.  An idesc needs ``kind`` (the word alone does not
+    say which layout it uses): without it :class:`KindRequiredError` names the kinds; see
+    :func:`readings`.  Raises :class:`WordError` when the word is not an integer of the
+    descriptor's size.  Never loses a bit: ``int(decode(d, w)) == w``."""
+    lay = layout_for(descriptor, kind)
+    if word.__class__ is not int or not 0 <= word <= lay.max_word:
+        word = _word(lay, word)
+    if kind is not None:
+        kind = _kind(kind).name
+    return Decoded(descriptor, kind, lay, word, lay._decode(word))
+
+
+def readings(descriptor: str, word: int) -> list[Decoded]:
+    """Every reading of ``word``: one per kind for an idesc (the word alone does not identify
+    its kind), the single reading otherwise."""
+    if _descriptor(descriptor) != "idesc":
+        return [decode(descriptor, word)]
+    return [decode(descriptor, word, kind=k) for k in KINDS]

@@ -1,0 +1,74 @@
+"""Exception classes of descgen: one root, and the one place that rewraps library errors.
+
+Every error the library raises derives from :class:`DescgenError`.  Errors about one field of
+one word are :class:`FieldError`; their message reads like a register-description tool's::
+
+    field 'n_dim'[22:17]: 64 exceeds max 63 (PTX Table 42)
+
+Construct's own exceptions never escape: :func:`rewrap` converts them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
+import construct
+
+__all__ = [
+    "DescgenError",
+    "ParameterError",
+    "FieldError",
+    "WordError",
+    "KindRequiredError",
+    "BatchError",
+    "rewrap",
+]
+
+
+class DescgenError(Exception):
+    """Root of every error raised by descgen."""
+
+
+class ParameterError(DescgenError, ValueError):
+    """A parameter is unknown, missing, of the wrong type or names an unknown choice."""
+
+
+class FieldError(DescgenError, ValueError):
+    """A value does not fit the field that would hold it; nothing is truncated.
+
+    Attributes: ``field`` (PTX field name), ``bits`` (``"[22:17]"``), ``value`` (as given),
+    ``allowed`` (what the field accepts), ``source`` (PTX table).
+    """
+
+    def __init__(self, field: str, bits: str, value: Any, problem: str, allowed: str,
+                 source: str) -> None:
+        self.field = field
+        self.bits = bits
+        self.value = value
+        self.problem = problem
+        self.allowed = allowed
+        self.source = source
+        super().__init__(f"field '{field}'{bits}: {problem} (PTX {source})")
+
+
+class WordError(DescgenError, ValueError):
+    """A word to decode is not an integer of the descriptor's size."""
+
+
+class KindRequiredError(DescgenError, ValueError):
+    """An instruction-descriptor word was decoded without saying which MMA kind it is for."""
+
+
+class BatchError(DescgenError, ValueError):
+    """A batch file cannot be read, or one of its configurations is wrong."""
+
+
+@contextlib.contextmanager
+def rewrap(what: str) -> Iterator[None]:
+    """Convert Construct's exceptions raised inside the block into :class:`DescgenError`."""
+    try:
+        yield
+    except construct.ConstructError as exc:
+        raise DescgenError(f"{what}: {exc}") from exc
