@@ -154,15 +154,25 @@ class Layout:
         self.max_word = (1 << size) - 1
         self._decode = self._compile_decode()
         self._encode = self._compile_encode()
+        self._encode_map = self._compile_encode_map()
         self.__doc__ = f"{title} ({size}-bit word, PTX {source}).\n\n{self.diagram()}"
 
     # ----------------------------------------------------------------- compiled hot paths
     def _compile_decode(self) -> Callable[[int], dict[str, int]]:
-        items = ", ".join(
-            f"{f.name!r}: (w >> {f.lsb}) & {f.max}" if f.lsb else f"{f.name!r}: w & {f.max}"
-            for f in self.fields)
-        namespace: dict[str, Any] = {}
-        exec(f"def decode(w):\n    return {{{items}}}\n", namespace)  # noqa: S102 - generated from self.fields
+        """``decode(word)``: range check and one shift/mask per field, no interpreter."""
+        def item(f: Field) -> str:
+            if f.msb == self.size - 1:
+                return f"{f.name!r}: w >> {f.lsb}"
+            return f"{f.name!r}: (w >> {f.lsb}) & {f.max}" if f.lsb else f"{f.name!r}: w & {f.max}"
+        items = ", ".join(item(f) for f in self.fields)
+        src = (
+            f"def decode(w):\n"
+            f"    if w.__class__ is int and 0 <= w <= {self.max_word}:\n"
+            f"        return {{{items}}}\n"
+            f"    return decode(check(w))\n"
+        )
+        namespace: dict[str, Any] = {"check": self.check_word}
+        exec(src, namespace)  # noqa: S102 - generated from self.fields
         return namespace["decode"]  # type: ignore[no-any-return]
 
     def _compile_encode(self) -> Callable[..., int]:
@@ -184,6 +194,28 @@ class Layout:
         namespace: dict[str, Any] = {"slow": self._encode_checked}
         exec(src, namespace)  # noqa: S102 - generated from self.fields
         return namespace["encode"]  # type: ignore[no-any-return]
+
+    def _compile_encode_map(self) -> Callable[[Mapping[str, Any]], int]:
+        """``encode_map(fields)``: the fast path when every field is given by its PTX name."""
+        names = [f.name for f in self.fields]
+        loads = "\n".join(f"        {n} = d[{n!r}]" for n in names)
+        overflow = " | ".join(f"{f.name} >> {f.width}" for f in self.fields)
+        word = " | ".join(f"{f.name} << {f.lsb}" if f.lsb else f.name for f in self.fields)
+        src = (
+            f"def encode_map(d):\n"
+            f"    try:\n"
+            f"{loads}\n"
+            f"        if len(d) == {len(names)} and not ({overflow}):\n"
+            f"            w = {word}\n"
+            f"            if w.__class__ is int:\n"
+            f"                return w\n"
+            f"    except (KeyError, TypeError):\n"
+            f"        pass\n"
+            f"    return fallback(d)\n"
+        )
+        namespace: dict[str, Any] = {"fallback": lambda d: self.encode(**d)}
+        exec(src, namespace)  # noqa: S102 - generated from self.fields
+        return namespace["encode_map"]  # type: ignore[no-any-return]
 
     def _encode_checked(self, values: Mapping[str, Any]) -> int:
         """Slow path: check every field and raise the precise error."""
@@ -219,6 +251,10 @@ class Layout:
             canon[name] = value
         return self._encode(**canon)
 
+    def encode_fields(self, fields: Mapping[str, Any]) -> int:
+        """Like :meth:`encode`, from a mapping (the fast path when it holds every field)."""
+        return self._encode_map(fields)
+
     def check_word(self, word: Any) -> int:
         """Return ``word`` as an int in range of this layout, else raise :class:`WordError`."""
         if word.__class__ is int and 0 <= word <= self.max_word:
@@ -232,8 +268,9 @@ class Layout:
         return value
 
     def decode(self, word: int) -> dict[str, int]:
-        """Raw value of every field (reserved and constant ones included) of ``word``."""
-        return self._decode(self.check_word(word))
+        """Raw value of every field (reserved and constant ones included) of ``word``.
+        Raises :class:`WordError` when ``word`` is not an integer of this layout's size."""
+        return self._decode(word)
 
     # ----------------------------------------------------------------- Construct route
     def to_bytes(self, word: int) -> bytes:

@@ -488,7 +488,7 @@ class Decoded:
                 if f.role != "field" and self.fields[f.name] != f.default}
 
     def __int__(self) -> int:
-        return self.layout.encode(**self.fields)
+        return self.layout._encode_map(self.fields)
 
     __index__ = __int__
 
@@ -521,12 +521,21 @@ def decode(descriptor: str, word: int, *, kind: str | None = None) -> Decoded:
     say which layout it uses): without it :class:`KindRequiredError` names the kinds; see
     :func:`readings`.  Raises :class:`WordError` when the word is not an integer of the
     descriptor's size.  Never loses a bit: ``int(decode(d, w)) == w``."""
-    lay = layout_for(descriptor, kind)
-    if word.__class__ is not int or not 0 <= word <= lay.max_word:
+    try:
+        lay, kind = _DISPATCH[descriptor, kind]
+    except (KeyError, TypeError):
+        lay = layout_for(descriptor, kind)
+        kind = _kind(kind).name if kind is not None else None
+    if word.__class__ is not int:
         word = _word(lay, word)
-    if kind is not None:
-        kind = _kind(kind).name
-    return Decoded(descriptor, kind, lay, word, lay._decode(word))
+    fields = lay._decode(word)
+    return Decoded(descriptor, kind, lay, word, fields)
+
+
+_DISPATCH: dict[tuple[str, str | None], tuple[Layout, str | None]] = {
+    **{(d, None): (lay, None) for d, lay in _FIXED_LAYOUT.items()},
+    **{("idesc", k): (LAYOUTS[kind.layout], k) for k, kind in KINDS.items()},
+}
 
 
 def readings(descriptor: str, word: int) -> list[Decoded]:
