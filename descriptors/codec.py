@@ -240,7 +240,8 @@ def _encode_idesc(params: Mapping[str, Any]) -> int:
         if kv == kind.k_alt and not sparse and "k_dim" in f:
             raw["k_dim"] = 1
         elif kv != implied:
-            alt = f", or {kind.k_alt} when dense (bit 31, sm_103a)" if kind.k_alt else ""
+            alt = (f", or {kind.k_alt} when dense (k_dim{f['k_dim'].bits}, sm_103a)"
+                   if kind.k_alt else "")
             raise ParameterError(
                 f"K={kv} cannot be encoded for kind {kind.name} ({'sparse' if sparse else 'dense'}): "
                 f"K is implied by kind and sparsity (Table 39): {implied}{alt}")
@@ -433,6 +434,11 @@ def encode(descriptor: str, **params: Any) -> int:
     return encoder(params)
 
 
+def _layout_docs() -> str:
+    """The bit diagram of every layout, for the docstrings of :func:`encode` and friends."""
+    return "\n\n".join(lay.__doc__ or "" for lay in LAYOUTS.values())
+
+
 def encode_raw(descriptor: str, *, kind: str | None = None, **fields: Any) -> int:
     """Build a word from raw field values (PTX field names or CUTLASS aliases, reserved fields
     included); missing fields are 0, fixed constants take their value.  ``kind`` selects the
@@ -544,3 +550,6 @@ def readings(descriptor: str, word: int) -> list[Decoded]:
     if _descriptor(descriptor) != "idesc":
         return [decode(descriptor, word)]
     return [decode(descriptor, word, kind=k) for k in KINDS]
+
+
+encode.__doc__ = f"{encode.__doc__}\n    Field bit ranges (derived from the Construct definitions):\n\n{_layout_docs()}\n"
