@@ -1,0 +1,1 @@
+"""The descgen command-line interface."""

@@ -1,0 +1,166 @@
+"""What each raw field of a decoded word means, in words: the description table.
+
+``explain(decoded)`` returns one :class:`FieldReading` per field, MSB first, with the field's
+bit range, raw value and meaning (``N = 256``, ``128B``, ``1024 bytes``).  Bit ranges come from
+the layout (the Construct definitions); meanings come from :attr:`Decoded.values` and the enum
+tables.  ``plain_text(decoded)`` is the plain dump used by ``descgen decode`` and golden tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .bits import Field
+from .codec import Decoded
+from .enums import KINDS, LBO_MODE, MAJOR, MAX_SHIFT, SWIZZLE
+
+__all__ = ["FieldReading", "explain", "plain_text"]
+
+
+@dataclass(frozen=True)
+class FieldReading:
+    field: Field
+    raw: int
+    meaning: str
+    unexpected: bool  # a reserved field that is set, or a constant that differs
+
+    @property
+    def name(self) -> str:
+        return self.field.name
+
+    @property
+    def bits(self) -> str:
+        return self.field.bits
+
+
+def _yes_no(raw: int) -> str:
+    return "yes" if raw else "no"
+
+
+def _code(table_name: Callable[[int], str | None], raw: int) -> str:
+    name = table_name(raw)
+    return name if name is not None else f"invalid code {raw}"
+
+
+def _bytes(raw: int, values: dict[str, Any], key: str) -> str:
+    b = values[key]
+    return f"{b} bytes ({b:#x})" if b >= 1024 else f"{b} bytes"
+
+
+def _idesc(d: Decoded, f: Field, raw: int) -> str:
+    kind = KINDS[d.kind or ""]
+    v = d.values
+    name = f.name
+    if name == "sparsity_selector":
+        return f"selector {raw}" + ("" if v["sparse"] else " (used only when sparse)")
+    if name == "sparse":
+        return f"sparse, K = {v['k']}" if raw else f"dense, K = {v['k']}"
+    if name == "saturate":
+        return _yes_no(raw)
+    if name == "d_type":
+        assert kind.d_types is not None
+        return _code(kind.d_types.name_of, raw)
+    if name in ("a_type", "b_type"):
+        return _code(kind.ab_types.name_of, raw)
+    if name.startswith("negate_"):
+        return _yes_no(raw)
+    if name.startswith("transpose_"):
+        return _code(MAJOR.name_of, raw) + "-major"
+    if name == "n_dim":
+        return f"N = {v['n']}"
+    if name == "m_dim":
+        return f"M = {v['m']}"
+    if name == "max_shift":
+        c = MAX_SHIFT.by_value(raw)
+        return c.description if c else f"invalid code {raw}"
+    if name == "scale_type":
+        assert kind.scale_types is not None
+        return _code(kind.scale_types.name_of, raw)
+    if name in ("a_scale_id", "b_scale_id"):
+        return f"scale factor ID {raw}"
+    if name == "k_dim":
+        return f"K = {v['k']}"
+    return ""
+
+
+def _smem(d: Decoded, f: Field, raw: int) -> str:
+    v = d.values
+    name = f.name
+    if name in ("start_address", "leading_byte_offset", "stride_byte_offset"):
+        return _bytes(raw, v, f"{name}_bytes")
+    if name == "swizzle":
+        c = SWIZZLE.by_value(raw)
+        return f"{c.name}: {c.description}" if c else f"invalid code {raw} (3, 5, 7 are invalid)"
+    if name == "lbo_mode":
+        c = LBO_MODE.by_value(raw)
+        return c.name if c else ""
+    if name == "base_offset":
+        return f"base offset {raw}"
+    return ""
+
+
+def _zcm(d: Decoded, f: Field, raw: int) -> str:
+    name = f.name
+    if name.startswith("start_count_"):
+        return f"skip {raw} leading positions of sub-mask {name[-1]}"
+    if name.startswith("first_span_"):
+        return f"sub-mask {name[-1]} starts with a " + ("skip (zero) span" if raw else "use span")
+    if name == "non_zero_mask":
+        return "generate the mask" if raw else "mask is all zeros: every B column used"
+    if name == "skip_span":
+        return f"{raw + 1} zeroed column(s) per period"
+    if name == "use_span":
+        return f"{raw + 1} used column(s) per period"
+    if name == "column_shift":
+        return f"B columns shifted by {raw}"
+    return ""
+
+
+def _tmem(d: Decoded, f: Field, raw: int) -> str:
+    return f"{f.name} {raw}"
+
+
+_MEANINGS: dict[str, Callable[[Decoded, Field, int], str]] = {
+    "idesc": _idesc, "smem": _smem, "zcm": _zcm, "tmem": _tmem,
+}
+
+
+def explain(decoded: Decoded) -> list[FieldReading]:
+    """One :class:`FieldReading` per field of ``decoded``, MSB first."""
+    meaning = _MEANINGS[decoded.descriptor]
+    out = []
+    for f in reversed(decoded.layout.fields):
+        raw = decoded.fields[f.name]
+        if f.role == "field":
+            text, odd = meaning(decoded, f, raw), False
+        else:
+            odd = raw != f.default
+            if f.role == "constant":
+                text = (f"fixed constant {f.default:#0{f.width + 2}b}" if not odd else
+                        f"MUST BE {f.default:#0{f.width + 2}b}, is {raw:#0{f.width + 2}b}")
+            else:
+                text = "reserved" if not odd else "RESERVED BITS SET (must be 0)"
+            if "CUTLASS" in f.doc and odd:
+                text += f"; {f.doc.split('(', 1)[-1].rstrip(')')}"
+        out.append(FieldReading(f, raw, text, odd))
+    return out
+
+
+def plain_text(decoded: Decoded) -> str:
+    """A plain-text dump of every field: bits, name, raw value, meaning."""
+    lay = decoded.layout
+    kind = f"  kind::{decoded.kind}" if decoded.kind else ""
+    head = f"{decoded.descriptor} {decoded.hex}{kind}  ({lay.title}, {lay.size}-bit, PTX {lay.source})"
+    rows = explain(decoded)
+    wn = max(len(r.name) for r in rows)
+    wb = max(len(r.bits) for r in rows)
+    lines = [head]
+    for r in rows:
+        mark = "!" if r.unexpected else " "
+        lines.append(f" {mark}{r.bits:>{wb}}  {r.name:<{wn}}  raw {r.raw:<6}  {r.meaning}".rstrip())
+    if decoded.unexpected:
+        lines.append(" ! reserved or fixed bits differ from the PTX table: "
+                     + ", ".join(f"{k}={v}" for k, v in decoded.unexpected.items()))
+    return "\n".join(lines)

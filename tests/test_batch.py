@@ -1,0 +1,143 @@
+"""Batch files: the real-world fixture reproduces every published value, and every format."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import descriptors
+from cli.main import app
+from descriptors.batch import encode_batch, load_batch, parse_batch, render
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+REAL = FIXTURES / "real-world.toml"
+CONFIGS = tomllib.loads(REAL.read_text())["configs"]
+
+#: The published values of spec-facts.md, written out here independently of the fixture file.
+PUBLISHED = {
+    "IDESC_BF16_F32_128x256": 0x08400490, "IDESC_F16_F32_128x256": 0x08400010,
+    "IDESC_F16_F32_128x256_NEG_A": 0x08402010, "IDESC_TF32_F32_128x256": 0x08400910,
+    "IDESC_BF16_F32_256x256_2CTA": 0x10400490, "IDESC_F16_F32_256x128_2CTA": 0x10200010,
+    "IDESC_E4M3_F32_256x128_2CTA": 0x10200010, "IDESC_MXF8_E4M3_256x256": 0x10C00000,
+    "IDESC_MXF8_E4M3_256x256_SF1": 0x30C00010, "IDESC_MXF8_E4M3_256x256_SF2": 0x50C00020,
+    "IDESC_MXF8_E4M3_256x256_SF3": 0x70C00030, "IDESC_MXF8_E4M3xE2M1_256x256": 0x10C01400,
+    "IDESC_NVF4_128x256": 0x08400480, "SMEM_KMAJOR_SW128_LBO16": 0x4000404000010000,
+    "SMEM_KMAJOR_SW128": 0x4000404000000000, "SMEM_KMAJOR_SW128_KSTEP1": 0x4000404000000002,
+    "SMEM_SF_NOSWIZZLE": 0x0000400800000000, "ZCM_PTX_EXAMPLE_2": 0x0003028000000000,
+    "TMEM_LANE64_COL128": 0x00400080,
+}
+_META = {"name", "descriptor", "expect", "source"}
+_CONTEXT = {"cta_group", "ws"}  # checked, not stored in the word
+
+
+def test_fixture_holds_every_published_value():
+    assert {c["name"] for c in CONFIGS} == set(PUBLISHED)
+    assert all(c.get("source") for c in CONFIGS)
+
+
+@pytest.mark.parametrize("cfg", CONFIGS, ids=[c["name"] for c in CONFIGS])
+def test_real_world_config_encodes_and_decodes_back(cfg):
+    params = {k: v for k, v in cfg.items() if k not in _META}
+    word = descriptors.encode(cfg["descriptor"], **params)
+    assert word == PUBLISHED[cfg["name"]]
+    assert word == int(cfg["expect"], 16)
+    kind = params.get("kind")
+    decoded = descriptors.decode(cfg["descriptor"], word, kind=kind)
+    assert int(decoded) == word
+    assert decoded.unexpected == {}
+    values = decoded.values
+    for key, given in params.items():
+        if key in _CONTEXT:
+            continue
+        if key in ("start_address", "leading_byte_offset", "stride_byte_offset"):
+            assert values[f"{key}_bytes"] == given
+        elif key in ("start_count", "first_span"):
+            assert values[key] == list(given)
+        else:
+            assert values[key] == given, key
+
+
+def test_batch_library_on_the_fixture():
+    results = encode_batch(load_batch(REAL))
+    assert {r.config.name: r.word for r in results} == PUBLISHED
+
+
+def test_json_fixture():
+    results = encode_batch(load_batch(FIXTURES / "real-world.json"))
+    assert [(r.config.name, r.word) for r in results] == [
+        ("IDESC_BF16_F32_128x256", 0x08400490), ("IDESC_NVF4_128x256", 0x08400480),
+        ("SMEM_KMAJOR_SW128_LBO16", 0x4000404000010000)]
+
+
+def test_formats():
+    results = encode_batch(load_batch(REAL))
+    doc = json.loads(render(results, "json"))
+    assert doc[0] == {"name": "IDESC_BF16_F32_128x256", "descriptor": "idesc", "word": "0x08400490"}
+    assert {d["name"]: int(d["word"], 16) for d in doc} == PUBLISHED
+    namespace: dict = {}
+    exec(render(results, "python"), namespace)
+    assert {k: namespace[k] for k in PUBLISHED} == PUBLISHED
+    header = render(results, "cpp", origin="real-world.toml")
+    assert header.splitlines()[1] == "#pragma once"
+    assert "constexpr uint32_t IDESC_BF16_F32_128x256 = 0x08400490u;" in header
+    assert "constexpr uint64_t SMEM_KMAJOR_SW128_LBO16 = 0x4000404000010000ull;" in header
+    assert header.count("constexpr ") == len(PUBLISHED)
+    listing = render(results, "hex").splitlines()
+    assert listing[0].split() == ["IDESC_BF16_F32_128x256", "0x08400490", "idesc"]
+
+
+def test_cli_batch_formats_and_output_file(tmp_path):
+    runner = CliRunner()
+    r = runner.invoke(app, ["batch", str(REAL)])
+    assert r.exit_code == 0 and len(r.stdout.splitlines()) == len(PUBLISHED)
+    out = tmp_path / "desc.hpp"
+    r = runner.invoke(app, ["batch", str(REAL), "--format", "cpp", "-o", str(out)])
+    assert r.exit_code == 0 and r.stdout == ""
+    assert "0x70c00030u" in out.read_text()
+
+
+def _config(**extra):
+    return {"name": "X", "descriptor": "tmem", "lane": 1, **extra}
+
+
+@pytest.mark.parametrize("doc, fragment", [
+    ([_config(bogus=1)], "unknown parameter 'bogus'"),
+    ([_config(name="1X")], "not a valid C/Python identifier"),
+    ([_config(), _config()], "used twice"),
+    ([_config(expect="0x5")], "encodes to 0x00010000, expected 0x00000005"),
+    ([_config(descriptor="nope")], "'descriptor' must be one of"),
+    ([_config(lane=0x10000)], "field 'lane'[31:16]"),
+    ([{"descriptor": "tmem"}], "missing 'name'"),
+    ({"configs": [], }, "no configurations"),
+    ({"config": []}, "unknown top-level key"),
+    ([3], "must be a table"),
+])
+def test_batch_errors_name_the_config(doc, fragment):
+    with pytest.raises(descriptors.BatchError) as info:
+        encode_batch(parse_batch(doc))
+    assert fragment in str(info.value)
+
+
+def test_bad_toml_and_cli_exit_code(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[[configs]\nname = ")
+    with pytest.raises(descriptors.BatchError, match="not valid TOML"):
+        load_batch(bad)
+    r = CliRunner().invoke(app, ["batch", str(bad)])
+    assert r.exit_code == 2 and r.stdout == ""
+    assert len(r.stderr.splitlines()) == 1 and r.stderr.startswith("descgen: error: ")
+    mismatch = tmp_path / "m.json"
+    mismatch.write_text(json.dumps([_config(expect="0x5")]))
+    r = CliRunner().invoke(app, ["batch", str(mismatch)])
+    assert r.exit_code == 2 and "config 'X' (#1)" in r.stderr
+
+
+def test_unknown_extension(tmp_path):
+    f = tmp_path / "a.yaml"
+    f.write_text("x")
+    with pytest.raises(descriptors.BatchError, match=r"\.toml or \.json"):
+        load_batch(f)
