@@ -155,6 +155,11 @@ class Layout:
         self._decode = self._compile_decode()
         self._encode = self._compile_encode()
         self._encode_map = self._compile_encode_map()
+        # The hot paths are the generated functions themselves, bound per instance (no wrapper).
+        self._decode.__doc__ = Layout.decode.__doc__
+        self._encode_map.__doc__ = Layout.encode_fields.__doc__
+        self.decode = self._decode  # type: ignore[method-assign]
+        self.encode_fields = self._encode_map  # type: ignore[method-assign]
         self.__doc__ = f"{title} ({size}-bit word, PTX {source}).\n\n{self.diagram()}"
 
     # ----------------------------------------------------------------- compiled hot paths

@@ -374,8 +374,8 @@ _FIXED_LAYOUT = {"smem": SMEM, "zcm": ZCM, "tmem": TMEM}
 
 
 def _descriptor(descriptor: Any) -> str:
-    if descriptor in _ENCODERS:
-        return descriptor  # type: ignore[no-any-return]
+    if isinstance(descriptor, str) and descriptor in _ENCODERS:
+        return descriptor
     raise ParameterError(f"unknown descriptor {descriptor!r}; descriptors: " + ", ".join(DESCRIPTORS))
 
 
