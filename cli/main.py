@@ -17,11 +17,15 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
+from rich.console import Console
+
 import descriptors
-from descriptors import DescgenError
+from descriptors import DescgenError, InvalidDescriptorError
 from descriptors.batch import encode_batch, load_batch, render
-from descriptors.explain import plain_text
 from descriptors.output import render_word
+from descriptors.printer import plain, rank_readings, to_json
+from descriptors.printer import render as render_rich
+from descriptors.validate import ARCHES, Finding, is_valid, validate, validate_pair
 
 try:  # typer >= 0.24 vendors click
     from typer._click import exceptions as _click_exc
@@ -59,6 +63,13 @@ class _OneLineErrors(TyperGroup):
             _fail(exc.format_message(), exc.exit_code)
         except typer.Abort:
             _fail("aborted", 130)
+        except InvalidDescriptorError as exc:
+            for f in exc.findings:
+                if f.severity == "error":
+                    sys.stderr.write(f"descgen: {' '.join(str(f).split())}\n")
+            sys.stderr.write(f"descgen: error: {exc} (use --force to emit it anyway)\n")
+            sys.stderr.flush()
+            sys.exit(EXIT_INVALID)
         except DescgenError as exc:
             _fail(str(exc), EXIT_USAGE)
         except OSError as exc:  # e.g. a closed pipe or an unwritable --output
@@ -108,11 +119,36 @@ class Descriptor(str, Enum):
 FormatOpt = Annotated[OutFormat, typer.Option("--format", "-f", help="Output: hex constant, C++ "
                                               "constexpr line, Python assignment or JSON.")]
 NameOpt = Annotated[str | None, typer.Option("--name", help="Constant name for --format c/python.")]
+ArchOpt = Annotated[str, typer.Option("--arch", help="Target architecture: " + ", ".join(ARCHES) + ".")]
+ForceOpt = Annotated[bool, typer.Option("--force", help="Emit the constant even when it breaks "
+                                        "rules of the PTX text (errors become warnings).")]
 
 
-def _emit(descriptor: str, params: dict[str, Any], fmt: OutFormat, name: str | None) -> None:
+def _warn(findings: list[Finding], force: bool) -> None:
+    """Warnings (and, with --force, errors) as lines on stderr; notes stay quiet."""
+    for f in findings:
+        if f.severity == "warning" or (force and f.severity == "error"):
+            text = " ".join(str(f).split())
+            if f.severity == "error":
+                text = "warning: (forced) " + text
+            sys.stderr.write(f"descgen: {text}\n")
+
+
+def _checked(findings: list[Finding], force: bool, what: str) -> None:
+    if not is_valid(findings) and not force:
+        raise InvalidDescriptorError(f"{what} breaks the PTX rules above", findings)
+    _warn(findings, force)
+
+
+def _emit(descriptor: str, params: dict[str, Any], fmt: OutFormat, name: str | None, arch: str,
+          force: bool, context: dict[str, Any] | None = None) -> None:
     given = {k: v for k, v in params.items() if v is not None}
     word = descriptors.encode(descriptor, **given)
+    ctx = {k: v for k, v in (context or {}).items() if v is not None}
+    if descriptor == "idesc":
+        ctx.update({k: given[k] for k in ("cta_group", "ws") if k in given})
+    findings = validate(descriptor, word, kind=given.get("kind"), arch=arch, **ctx)
+    _checked(findings, force, f"the {descriptor} descriptor {descriptors.format_word(descriptor, word)}")
     typer.echo(render_word(descriptor, word, fmt.value, name=name, params=given))
 
 
@@ -148,6 +184,8 @@ def idesc_cmd(
     ws: Annotated[bool | None, typer.Option("--ws/--no-ws", help="For tcgen05.mma.ws (context, not stored).")] = None,
     fmt: FormatOpt = OutFormat.hex,
     name: NameOpt = None,
+    arch: ArchOpt = "sm_100a",
+    force: ForceOpt = False,
 ) -> None:
     """Instruction descriptor (32-bit; PTX Tables 42-44) from M, N, types and flags."""
     params = dict(kind=kind, a_type=a_type, b_type=b_type, d_type=d_type, m=m, n=n,
@@ -155,7 +193,7 @@ def idesc_cmd(
                   saturate=saturate, sparse=sparse, sparsity_selector=sparsity_selector,
                   max_shift=max_shift, scale_type=scale_type, a_scale_id=a_scale_id,
                   b_scale_id=b_scale_id, k=k, cta_group=cta_group, ws=ws)
-    _emit("idesc", params, fmt, name)
+    _emit("idesc", params, fmt, name, arch, force)
 
 
 @app.command("smem")
@@ -168,12 +206,14 @@ def smem_cmd(
     lbo_mode: Annotated[str | None, typer.Option("--lbo-mode", help="relative or absolute.")] = None,
     fmt: FormatOpt = OutFormat.hex,
     name: NameOpt = None,
+    arch: ArchOpt = "sm_100a",
+    force: ForceOpt = False,
 ) -> None:
     """Shared memory descriptor (64-bit; PTX Table 40) from byte offsets and a swizzle mode."""
     params = dict(start_address=start_address, leading_byte_offset=leading_byte_offset,
                   stride_byte_offset=stride_byte_offset, swizzle=swizzle,
                   base_offset=base_offset, lbo_mode=lbo_mode)
-    _emit("smem", params, fmt, name)
+    _emit("smem", params, fmt, name, arch, force)
 
 
 @app.command("zcm")
@@ -184,55 +224,173 @@ def zcm_cmd(
     skip_span: Annotated[str | None, typer.Option("--skip-span", help="Zeroed columns per period minus 1.")] = None,
     use_span: Annotated[str | None, typer.Option("--use-span", help="Used columns per period minus 1.")] = None,
     column_shift: Annotated[str | None, typer.Option("--column-shift", help="Shift of B columns.")] = None,
+    m: Annotated[str | None, typer.Option("-m", "--m", help="M of the MMA (32, 64, 128): checks the column shift and unused sub-masks.")] = None,
     fmt: FormatOpt = OutFormat.hex,
     name: NameOpt = None,
+    arch: ArchOpt = "sm_100a",
+    force: ForceOpt = False,
 ) -> None:
     """Zero-column mask descriptor of tcgen05.mma.ws (64-bit; PTX Table 45), raw fields."""
     params = dict(start_count=_list(start_count), first_span=_list(first_span),
                   non_zero_mask=non_zero_mask, skip_span=skip_span, use_span=use_span,
                   column_shift=column_shift)
-    _emit("zcm", params, fmt, name)
+    _emit("zcm", params, fmt, name, arch, force, {"m": m})
 
 
 @app.command("tmem")
 def tmem_cmd(
     lane: Annotated[str | None, typer.Option("--lane", help="Lane index (bits 31-16).")] = None,
     column: Annotated[str | None, typer.Option("--column", help="Column index (bits 15-0).")] = None,
+    alloc: Annotated[str | None, typer.Option("--alloc", help="Allocated columns (power of two, 32..512).")] = None,
     fmt: FormatOpt = OutFormat.hex,
     name: NameOpt = None,
+    arch: ArchOpt = "sm_100a",
+    force: ForceOpt = False,
 ) -> None:
     """Tensor Memory address (32-bit; PTX 9.7.16.1.1) from lane and column."""
-    _emit("tmem", dict(lane=lane, column=column), fmt, name)
+    _emit("tmem", dict(lane=lane, column=column), fmt, name, arch, force, {"alloc": alloc})
+
+
+CtaOpt = Annotated[str | None, typer.Option("--cta-group", help="idesc context: cta_group 1 or 2.")]
+WsOpt = Annotated[bool | None, typer.Option("--ws/--no-ws", help="idesc context: for tcgen05.mma.ws.")]
+MOpt = Annotated[str | None, typer.Option("-m", "--m", help="zcm context: M of the MMA.")]
+AllocOpt = Annotated[str | None, typer.Option("--alloc", help="tmem context: allocated columns.")]
+KindOpt = Annotated[str | None, typer.Option("--kind", help="MMA kind of an instruction descriptor.")]
+AsOpt = Annotated[Descriptor | None, typer.Option("--as", help="Which descriptor the word is.")]
+
+
+def _context(descriptor: str, cta_group: str | None, ws: bool | None, m: str | None,
+             alloc: str | None) -> dict[str, Any]:
+    given = {"idesc": {"cta_group": cta_group, "ws": ws}, "zcm": {"m": m},
+             "tmem": {"alloc": alloc}}.get(descriptor, {})
+    return {k: v for k, v in given.items() if v is not None}
+
+
+def _console(no_color: bool) -> Console:
+    console = Console(highlight=False, no_color=no_color, soft_wrap=False)
+    if not console.is_terminal:
+        console = Console(highlight=False, no_color=no_color, soft_wrap=False, width=140)
+    return console
 
 
 @app.command("decode")
 def decode_cmd(
     word: Annotated[str, typer.Argument(help="The word: decimal or 0x hex (_ and ' separators allowed).")],
     as_: Annotated[Descriptor, typer.Option("--as", help="Which descriptor the word is.")],
-    kind: Annotated[str | None, typer.Option("--kind", help="MMA kind of an instruction descriptor.")] = None,
+    kind: KindOpt = None,
+    arch: ArchOpt = "sm_100a",
+    cta_group: CtaOpt = None,
+    ws: WsOpt = None,
+    m: MOpt = None,
+    alloc: AllocOpt = None,
     fmt: Annotated[DecodeFormat, typer.Option("--format", "-f", help="text or json.")] = DecodeFormat.text,
+    plain_: Annotated[bool, typer.Option("--plain", help="Plain-text dump (stable; no table, no colour).")] = False,
+    no_color: Annotated[bool, typer.Option("--no-color", help="No colour in the terminal.")] = False,
 ) -> None:
-    """Decode a word into its fields (raw values and meanings)."""
+    """Decode a word: every field (bits, raw value, meaning), a bit diagram and the findings."""
     descriptor = as_.value
     value = descriptors.parse_int(word, "word")
+    ctx = _context(descriptor, cta_group, ws, m, alloc)
     if descriptor == "idesc" and kind is None:
-        readings = descriptors.readings(descriptor, value)
+        readings = rank_readings([(r, validate("idesc", value, kind=r.kind, arch=arch, **ctx))
+                                  for r in descriptors.readings("idesc", value)])
         if fmt is DecodeFormat.json:
             typer.echo(json.dumps({"descriptor": descriptor, "kind": None,
-                                   "word": readings[0].hex,
-                                   "readings": [r.to_dict() for r in readings]}, indent=2))
+                                   "word": readings[0][0].hex,
+                                   "readings": [to_json(d, f) for d, f in readings]}, indent=2))
             return
         typer.echo(f"An instruction-descriptor word does not identify its kind; every kind's "
-                   f"reading of {readings[0].hex} follows (pass --kind to choose one).")
-        for r in readings:
+                   f"reading of {readings[0][0].hex} follows, fewest broken rules first "
+                   "(pass --kind to choose one).")
+        for d, f in readings:
             typer.echo("")
-            typer.echo(plain_text(r))
+            _show(d, f, plain_, no_color)
         return
     decoded = descriptors.decode(descriptor, value, kind=kind)
+    findings = validate(descriptor, value, kind=kind, arch=arch, **ctx)
     if fmt is DecodeFormat.json:
-        typer.echo(json.dumps(decoded.to_dict(), indent=2))
+        typer.echo(json.dumps(to_json(decoded, findings), indent=2))
     else:
-        typer.echo(plain_text(decoded))
+        _show(decoded, findings, plain_, no_color)
+
+
+def _show(decoded: descriptors.Decoded, findings: list[Finding], plain_: bool, no_color: bool) -> None:
+    if plain_:
+        typer.echo(plain(decoded, findings))
+    else:
+        _console(no_color).print(render_rich(decoded, findings))
+
+
+@app.command("check")
+def check_cmd(
+    word: Annotated[str | None, typer.Argument(help="A word to check (with --as).")] = None,
+    as_: AsOpt = None,
+    kind: KindOpt = None,
+    param: Annotated[list[str] | None, typer.Option("--param", "-p", help="Check a parameter set "
+                     "instead of a word: KEY=VALUE, repeated (the names encode takes).")] = None,
+    idesc: Annotated[str | None, typer.Option("--idesc", help="Instruction descriptor of a pair check (with --kind).")] = None,
+    a_desc: Annotated[str | None, typer.Option("--a-desc", help="Shared memory descriptor of A (pair check).")] = None,
+    b_desc: Annotated[str | None, typer.Option("--b-desc", help="Shared memory descriptor of B (pair check).")] = None,
+    arch: ArchOpt = "sm_100a",
+    cta_group: CtaOpt = None,
+    ws: WsOpt = None,
+    m: MOpt = None,
+    alloc: AllocOpt = None,
+    fmt: Annotated[DecodeFormat, typer.Option("--format", "-f", help="text or json.")] = DecodeFormat.text,
+) -> None:
+    """Validate a word, a parameter set or an idesc with its A/B descriptors; exit 1 on errors."""
+    if idesc is not None:
+        if kind is None:
+            raise descriptors.ParameterError("a pair check needs --kind for --idesc")
+        if word is not None or param:
+            raise descriptors.ParameterError("a pair check takes --idesc/--a-desc/--b-desc only")
+        findings = validate_pair(
+            descriptors.parse_int(idesc, "--idesc"), kind=kind, arch=arch,
+            a_desc=None if a_desc is None else descriptors.parse_int(a_desc, "--a-desc"),
+            b_desc=None if b_desc is None else descriptors.parse_int(b_desc, "--b-desc"),
+            cta_group=None if cta_group is None else descriptors.parse_int(cta_group, "--cta-group"),
+            ws=ws)
+    else:
+        if as_ is None:
+            raise descriptors.ParameterError("say which descriptor with --as (or give --idesc)")
+        descriptor = as_.value
+        ctx = _context(descriptor, cta_group, ws, m, alloc)
+        if param:
+            if word is not None:
+                raise descriptors.ParameterError("give a word or --param values, not both")
+            params = _params(param)
+            findings = validate(descriptor, kind=kind, arch=arch, **params, **ctx)
+        elif word is None:
+            raise descriptors.ParameterError("give a WORD, --param KEY=VALUE, or --idesc")
+        else:
+            findings = validate(descriptor, descriptors.parse_int(word, "word"), kind=kind,
+                                arch=arch, **ctx)
+    if fmt is DecodeFormat.json:
+        typer.echo(json.dumps({"valid": is_valid(findings),
+                               "findings": [f.to_dict() for f in findings]}, indent=2))
+    else:
+        for f in findings:
+            typer.echo(str(f))
+        errors = sum(f.severity == "error" for f in findings)
+        typer.echo(("valid" if not errors else "INVALID") + f": {errors} error(s), "
+                   f"{sum(f.severity == 'warning' for f in findings)} warning(s), "
+                   f"{sum(f.severity == 'note' for f in findings)} note(s)")
+    if not is_valid(findings):
+        raise typer.Exit(EXIT_INVALID)
+
+
+_LIST_PARAMS = ("start_count", "first_span")
+
+
+def _params(items: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep or not key:
+            raise descriptors.ParameterError(f"--param takes KEY=VALUE, not {item!r}")
+        out[key] = [v.strip() for v in value.split(",")] if key in _LIST_PARAMS else value.strip()
+    return out
 
 
 @app.command("batch")
@@ -240,9 +398,15 @@ def batch_cmd(
     file: Annotated[Path, typer.Argument(help="TOML or JSON file with a list 'configs'.")],
     fmt: Annotated[BatchFormat, typer.Option("--format", "-f", help="hex listing, C++ header, Python module or JSON.")] = BatchFormat.hex,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file instead of stdout.")] = None,
+    force: ForceOpt = False,
 ) -> None:
-    """Encode every configuration of a batch file and emit all constants at once."""
-    results = encode_batch(load_batch(file))
+    """Encode and validate every configuration of a batch file; emit all constants at once."""
+    results = encode_batch(load_batch(file), force=force)
+    for r in results:
+        for f in r.findings:
+            if f.severity == "warning" or (force and f.severity == "error"):
+                prefix = "warning: (forced) " if f.severity == "error" else ""
+                sys.stderr.write(f"descgen: {prefix}{r.config.label}: {' '.join(str(f).split())}\n")
     text = render(results, fmt.value, origin=file.name)
     if output is None:
         typer.echo(text)

@@ -22,9 +22,10 @@ from .bits import Field, Layout
 from .codec import (DESCRIPTORS, PARAMETERS, Decoded, decode, encode, encode_raw, format_word,
                     layout_for, parse_int, readings, word_bits)
 from .enums import KINDS, Kind
-from .errors import (BatchError, DescgenError, FieldError, KindRequiredError, ParameterError,
-                     WordError)
+from .errors import (BatchError, DescgenError, FieldError, InvalidDescriptorError,
+                     KindRequiredError, ParameterError, WordError)
 from .layouts import IDESC, IDESC_MXF4, IDESC_MXF8F6F4, LAYOUTS, SMEM, TMEM, ZCM
+from .validate import ARCHES, RULES, Finding, is_valid, validate, validate_pair
 
 __version__ = "0.1.0"
 
@@ -33,5 +34,6 @@ __all__ = [
     "encode", "encode_raw", "decode", "readings", "layout_for", "format_word", "word_bits",
     "parse_int", "SMEM", "IDESC", "IDESC_MXF8F6F4", "IDESC_MXF4", "ZCM", "TMEM",
     "DescgenError", "ParameterError", "FieldError", "WordError", "KindRequiredError",
-    "BatchError", "__version__",
+    "BatchError", "InvalidDescriptorError", "validate", "validate_pair", "is_valid", "Finding",
+    "RULES", "ARCHES", "__version__",
 ]

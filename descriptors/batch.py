@@ -22,7 +22,7 @@ from typing import Any
 
 from . import __version__
 from .codec import DESCRIPTORS, encode, format_word, parse_int
-from .errors import BatchError, DescgenError
+from .errors import BatchError, DescgenError, InvalidDescriptorError
 from .output import c_literal, c_type, check_identifier, describe_params
 
 __all__ = ["BatchConfig", "BatchResult", "BATCH_FORMATS", "load_batch", "parse_batch",
@@ -31,7 +31,9 @@ __all__ = ["BatchConfig", "BatchResult", "BATCH_FORMATS", "load_batch", "parse_b
 #: Output formats of a batch.
 BATCH_FORMATS = ("hex", "cpp", "python", "json")
 
-_META_KEYS = ("name", "descriptor", "expect", "source")
+_META_KEYS = ("name", "descriptor", "expect", "source", "arch")
+#: Context keys a configuration may give for validation (not stored in the word).
+_CONTEXT_KEYS = {"zcm": ("m",), "tmem": ("alloc",)}
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,8 @@ class BatchConfig:
     expect: int | None = None
     source: str | None = None
     index: int = 0
+    arch: str = "sm_100a"
+    context: dict[str, Any] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -54,6 +58,7 @@ class BatchConfig:
 class BatchResult:
     config: BatchConfig
     word: int
+    findings: list[Any] = field(default_factory=list)
 
 
 def _config(entry: Any, index: int, seen: set[str]) -> BatchConfig:
@@ -84,8 +89,13 @@ def _config(entry: Any, index: int, seen: set[str]) -> BatchConfig:
     source = entry.get("source")
     if source is not None and not isinstance(source, str):
         raise BatchError(f"{where}: 'source' must be text")
-    params = {k: v for k, v in entry.items() if k not in _META_KEYS}
-    return BatchConfig(name, descriptor, params, expect, source, index)
+    arch = entry.get("arch", "sm_100a")
+    if not isinstance(arch, str):
+        raise BatchError(f"{where}: 'arch' must be text")
+    context_keys = _CONTEXT_KEYS.get(descriptor, ())
+    context = {k: v for k, v in entry.items() if k in context_keys}
+    params = {k: v for k, v in entry.items() if k not in _META_KEYS and k not in context_keys}
+    return BatchConfig(name, descriptor, params, expect, source, index, arch, context)
 
 
 def parse_batch(document: Any) -> list[BatchConfig]:
@@ -123,9 +133,13 @@ def load_batch(path: str | Path) -> list[BatchConfig]:
     return parse_batch(document)
 
 
-def encode_batch(configs: Sequence[BatchConfig]) -> list[BatchResult]:
-    """Encode every configuration; :class:`BatchError` names the first one that fails or whose
-    word differs from its ``expect``."""
+def encode_batch(configs: Sequence[BatchConfig], *, force: bool = False) -> list[BatchResult]:
+    """Encode and validate every configuration.  :class:`BatchError` names the first one that
+    cannot be encoded or whose word differs from its ``expect``;
+    :class:`InvalidDescriptorError` the first that breaks a rule of the PTX text, unless
+    ``force``.  Each result carries its findings."""
+    from .validate import is_valid, validate
+
     results = []
     for cfg in configs:
         try:
@@ -135,7 +149,17 @@ def encode_batch(configs: Sequence[BatchConfig]) -> list[BatchResult]:
         if cfg.expect is not None and word != cfg.expect:
             raise BatchError(f"{cfg.label}: encodes to {format_word(cfg.descriptor, word)}, "
                              f"expected {format_word(cfg.descriptor, cfg.expect)}")
-        results.append(BatchResult(cfg, word))
+        ctx = dict(cfg.context)
+        if cfg.descriptor == "idesc":
+            ctx.update({k: cfg.params[k] for k in ("cta_group", "ws") if k in cfg.params})
+        try:
+            findings = validate(cfg.descriptor, word, kind=cfg.params.get("kind"), arch=cfg.arch,
+                                **ctx)
+        except DescgenError as exc:
+            raise BatchError(f"{cfg.label}: {exc}") from None
+        if not is_valid(findings) and not force:
+            raise InvalidDescriptorError(f"{cfg.label} breaks the PTX rules above", findings)
+        results.append(BatchResult(cfg, word, findings))
     return results
 
 

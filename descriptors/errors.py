@@ -23,6 +23,7 @@ __all__ = [
     "WordError",
     "KindRequiredError",
     "BatchError",
+    "InvalidDescriptorError",
     "rewrap",
 ]
 
@@ -63,6 +64,14 @@ class KindRequiredError(DescgenError, ValueError):
 
 class BatchError(DescgenError, ValueError):
     """A batch file cannot be read, or one of its configurations is wrong."""
+
+
+class InvalidDescriptorError(DescgenError):
+    """A descriptor encodes, but breaks rules of the PTX text; ``findings`` lists them."""
+
+    def __init__(self, message: str, findings: list[Any]) -> None:
+        self.findings = findings
+        super().__init__(message)
 
 
 @contextlib.contextmanager

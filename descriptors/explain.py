@@ -3,7 +3,7 @@
 ``explain(decoded)`` returns one :class:`FieldReading` per field, MSB first, with the field's
 bit range, raw value and meaning (``N = 256``, ``128B``, ``1024 bytes``).  Bit ranges come from
 the layout (the Construct definitions); meanings come from :attr:`Decoded.values` and the enum
-tables.  ``plain_text(decoded)`` is the plain dump used by ``descgen decode`` and golden tests.
+tables.  :mod:`descriptors.printer` lays them out.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from .bits import Field
 from .codec import Decoded
 from .enums import KINDS, LBO_MODE, MAJOR, MAX_SHIFT, SWIZZLE
 
-__all__ = ["FieldReading", "explain", "plain_text"]
+__all__ = ["FieldReading", "explain"]
 
 
 @dataclass(frozen=True)
@@ -146,21 +146,3 @@ def explain(decoded: Decoded) -> list[FieldReading]:
                 text += f"; {f.doc.split('(', 1)[-1].rstrip(')')}"
         out.append(FieldReading(f, raw, text, odd))
     return out
-
-
-def plain_text(decoded: Decoded) -> str:
-    """A plain-text dump of every field: bits, name, raw value, meaning."""
-    lay = decoded.layout
-    kind = f"  kind::{decoded.kind}" if decoded.kind else ""
-    head = f"{decoded.descriptor} {decoded.hex}{kind}  ({lay.title}, {lay.size}-bit, PTX {lay.source})"
-    rows = explain(decoded)
-    wn = max(len(r.name) for r in rows)
-    wb = max(len(r.bits) for r in rows)
-    lines = [head]
-    for r in rows:
-        mark = "!" if r.unexpected else " "
-        lines.append(f" {mark}{r.bits:>{wb}}  {r.name:<{wn}}  raw {r.raw:<6}  {r.meaning}".rstrip())
-    if decoded.unexpected:
-        lines.append(" ! reserved or fixed bits differ from the PTX table: "
-                     + ", ".join(f"{k}={v}" for k, v in decoded.unexpected.items()))
-    return "\n".join(lines)

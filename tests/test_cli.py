@@ -98,52 +98,69 @@ def test_tmem():
     assert json.loads(ok("tmem", "--lane", "1", "-f", "json"))["word"] == "0x00010000"
 
 
-def test_decode_text_for_each_descriptor():
-    out = ok("decode", "0x08400490", "--as", "idesc", "--kind", "f16")
+def test_decode_plain_for_each_descriptor():
+    out = ok("decode", "0x08400490", "--as", "idesc", "--kind", "f16", "--plain")
     assert out.startswith("idesc 0x08400490  kind::f16")
-    assert "n_dim" in out and "raw 32" in out and "N = 256" in out
-    assert "m_dim" in out and "M = 128" in out and "bf16" in out
-    out = ok("decode", "0x4000404000010000", "--as", "smem")
-    assert "swizzle" in out and "128B" in out and "1024 bytes" in out and "16 bytes" in out
-    out = ok("decode", "0x0003028000000000", "--as", "zcm")
+    row = next(line for line in out.splitlines() if " n_dim " in line)
+    assert row.split() == ["[22:17]", "n_dim", "32", "N", "=", "256"]
+    assert "M = 128" in out and "bf16" in out
+    out = ok("decode", "0x4000404000010000", "--as", "smem", "--plain")
+    assert "128B" in out and "1024 bytes" in out and "16 bytes" in out
+    out = ok("decode", "0x0003028000000000", "--as", "zcm", "--plain")
     assert "3 zeroed column(s)" in out and "4 used column(s)" in out
-    out = ok("decode", "0x00400080", "--as", "tmem")
+    out = ok("decode", "0x00400080", "--as", "tmem", "--plain")
     assert "lane 64" in out and "column 128" in out
 
 
-def test_decode_lines_follow_the_layout():
-    out = ok("decode", "0x08400490", "--as", "idesc", "--kind", "f16").splitlines()
-    names = [f.name for f in reversed(descriptors.IDESC.fields)]
-    assert len(out) == 1 + len(names)
-    for line, f in zip(out[1:], reversed(descriptors.IDESC.fields)):
-        assert f.bits in line and f.name in line
+def test_decode_plain_rows_follow_the_layout():
+    out = ok("decode", "0x08400490", "--as", "idesc", "--kind", "f16", "--plain").splitlines()
+    fields = list(reversed(descriptors.IDESC.fields))
+    for line, f in zip(out[1:1 + len(fields)], fields):
+        assert line.split()[:2] == [f.bits, f.name]
+    assert out[1 + len(fields)] == ""
+
+
+def test_decode_rich_table_when_piped_has_no_colour_codes():
+    out = ok("decode", "0x08400490", "--as", "idesc", "--kind", "f16")
+    assert "\x1b[" not in out
+    assert "n_dim" in out and "N = 256" in out and "[22:17]" in out
+    assert "valid: 0 error(s)" in out
 
 
 def test_decode_flags_reserved_bits():
-    out = ok("decode", "0x08400491", "--as", "idesc", "--kind", "mxf8f6f4")
-    assert "RESERVED BITS SET" in out and "reserved_0=1" in out
+    out = ok("decode", "0x08400491", "--as", "idesc", "--kind", "mxf8f6f4", "--plain")
+    row = next(line for line in out.splitlines() if " reserved_0 " in line)
+    assert row.lstrip().startswith("!") and "RESERVED BITS SET" in row
+    assert "[idesc.reserved] reserved_0[1:0]" in out
+    assert "INVALID: 2 error(s)" in out
 
 
 def test_decode_json_equals_library():
     doc = json.loads(ok("decode", "0x08400490", "--as", "idesc", "--kind", "f16", "-f", "json"))
-    assert doc == json.loads(json.dumps(descriptors.decode("idesc", 0x08400490, kind="f16").to_dict()))
+    lib = json.loads(json.dumps(descriptors.decode("idesc", 0x08400490, kind="f16").to_dict()))
+    assert {k: doc[k] for k in lib} == lib
     assert doc["values"]["n"] == 256 and doc["fields"]["n_dim"] == 32
+    assert doc["layout"] == "idesc" and doc["meanings"]["n_dim"] == "N = 256"
+    assert doc["valid"] is True and [f["rule"] for f in doc["findings"]] == ["idesc.shape"]
 
 
 def test_decode_idesc_without_kind_lists_every_kind():
-    out = ok("decode", "0x10200010", "--as", "idesc")
+    out = ok("decode", "0x10200010", "--as", "idesc", "--plain")
     for kind in descriptors.KINDS:
         assert f"kind::{kind}" in out
     doc = json.loads(ok("decode", "0x10200010", "--as", "idesc", "-f", "json"))
     assert doc["kind"] is None
-    assert [r["kind"] for r in doc["readings"]] == list(descriptors.KINDS)
+    assert sorted(r["kind"] for r in doc["readings"]) == sorted(descriptors.KINDS)
+    errors = [sum(f["severity"] == "error" for f in r["findings"]) for r in doc["readings"]]
+    assert errors == sorted(errors) and errors[0] == 0 and errors[-1] > 0
+    assert {r["kind"] for r in doc["readings"][:2]} == {"f16", "f8f6f4"}
     assert {r["values"]["a_type"] for r in doc["readings"] if r["kind"] in ("f16", "f8f6f4")} == {
         "f16", "e4m3"}
 
 
 def test_decode_accepts_separators():
-    assert "N = 256" in ok("decode", "0x0840_0490", "--as", "idesc", "--kind", "f16")
-    assert "N = 256" in ok("decode", "0x0840'0490", "--as", "idesc", "--kind", "f16")
+    assert "N = 256" in ok("decode", "0x0840_0490", "--as", "idesc", "--kind", "f16", "--plain")
+    assert "N = 256" in ok("decode", "0x0840'0490", "--as", "idesc", "--kind", "f16", "--plain")
 
 
 @pytest.mark.parametrize("args, fragment", [

@@ -1,0 +1,171 @@
+"""The pretty-printer: any descriptor word as a rich table, a bit diagram and its findings.
+
+* :func:`render` -- rich renderables for a terminal: a table (field, bits, raw, meaning; set
+  reserved bits highlighted), a bit diagram of the word (one segment per field, coloured) and
+  the validation findings under it.
+* :func:`plain` -- the same content as plain text (no colour, stable layout): the ``--plain``
+  dump mode used by golden-file tests.
+* :func:`to_json` -- for machines: word, layout, kind, raw fields, meanings, values, findings.
+
+Field positions come from the layout (the Construct definitions); bit strings from bitstring.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bitstring import Bits
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from .bits import Field
+from .codec import Decoded
+from .explain import FieldReading, explain
+from .validate import Finding, is_valid
+
+__all__ = ["render", "plain", "to_json", "diagram_rows", "rank_readings"]
+
+_PALETTE = ("cyan", "magenta", "green", "yellow", "blue", "bright_cyan", "bright_magenta",
+            "bright_green", "bright_yellow", "bright_blue")
+_SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "note": "dim"}
+
+_ROW = 32  # bits per diagram row
+
+
+def _segments(decoded: Decoded, lo: int, hi: int) -> list[tuple[Field, str]]:
+    """(field, bit string) for the part of each field inside bits [lo, hi], MSB first."""
+    word = decoded.word
+    out = []
+    for f in reversed(decoded.layout.fields):
+        a, b = max(f.lsb, lo), min(f.msb, hi)
+        if a > b:
+            continue
+        out.append((f, Bits(uint=(word >> a) & ((1 << (b - a + 1)) - 1), length=b - a + 1).bin))
+    return out
+
+
+def diagram_rows(decoded: Decoded) -> list[tuple[int, int, list[tuple[Field, str]]]]:
+    """The word in rows of 32 bits, MSB row first: (msb, lsb, segments)."""
+    size = decoded.layout.size
+    return [(hi, hi - _ROW + 1, _segments(decoded, hi - _ROW + 1, hi))
+            for hi in range(size - 1, -1, -_ROW)]
+
+
+def _field_numbers(decoded: Decoded) -> dict[str, int]:
+    return {f.name: i + 1 for i, f in enumerate(reversed(decoded.layout.fields))}
+
+
+def _diagram_plain(decoded: Decoded) -> list[str]:
+    numbers = _field_numbers(decoded)
+    lines = []
+    for hi, lo, segs in diagram_rows(decoded):
+        label = f"[{hi}:{lo}]"
+        widths = [max(len(s), len(str(numbers[f.name]))) for f, s in segs]
+        bits = " ".join(f"{s:<{w}}" for (_, s), w in zip(segs, widths))
+        marks = " ".join(f"{numbers[f.name]:<{w}}" for (f, _), w in zip(segs, widths))
+        lines.append(f"  {label:>8}  {bits}".rstrip())
+        lines.append(f"  {'':>8}  {marks}".rstrip())
+    return lines
+
+
+def _legend(decoded: Decoded) -> str:
+    return "  ".join(f"{n}={name}" for name, n in _field_numbers(decoded).items())
+
+
+def _header(decoded: Decoded) -> str:
+    lay = decoded.layout
+    kind = f"  kind::{decoded.kind}" if decoded.kind else ""
+    return f"{decoded.descriptor} {decoded.hex}{kind}  ({lay.title}; {lay.size}-bit; PTX {lay.source})"
+
+
+def _finding_line(f: Finding) -> str:
+    where = f"{f.field}{f.bits or ''}: " if f.field else ""
+    return f"{f.severity}: [{f.rule}] {where}{f.message} ({f.source})"
+
+
+def _verdict(findings: Sequence[Finding]) -> str:
+    counts = {s: sum(f.severity == s for f in findings) for s in ("error", "warning", "note")}
+    head = "valid" if is_valid(findings) else "INVALID"
+    return f"{head}: {counts['error']} error(s), {counts['warning']} warning(s), {counts['note']} note(s)"
+
+
+def plain(decoded: Decoded, findings: Sequence[Finding] = ()) -> str:
+    """Plain-text dump: header, one row per field (MSB first), bit diagram, findings."""
+    rows = explain(decoded)
+    wn = max(len(r.name) for r in rows)
+    wb = max(len(r.bits) for r in rows)
+    wr = max(len(str(r.raw)) for r in rows)
+    lines = [_header(decoded)]
+    for r in rows:
+        mark = "!" if r.unexpected else " "
+        lines.append(f" {mark} {r.bits:>{wb}}  {r.name:<{wn}}  {r.raw:>{wr}}  {r.meaning}".rstrip())
+    lines.append("")
+    lines.append("  bit diagram (field numbers below, MSB first):")
+    lines.extend(_diagram_plain(decoded))
+    lines.append("  " + _legend(decoded))
+    lines.append("")
+    lines.append(_verdict(findings))
+    lines.extend("  " + _finding_line(f) for f in findings)
+    return "\n".join(lines)
+
+
+def _style(r: FieldReading, i: int) -> str:
+    if r.unexpected:
+        return "bold white on red"
+    if r.field.role != "field":
+        return "dim"
+    return _PALETTE[i % len(_PALETTE)]
+
+
+def render(decoded: Decoded, findings: Sequence[Finding] = ()) -> RenderableType:
+    """Rich renderables: title, field table, coloured bit diagram, findings."""
+    rows = explain(decoded)
+    styles = {r.name: _style(r, i) for i, r in enumerate(rows)}
+    table = Table(title=_header(decoded), title_justify="left", show_edge=False, pad_edge=False)
+    table.add_column("bits", justify="right", style="bold")
+    table.add_column("field")
+    table.add_column("raw", justify="right")
+    table.add_column("meaning")
+    for r in rows:
+        st = styles[r.name]
+        table.add_row(r.bits, Text(r.name, style=st), str(r.raw),
+                      Text(r.meaning, style="bold red" if r.unexpected else ""))
+    numbers = _field_numbers(decoded)
+    diagram = Text()
+    for hi, lo, segs in diagram_rows(decoded):
+        widths = [max(len(s), len(str(numbers[f.name]))) for f, s in segs]
+        diagram.append(f"{f'[{hi}:{lo}]':>8}  ")
+        for j, ((f, s), w) in enumerate(zip(segs, widths)):
+            diagram.append(s, style=styles[f.name])
+            diagram.append(" " * (w - len(s)) + (" " if j < len(segs) - 1 else "\n"))
+        diagram.append(" " * 10)
+        for j, ((f, s), w) in enumerate(zip(segs, widths)):
+            diagram.append(f"{numbers[f.name]:<{w}}", style=styles[f.name])
+            diagram.append(" " if j < len(segs) - 1 else "\n")
+    legend = Text()
+    for name, n in numbers.items():
+        legend.append(f"{n}={name}", style=styles[name])
+        legend.append("  ")
+    verdict = Text(_verdict(findings), style="bold green" if is_valid(findings) else "bold red")
+    found = [Text(_finding_line(f), style=_SEVERITY_STYLE[f.severity]) for f in findings]
+    return Group(table, Text(""), diagram, legend, Text(""), verdict, *found)
+
+
+def to_json(decoded: Decoded, findings: Sequence[Finding] = ()) -> dict[str, Any]:
+    """Word, layout, kind, raw ``fields``, ``meanings``, ``values``, ``findings``, ``valid``."""
+    doc = decoded.to_dict()
+    doc["layout"] = decoded.layout.name
+    doc["meanings"] = {r.name: r.meaning for r in explain(decoded)}
+    doc["findings"] = [f.to_dict() for f in findings]
+    doc["valid"] = is_valid(findings)
+    return doc
+
+
+def rank_readings(readings: Sequence[tuple[Decoded, list[Finding]]]) -> list[tuple[Decoded, list[Finding]]]:
+    """Readings ordered by how many rules they break (errors, then warnings), stable."""
+    def key(item: tuple[Decoded, list[Finding]]) -> tuple[int, int]:
+        fs = item[1]
+        return (sum(f.severity == "error" for f in fs), sum(f.severity == "warning" for f in fs))
+    return sorted(readings, key=key)
