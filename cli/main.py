@@ -267,9 +267,11 @@ def _context(descriptor: str, cta_group: str | None, ws: bool | None, m: str | N
 
 
 def _console(no_color: bool) -> Console:
-    console = Console(highlight=False, no_color=no_color, soft_wrap=False)
+    """Colour in a terminal; plain text when piped or with --no-color (a wide page when piped)."""
+    extra: dict[str, Any] = {"color_system": None} if no_color else {}
+    console = Console(highlight=False, soft_wrap=False, **extra)
     if not console.is_terminal:
-        console = Console(highlight=False, no_color=no_color, soft_wrap=False, width=140)
+        console = Console(highlight=False, soft_wrap=False, width=140, **extra)
     return console
 
 

@@ -141,3 +141,37 @@ def test_unknown_extension(tmp_path):
     f.write_text("x")
     with pytest.raises(descriptors.BatchError, match=r"\.toml or \.json"):
         load_batch(f)
+
+
+@pytest.mark.parametrize("doc, label", [
+    ([_config(bogus=1)], "config 'X' (#1)"),
+    ([_config(name="1X")], "config #1"),
+    ([_config(name="A"), _config(name="A")], "config 'A' (#2)"),
+    ([_config(expect="0x5")], "config 'X' (#1)"),
+    ([_config(descriptor="nope")], "config 'X' (#1)"),
+    ([_config(name="A"), _config(name="B", column="zz")], "config 'B' (#2)"),
+])
+def test_batch_error_names_the_config_and_cli_prints_one_line(doc, label, tmp_path):
+    with pytest.raises(descriptors.BatchError) as info:
+        encode_batch(parse_batch(doc))
+    assert str(info.value).startswith(label + ": ")
+    path = tmp_path / "batch.json"
+    path.write_text(json.dumps(doc))
+    r = CliRunner().invoke(app, ["batch", str(path)])
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr.splitlines() == [f"descgen: error: {info.value}"]
+    assert "Traceback" not in r.stderr
+
+
+def test_bad_toml_names_the_file_and_the_line(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[[configs]]\nname = "A"\ndescriptor = \n')
+    with pytest.raises(descriptors.BatchError) as info:
+        load_batch(bad)
+    assert "bad.toml" in str(info.value) and "line 3" in str(info.value)
+
+
+def test_toml_and_json_fixtures_agree():
+    toml = {r.config.name: r.word for r in encode_batch(load_batch(REAL))}
+    js = {r.config.name: r.word for r in encode_batch(load_batch(FIXTURES / "real-world.json"))}
+    assert js and all(toml[name] == word for name, word in js.items())

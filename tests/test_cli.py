@@ -188,3 +188,131 @@ def test_bad_input_is_one_line_and_exit_2(args, fragment):
 
 def test_missing_required_option_is_one_line():
     assert "--kind" in fails("idesc", "-m", "128", "-n", "256")
+
+
+#: One known word per encoding command, and the exact text of every output format.
+_EVERY_FORMAT = {
+    "idesc": (HEADLINE, "0x08400490", "uint32_t", "u", "IDESC",
+              "kind=f16 a_type=bf16 b_type=bf16 d_type=f32 m=128 n=256"),
+    "smem": (["smem", "--swizzle", "128B", "--lbo", "16", "--sbo", "1024"], "0x4000404000010000",
+             "uint64_t", "ull", "SMEM_DESC",
+             "leading_byte_offset=16 stride_byte_offset=1024 swizzle=128B"),
+    "zcm": (["zcm", "--non-zero-mask", "1", "--skip-span", "2", "--use-span", "3"],
+            "0x0003028000000000", "uint64_t", "ull", "ZCM_DESC",
+            "non_zero_mask=1 skip_span=2 use_span=3"),
+    "tmem": (["tmem", "--lane", "64", "--column", "128"], "0x00400080", "uint32_t", "u",
+             "TMEM_ADDR", "lane=64 column=128"),
+}
+
+
+@pytest.mark.parametrize("descriptor", list(_EVERY_FORMAT))
+def test_every_format_of_every_encoding_command(descriptor):
+    args, word, ctype, suffix, default_name, given = _EVERY_FORMAT[descriptor]
+    assert ok(*args) == f"{word}\n"
+    assert ok(*args, "--format", "hex") == f"{word}\n"
+    assert ok(*args, "--format", "c") == (
+        f"constexpr {ctype} {default_name} = {word}{suffix};  // {descriptor}: {given}\n")
+    assert ok(*args, "--format", "c", "--name", "K_0") == (
+        f"constexpr {ctype} K_0 = {word}{suffix};  // {descriptor}: {given}\n")
+    assert ok(*args, "--format", "python") == f"{default_name} = {word}  # {descriptor}: {given}\n"
+    doc = json.loads(ok(*args, "--format", "json"))
+    assert doc == {"descriptor": descriptor, "word": word,
+                   "params": dict(pair.split("=") for pair in given.split())}
+    namespace: dict = {}
+    exec(ok(*args, "--format", "python", "--name", "W"), namespace)
+    assert namespace["W"] == int(word, 16)
+
+
+def test_bad_constant_name_is_one_line():
+    assert "not a valid C/Python identifier" in fails("tmem", "--lane", "1", "-f", "c",
+                                                      "--name", "9lives")
+
+
+# ---------------------------------------------------------------- validation in the CLI (issue 3)
+
+def test_encoding_command_refuses_an_invalid_descriptor_with_exit_1():
+    result = run("idesc", "--kind", "f16", "--a-type", "bf16", "--b-type", "bf16", "-m", "256",
+                 "-n", "256", "--cta-group", "1")
+    assert result.exit_code == 1 and result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith("descgen: error: [idesc.shape] m_dim[28:24]:")
+    assert lines[-1].endswith("(use --force to emit it anyway)")
+    assert "Traceback" not in result.stderr
+
+
+def test_force_emits_with_warnings():
+    result = run("idesc", "--kind", "f16", "--a-type", "bf16", "--b-type", "bf16", "-m", "256",
+                 "-n", "256", "--cta-group", "1", "--force")
+    assert result.exit_code == 0 and result.stdout == "0x10400490\n"
+    assert result.stderr.startswith("descgen: warning: (forced) error: [idesc.shape]")
+
+
+def test_warnings_go_to_stderr_and_the_constant_to_stdout():
+    result = run("smem", "--swizzle", "128B", "--start-address", "0x600", "--sbo", "1024")
+    assert result.exit_code == 0 and result.stdout == "0x4000404000000060\n"
+    assert result.stderr.startswith("descgen: warning: [smem.base_offset]")
+
+
+def test_arch_gates_k96_and_absolute_lbo():
+    k96 = ["idesc", "--kind", "mxf4", "-m", "256", "-n", "256", "-k", "96", "--cta-group", "2"]
+    assert run(*k96).exit_code == 1
+    assert ok(*k96, "--arch", "sm_103a") == "0x90c00480\n"  # bit 31 + 2<<27 + bit 23 + 32<<17 + 0x480
+    absolute = ["smem", "--swizzle", "128B", "--sbo", "1024", "--lbo", "0x800", "--lbo-mode", "absolute"]
+    assert run(*absolute).exit_code == 1
+    assert ok(*absolute, "--arch", "sm_103a") == "0x4010404000800000\n"
+    assert "unknown architecture 'sm_90a'" in fails(*absolute, "--arch", "sm_90a")
+
+
+def test_check_word_text_and_json():
+    result = run("check", "0x08400491", "--as", "idesc", "--kind", "mxf8f6f4")
+    assert result.exit_code == 1
+    assert "error: [idesc.reserved] reserved_0[1:0]" in result.stdout
+    assert result.stdout.splitlines()[-1].startswith("INVALID: 2 error(s)")
+    result = run("check", "0x08400490", "--as", "idesc", "--kind", "f16", "--format", "json")
+    assert result.exit_code == 0
+    doc = json.loads(result.stdout)
+    assert doc["valid"] is True
+    assert set(doc["findings"][0]) == {"severity", "rule", "field", "bits", "value", "message",
+                                       "source"}
+
+
+def test_check_parameter_set():
+    result = run("check", "--as", "idesc", "--kind", "i8", "-p", "a_type=s8", "-p", "b_type=s8",
+                 "-p", "d_type=s32", "-p", "m=128", "-p", "n=40", "-p", "negate_a=true", "-f", "json")
+    assert result.exit_code == 1
+    rules = {(f["rule"], f["field"]) for f in json.loads(result.stdout)["findings"]
+             if f["severity"] == "error"}
+    assert rules == {("idesc.shape", "n_dim"), ("idesc.negate", "negate_a")}
+    result = run("check", "--as", "zcm", "-m", "32", "-p", "column_shift=20", "-p", "skip_span=2")
+    assert result.exit_code == 1 and "[zcm.column_shift] column_shift[61:56]" in result.stdout
+    assert "--param takes KEY=VALUE" in fails("check", "--as", "smem", "-p", "swizzle")
+
+
+def test_check_pair():
+    idesc = descriptors.encode("idesc", kind="tf32", m=128, n=128, a_major="MN")
+    sw128 = descriptors.encode("smem", swizzle="128B", sbo=1024)
+    sw128_32 = descriptors.encode("smem", swizzle="128B_base32B", sbo=1024)
+    bad = run("check", "--idesc", hex(idesc), "--kind", "tf32", "--a-desc", hex(sw128),
+              "--b-desc", hex(sw128))
+    assert bad.exit_code == 1 and "[pair.table52] swizzle[63:61]: A:" in bad.stdout
+    good = run("check", "--idesc", hex(idesc), "--kind", "tf32", "--a-desc", hex(sw128_32),
+               "--b-desc", hex(sw128))
+    assert good.exit_code == 0, good.stdout
+    assert "--kind" in fails("check", "--idesc", hex(idesc))
+
+
+def test_check_needs_a_question():
+    assert "--as" in fails("check", "0x5")
+    assert "WORD" in fails("check", "--as", "smem")
+
+
+def test_batch_refuses_invalid_configs_unless_forced(tmp_path):
+    path = tmp_path / "b.toml"
+    path.write_text('[[configs]]\nname = "BAD"\ndescriptor = "idesc"\nkind = "f16"\n'
+                    'a_type = "bf16"\nb_type = "bf16"\nm = 256\nn = 256\ncta_group = 1\n')
+    result = run("batch", str(path))
+    assert result.exit_code == 1 and result.stdout == ""
+    assert "config 'BAD' (#1) breaks the PTX rules" in result.stderr
+    result = run("batch", str(path), "--force")
+    assert result.exit_code == 0 and "0x10400490" in result.stdout
+    assert "(forced)" in result.stderr
