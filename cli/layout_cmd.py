@@ -1,0 +1,9 @@
+"""descgen layout command (registered on the main app by cli.main)."""
+
+from __future__ import annotations
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to `app`."""
