@@ -224,17 +224,64 @@ def zcm_cmd(
     skip_span: Annotated[str | None, typer.Option("--skip-span", help="Zeroed columns per period minus 1.")] = None,
     use_span: Annotated[str | None, typer.Option("--use-span", help="Used columns per period minus 1.")] = None,
     column_shift: Annotated[str | None, typer.Option("--column-shift", help="Shift of B columns.")] = None,
-    m: Annotated[str | None, typer.Option("-m", "--m", help="M of the MMA (32, 64, 128): checks the column shift and unused sub-masks.")] = None,
+    m: Annotated[str | None, typer.Option("-m", "--m", help="M of the MMA (32, 64, 128): sub-masks, shift limit.")] = None,
+    n: Annotated[str | None, typer.Option("-n", "--n", help="N of the MMA (for --show and synthesis).")] = None,
+    from_mask: Annotated[str | None, typer.Option("--from-mask", help="Synthesise from a mask: an integer, bit j = column j, 1 = zeroed (0x.. or 0b..).")] = None,
+    zero_columns: Annotated[list[str] | None, typer.Option("--zero-columns", help="Synthesise from zeroed columns: 3,7-9 (comma-separated or repeated).")] = None,
+    conv: Annotated[str | None, typer.Option("--conv", help="Synthesise for convolution padding: Q,LEFT,RIGHT[,START] (row width Q).")] = None,
+    show: Annotated[bool, typer.Option("--show", help="Show the masks the descriptor generates (needs -m and -n).")] = False,
     fmt: FormatOpt = OutFormat.hex,
     name: NameOpt = None,
     arch: ArchOpt = "sm_100a",
     force: ForceOpt = False,
 ) -> None:
-    """Zero-column mask descriptor of tcgen05.mma.ws (64-bit; PTX Table 45), raw fields."""
-    params = dict(start_count=_list(start_count), first_span=_list(first_span),
-                  non_zero_mask=non_zero_mask, skip_span=skip_span, use_span=use_span,
-                  column_shift=column_shift)
-    _emit("zcm", params, fmt, name, arch, force, {"m": m})
+    """Zero-column mask descriptor of tcgen05.mma.ws (64-bit; PTX Table 45): from raw fields, or
+    synthesised from the mask you want; --show renders the masks it generates."""
+    from descriptors import zcm as zcm_lib
+    from descriptors.printer import plain_mask, render_mask
+
+    wanted = [x for x in (from_mask, zero_columns, conv) if x]
+    raw = dict(start_count=_list(start_count), first_span=_list(first_span),
+               non_zero_mask=non_zero_mask, skip_span=skip_span, use_span=use_span)
+    if len(wanted) > 1:
+        raise descriptors.ParameterError("give one of --from-mask, --zero-columns, --conv")
+    if wanted:
+        if any(v is not None for v in raw.values()):
+            raise descriptors.ParameterError("a synthesised descriptor takes no raw span/count "
+                                             "options (only --column-shift)")
+        if m is None or n is None:
+            raise descriptors.ParameterError("synthesis needs -m and -n")
+        if from_mask is not None:
+            mask = descriptors.parse_int(from_mask, "--from-mask")
+        elif zero_columns:
+            mask = zcm_lib.mask_from_columns(n, _list(zero_columns) or [])
+        else:
+            parts = [p.strip() for p in (conv or "").split(",")]
+            if len(parts) not in (3, 4):
+                raise descriptors.ParameterError("--conv takes Q,LEFT,RIGHT[,START]")
+            mask = zcm_lib.conv_padding_mask(n, *parts)
+        word = zcm_lib.synthesise(mask, m, n, column_shift=column_shift or 0)
+        given: dict[str, Any] = {"m": m, "n": n, "mask": f"{mask:#x}"}
+    else:
+        given = {k: v for k, v in raw.items() if v is not None}
+        if column_shift is not None:
+            given["column_shift"] = column_shift
+        word = descriptors.encode("zcm", **given)
+    findings = validate("zcm", word, arch=arch, **({"m": m} if m is not None else {}))
+    _checked(findings, force, f"the zcm descriptor {descriptors.format_word('zcm', word)}")
+    if show:
+        if m is None or n is None:
+            raise descriptors.ParameterError("--show needs -m and -n")
+        z = zcm_lib.generate(word, m, n)
+        if fmt is OutFormat.json:
+            typer.echo(json.dumps(z.to_dict(), indent=2))
+        elif fmt is OutFormat.hex:
+            _console(False).print(render_mask(z))
+        else:
+            typer.echo(render_word("zcm", word, fmt.value, name=name, params=given))
+            typer.echo(plain_mask(z))
+        return
+    typer.echo(render_word("zcm", word, fmt.value, name=name, params=given))
 
 
 @app.command("tmem")

@@ -317,7 +317,7 @@ def _values_smem(f: Mapping[str, int]) -> dict[str, Any]:
 
 
 def _four(value: Any, what: str) -> list[Any]:
-    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+    if isinstance(value, (str, bytes, bytearray, memoryview)) or not isinstance(value, Sequence):
         raise ParameterError(f"{what} takes up to 4 values (index i for sub-mask i), got {value!r}")
     if not 1 <= len(value) <= 4:
         raise ParameterError(f"{what} takes 1 to 4 values (sub-masks 0..3), got {len(value)}")

@@ -169,3 +169,51 @@ def rank_readings(readings: Sequence[tuple[Decoded, list[Finding]]]) -> list[tup
         fs = item[1]
         return (sum(f.severity == "error" for f in fs), sum(f.severity == "warning" for f in fs))
     return sorted(readings, key=key)
+
+
+# ---------------------------------------------------------------- zero-column masks
+
+def _ranges(columns: Sequence[int]) -> str:
+    out: list[str] = []
+    for c in columns:
+        if out and "-" not in out[-1].split(",")[-1] and int(out[-1]) == c - 1:
+            out[-1] = f"{out[-1]}-{c}"
+        elif out and "-" in out[-1] and int(out[-1].split("-")[1]) == c - 1:
+            out[-1] = f"{out[-1].split('-')[0]}-{c}"
+        else:
+            out.append(str(c))
+    return ", ".join(out) if out else "none"
+
+
+def plain_mask(z: Any) -> str:
+    """Plain text of a :class:`descriptors.zcm.ZcmMask`: masks as bit strings (column 0 first and
+    as a 0b literal), sub-masks, zeroed columns and the B columns read."""
+    k = len(z.submasks)
+    lines = [f"zcm {z.word:#018x}  M={z.m} N={z.n}: {k} sub-mask(s) of {z.width} columns, "
+             f"column shift {z.column_shift}"]
+    groups = [z.bits(s, z.width) for s in z.submasks]
+    lines.append(f"  mask, column 0 first (1 = zeroed): {'|'.join(groups)}")
+    lines.append(f"  mask as an integer:  {z.mask:#0{z.n // 4 + 2}x}")
+    for i, s in enumerate(z.submasks):
+        lo = i * z.width
+        lines.append(f"  sub-mask {i} (columns {lo}-{lo + z.width - 1}): "
+                     f"0b{Bits(uint=s, length=z.width).bin}")
+    zero = z.zero_columns()
+    lines.append(f"  zeroed columns: {_ranges(zero)}")
+    used = [j for j in range(z.n) if not z.mask >> j & 1]
+    lines.append(f"  used output columns {_ranges(used)} read B columns "
+                 f"{_ranges([j + z.column_shift for j in used])}")
+    return "\n".join(lines)
+
+
+def render_mask(z: Any) -> RenderableType:
+    """A rich strip of N cells: zeroed (red) and used (green) columns, sub-mask boundaries."""
+    strip = Text()
+    for i, s in enumerate(z.submasks):
+        if i:
+            strip.append("|", style="bold")
+        for j in range(z.width):
+            strip.append("█" if s >> j & 1 else "·", style="red" if s >> j & 1 else "green")
+    legend = Text("█ zeroed column   · B column used   | sub-mask boundary; column 0 at the left",
+                  style="dim")
+    return Group(Text(plain_mask(z)), Text(""), strip, legend)

@@ -181,6 +181,46 @@ def test_major_and_lbo_mode_choices():
         descriptors.encode("idesc", **base_idesc("f16", a_major="X"))
 
 
+#: (descriptor, parameter, raw field, table) of the enumerated parameters outside the type tables.
+OTHER_ENUMS = [("idesc", "a_major", "transpose_a", MAJOR), ("idesc", "b_major", "transpose_b", MAJOR),
+               ("smem", "lbo_mode", "lbo_mode", LBO_MODE)]
+
+
+@pytest.mark.parametrize(("descriptor", "param", "field", "table"), OTHER_ENUMS,
+                         ids=[f"{d}-{p}" for d, p, _, _ in OTHER_ENUMS])
+def test_values_outside_other_enums_refused(descriptor, param, field, table):
+    """Every name a table does not know, and every int above the field's codes, is refused."""
+    def call(value):
+        if descriptor == "idesc":
+            return descriptors.encode("idesc", **base_idesc("f16", **{param: value}))
+        return descriptors.encode(descriptor, **{param: value})
+
+    lay = descriptors.layout_for(descriptor, "f16" if descriptor == "idesc" else None)
+    f = lay.by_name[field]
+    for choice in table.choices:  # ints name their choice for these tables
+        assert raw(descriptor, call(choice.value), "f16" if descriptor == "idesc" else None)[field] \
+            == choice.value
+    outside = [v for v in range(-2, f.max + 4) if v not in table.values]
+    outside += ["X", "", "2", "row", "column", "k_major!", 1.0, [0]]
+    assert -1 in outside and f.max + 1 in outside
+    for value in outside:
+        with pytest.raises(FieldError) as exc_info:
+            call(value)
+        assert exc_info.value.field == field
+        assert f.bits in str(exc_info.value)
+
+
+def test_base_offset_range():
+    f = SMEM.by_name["base_offset"]
+    for v in range(f.max + 1):
+        assert raw("smem", descriptors.encode("smem", base_offset=v))["base_offset"] == v
+    for v in (f.max + 1, -1, 1 << 70):
+        with pytest.raises(FieldError) as exc_info:
+            descriptors.encode("smem", base_offset=v)
+        assert exc_info.value.field == "base_offset"
+        assert f.bits in str(exc_info.value)
+
+
 # ------------------------------------------------------------------ M / N scaling
 
 

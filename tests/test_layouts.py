@@ -86,6 +86,27 @@ def test_field_at_one_sets_its_lsb(layout, field):
     assert layout.construct_build({**layout.decode(base), field.name: 1}) == word
 
 
+@pytest.mark.parametrize(("layout", "field"), FIELD_CASES, ids=FIELD_IDS)
+def test_field_alone_at_one_is_exactly_its_lsb(layout, field):
+    # every other field (fixed constants included) explicitly 0: the word is exactly 1 << lsb
+    zeros = {f.name: 0 for f in layout.fields}
+    only = {**zeros, field.name: 1}
+    assert layout.encode(**only) == 1 << field.lsb
+    assert layout.encode_fields(only) == 1 << field.lsb
+    assert layout.construct_build(only) == 1 << field.lsb
+    assert layout.construct_parse(1 << field.lsb) == only == layout.decode(1 << field.lsb)
+    # the field's top bit is bit msb of the register value
+    top = {**zeros, field.name: 1 << (field.width - 1)}
+    assert layout.encode(**top) == 1 << field.msb == layout.construct_build(top)
+
+
+@pytest.mark.parametrize(("layout", "field"), FIELD_CASES, ids=FIELD_IDS)
+def test_construct_build_equals_encode_for_partial_fields(layout, field):
+    # one field given, the rest defaulted: both routes fill the same defaults
+    for value in (0, 1, field.max, field.max >> 1):
+        assert layout.construct_build({field.name: value}) == layout.encode(**{field.name: value})
+
+
 def test_bit_zero_is_lsb_of_register_value():
     assert TMEM.encode(column=1) == 1
     assert TMEM.encode(lane=1) == 0x10000

@@ -55,7 +55,17 @@ def test_decode_then_encode_is_identity(descriptor, kind):
         # unexpected lists exactly the reserved / constant fields off their value
         assert d.unexpected == {f.name: f.extract(w) for f in layout.fields
                                 if f.role != "field" and f.extract(w) != f.default}
-        d.values  # every word has a reading (unknown codes read as None)
+        # every word has a reading (unknown codes read as None), keyed like encode's parameters
+        keys = set(d.values)
+        if descriptor == "idesc":
+            assert {"kind", "a_type", "b_type", "d_type", "m", "n", "k"} <= keys
+            assert d.values["m"] == d.fields["m_dim"] << (4 if layout.name == "idesc" else 7)
+            assert d.values["n"] == d.fields["n_dim"] << 3
+        elif descriptor == "smem":
+            assert d.values["start_address_bytes"] == d.fields["start_address"] << 4
+            assert d.values["swizzle"] == SWIZZLE.name_of(d.fields["swizzle"])
+        else:
+            assert keys <= set(descriptors.PARAMETERS[descriptor])
         # the raw fields reassemble the word bit for bit
         assert sum(v << layout.by_name[k].lsb for k, v in d.fields.items()) == w
 
@@ -217,5 +227,68 @@ def test_fast_decode_equals_construct(layout):
         assert ours == layout.construct_parse(w)
         container = layout.struct.parse(w.to_bytes(layout.size // 8, "big"))
         assert ours == {f.name: container[f.name] for f in layout.fields}
+
+    prop()
+
+
+# ------------------------------------------------------------------ never truncates
+
+#: Scale of the integer-valued semantic parameters: the field stores value >> shift.
+_SHIFT = {"m": None, "n": 3, "start_address": 4, "leading_byte_offset": 4, "stride_byte_offset": 4}
+_FIELD = {"m": "m_dim", "n": "n_dim"}
+
+
+def _int_params():
+    """(descriptor, kind, parameter, raw field, decoded key, base) for every integer-valued
+    semantic parameter, generated from KINDS and PARAMETERS."""
+    cases = []
+    for k, kind in KINDS.items():
+        base = {"kind": k, "a_type": kind.ab_types.names[0], "b_type": kind.ab_types.names[0],
+                "m": 256 if kind.block_scaled else 128, "n": 256}
+        ids = ("a_scale_id", "b_scale_id") if kind.block_scaled else ("sparsity_selector",)
+        for p in ("m", "n", *ids):
+            assert p in descriptors.PARAMETERS["idesc"]
+            cases.append(("idesc", k, p, _FIELD.get(p, p), p, base))
+    for p in ("start_address", "leading_byte_offset", "stride_byte_offset", "base_offset"):
+        assert p in descriptors.PARAMETERS["smem"]
+        cases.append(("smem", None, p, p, p + "_bytes" if p in _SHIFT else p, {}))
+    for d, ps in (("zcm", ("skip_span", "use_span", "column_shift")), ("tmem", ("lane", "column"))):
+        for p in ps:
+            assert p in descriptors.PARAMETERS[d]
+            cases.append((d, None, p, p, p, {}))
+    return cases
+
+
+INT_PARAMS = _int_params()
+
+
+@pytest.mark.parametrize(("descriptor", "kind", "param", "field", "key", "base"), INT_PARAMS,
+                         ids=[f"{d}-{k}-{p}" if k else f"{d}-{p}" for d, k, p, *_ in INT_PARAMS])
+def test_integer_parameters_never_truncate(descriptor, kind, param, field, key, base):
+    """Any int either encodes and decodes back to itself, or is refused -- and it is refused
+    exactly when it does not fit (negative, not a multiple of the field's unit, too large)."""
+    layout = descriptors.layout_for(descriptor, kind)
+    f = layout.by_name[field]
+    shift = _SHIFT.get(param, 0)
+    if shift is None:
+        shift = 4 if layout.name == "idesc" else 7
+
+    def fits(v):
+        return v >= 0 and v % (1 << shift) == 0 and (v >> shift) <= f.max
+
+    @settings(max_examples=200, deadline=None)
+    @given(v=st.one_of(st.integers(-(1 << 70), 1 << 70), st.integers(-64, (f.max + 2) << shift),
+                       st.integers(0, f.max + 2).map(lambda x: x << shift)))
+    def prop(v):
+        try:
+            w = descriptors.encode(descriptor, **{**base, param: v})
+        except descriptors.FieldError as exc:
+            assert not fits(v), f"{param}={v} fits {field}{f.bits} but was refused: {exc}"
+            assert exc.field == field
+            assert f.bits in str(exc) and layout.source in str(exc)
+            return
+        assert fits(v), f"{param}={v} does not fit {field}{f.bits} but encoded to {w:#x}"
+        assert descriptors.decode(descriptor, w, kind=kind).values[key] == v
+        assert f.extract(w) == v >> shift
 
     prop()
