@@ -394,13 +394,13 @@ def _smem_base_offset(ctx: _Ctx) -> Iterator[Finding]:
         return
     repeat = _REPEAT[swz]
     off = start % repeat
-    expected = 0 if off == 0 else (start >> 7) & 7
-    if base == expected:
-        return
-    if base == 0 and off < 128:
+    if off and off < 128 and base == 0:
         yield ctx.note(f"start address {start:#x} is {off} bytes past a {repeat}-byte {swz} "
                        f"repeat boundary, as when stepping through K inside a swizzle atom; base "
                        f"offset 0 assumes the pattern starts at {start - off:#x}", "base_offset")
+        return
+    expected = 0 if off == 0 else (start >> 7) & 7
+    if base == expected:
         return
     yield ctx.warning(f"base offset {base} but a {swz} pattern starting at the start address "
                       f"{start:#x} needs {expected} ((addr >> 7) & 7, 0 on a {repeat}-byte "
@@ -530,13 +530,8 @@ def _int_or_none(value: Any, what: str) -> int | None:
 
 
 def _bool_or_none(value: Any, what: str) -> bool | None:
-    if value is None:
-        return None
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, (int, str)) and str(value).strip().lower() in ("0", "1", "true", "false"):
-        return str(value).strip().lower() in ("1", "true")
-    raise ParameterError(f"{what}: {value!r} is not a boolean")
+    from .codec import _parse_bool
+    return None if value is None else _parse_bool(value, what)
 
 
 def validate(descriptor: str, word: int | None = None, *, kind: str | None = None,
@@ -550,19 +545,19 @@ def validate(descriptor: str, word: int | None = None, *, kind: str | None = Non
     """
     arch = _arch(arch)
     context = {k: params.pop(k) for k in _CONTEXT.get(descriptor, ()) if k in params}
-    if descriptor == "idesc" and "cta_group" in context:
-        params["cta_group"] = context["cta_group"]  # encode checks it too
-    if descriptor == "idesc" and "ws" in context:
-        params["ws"] = context["ws"]
     if word is None:
+        if descriptor == "idesc":  # encode checks the context parameters too
+            params.update({k: context[k] for k in ("cta_group", "ws") if k in context})
         try:
             word = encode(descriptor, kind=kind, **params) if descriptor == "idesc" else \
                 encode(descriptor, **params)
         except FieldError as exc:
             return [Finding("error", "encode.field", exc.problem, exc.source, exc.field,
                             exc.bits, exc.value)]
-    elif set(params) - {"cta_group", "ws"}:
-        raise ParameterError("validate takes a word or encode parameters, not both")
+    elif params:
+        raise ParameterError(f"validate takes a word or encode parameters, not both (got "
+                             f"{', '.join(sorted(params))}; context parameters of {descriptor}: "
+                             f"{', '.join(_CONTEXT.get(descriptor, ())) or 'none'})")
     decoded = decode(descriptor, word, kind=kind)
     ctx = _Ctx(decoded, arch,
                cta_group=_int_or_none(context.get("cta_group"), "cta_group"),
@@ -638,9 +633,11 @@ def _pair_checks(d: Decoded, s: Decoded, operand: str) -> Iterator[Finding]:
         elif bits in (8, 16) and swz == "128B_base32B":
             yield find("error", "pair.table52", f"{bits}-bit ({type_name}) MN-major operands "
                                                 "cannot use 128B swizzle with 32B atomicity")
-    if mn and s.values["lbo_mode"] == "absolute":
-        yield find("error", "pair.lbo_absolute", "absolute LBO mode is K-major only, but the "
-                   "instruction descriptor transposes this operand", "lbo_mode")
+    if s.values["lbo_mode"] == "absolute" and (d.fields["transpose_a"] or d.fields["transpose_b"]):
+        which = " and ".join(t for t in ("transpose_a", "transpose_b") if d.fields[t])
+        yield find("error", "pair.lbo_absolute", "absolute LBO mode is K-major only: the "
+                   f"instruction descriptor's transpose bits must both be 0 ({which} set)",
+                   "lbo_mode")
     raw = s.fields["leading_byte_offset"]
     if not mn and swz not in (None, "none") and s.values["lbo_mode"] == "relative" and raw > 1:
         yield find("note", "pair.lbo_unused", f"K-major swizzled: LBO is ignored (raw {raw}; "
@@ -651,6 +648,6 @@ rule("pair.table52", "pair", "Table 52, 9.7.16.10.1",
      "type size x major-ness x swizzle: tf32 transposed only with 128B_base32B; 8/16-bit "
      "transposed never with 128B_base32B; 4/6-bit never transposed")(lambda ctx: iter(()))
 rule("pair.lbo_absolute", "pair", "9.7.16.3.1.2.1",
-     "absolute LBO mode only for K-major operands")(lambda ctx: iter(()))
+     "absolute LBO mode only with both instruction-descriptor transpose bits 0 (K-major)")(lambda ctx: iter(()))
 rule("pair.lbo_unused", "pair", "9.7.16.3.1.1",
      "LBO unused for swizzled K-major operands")(lambda ctx: iter(()))

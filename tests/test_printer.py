@@ -97,4 +97,4 @@ def test_json_has_word_layout_fields_meanings_and_findings():
     assert doc["fields"]["start_address"] == 2 and doc["values"]["start_address_bytes"] == 32
     assert doc["meanings"]["swizzle"].startswith("128B")
     assert doc["valid"] is True
-    assert [f["rule"] for f in doc["findings"]] == []
+    assert [(f["rule"], f["severity"]) for f in doc["findings"]] == [("smem.base_offset", "note")]
