@@ -21,8 +21,8 @@ from rich.console import Console
 
 import descriptors
 from descriptors import DescgenError, InvalidDescriptorError
-from descriptors.batch import encode_batch, load_batch, render
-from descriptors.output import render_word
+from descriptors.batch import BATCH_FORMATS, encode_batch, load_batch, render
+from descriptors.output import FORMATS, render_word
 from descriptors.printer import plain, rank_readings, to_json
 from descriptors.printer import render as render_rich
 from descriptors.validate import ARCHES, Finding, is_valid, validate, validate_pair
@@ -90,30 +90,15 @@ app = typer.Typer(
 )
 
 
-class OutFormat(str, Enum):
-    hex = "hex"
-    c = "c"
-    python = "python"
-    json = "json"
+def _choices(name: str, values: tuple[str, ...]) -> Any:
+    """A str Enum for typer from one of the library's tuples of names."""
+    return Enum(name, {v: v for v in values}, type=str)
 
 
-class DecodeFormat(str, Enum):
-    text = "text"
-    json = "json"
-
-
-class BatchFormat(str, Enum):
-    hex = "hex"
-    cpp = "cpp"
-    python = "python"
-    json = "json"
-
-
-class Descriptor(str, Enum):
-    idesc = "idesc"
-    smem = "smem"
-    zcm = "zcm"
-    tmem = "tmem"
+OutFormat = _choices("OutFormat", FORMATS)
+DecodeFormat = _choices("DecodeFormat", ("text", "json"))
+BatchFormat = _choices("BatchFormat", BATCH_FORMATS)
+Descriptor = _choices("Descriptor", descriptors.DESCRIPTORS)
 
 
 FormatOpt = Annotated[OutFormat, typer.Option("--format", "-f", help="Output: hex constant, C++ "
