@@ -23,6 +23,7 @@ from typing import Any
 from .codec import Decoded, decode, encode
 from .enums import KINDS, MAJOR, SWIZZLE, Kind
 from .errors import FieldError, ParameterError
+from .layouts import TMEM
 
 __all__ = ["Finding", "Rule", "RULES", "ARCHES", "validate", "validate_pair", "is_valid",
            "shape_rule", "SHAPES"]
@@ -483,13 +484,20 @@ def _zcm_nzm(ctx: _Ctx) -> Iterator[Finding]:
 _LANES, _COLUMNS = 128, 512
 
 
+#: CUTLASS keeps a sub-word byte index in the top two bits of the lane field (spec-facts.md).
+_LANE = TMEM.by_name["lane"]
+_BYTE_INDEX_SHIFT = _LANE.width - 2
+_BYTE_INDEX_BITS = f"{_LANE.msb}-{_LANE.msb - 1}"
+
+
 @rule("tmem.lane", "tmem", "9.7.16.1", "lane < 128 (sm_100)")
 def _tmem_lane(ctx: _Ctx) -> Iterator[Finding]:
     lane = ctx.d.fields["lane"]
-    low = lane & 0x3FFF
-    if lane >> 14:
-        yield ctx.note(f"bits 31-30 hold {lane >> 14}: CUTLASS keeps a sub-word byte index there "
-                       "(scale-factor addresses); the lane is bits 29-16", "lane")
+    index = lane >> _BYTE_INDEX_SHIFT
+    low = lane & ((1 << _BYTE_INDEX_SHIFT) - 1)
+    if index:
+        yield ctx.note(f"bits {_BYTE_INDEX_BITS} hold {index}: CUTLASS keeps a sub-word byte index "
+                       f"there (scale-factor addresses); the lane is the bits below", "lane")
     if low >= _LANES:
         yield ctx.error(f"lane {low} is outside Tensor Memory's {_LANES} lanes", "lane", low)
 
