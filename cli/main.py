@@ -274,13 +274,69 @@ def tmem_cmd(
     lane: Annotated[str | None, typer.Option("--lane", help="Lane index (bits 31-16).")] = None,
     column: Annotated[str | None, typer.Option("--column", help="Column index (bits 15-0).")] = None,
     alloc: Annotated[str | None, typer.Option("--alloc", help="Allocated columns (power of two, 32..512).")] = None,
+    ld: Annotated[str | None, typer.Option("--ld", help="Footprint of tcgen05.ld SHAPE.NUM, e.g. 32x32b.x8.")] = None,
+    st: Annotated[str | None, typer.Option("--st", help="Footprint of tcgen05.st SHAPE.NUM.")] = None,
+    address: Annotated[str | None, typer.Option("--address", help="TMEM address of the ld/st (default: --lane/--column).")] = None,
+    warp: Annotated[str | None, typer.Option("--warp", help="Warp id of the issuing warp (its id % 4 picks the lanes).")] = None,
+    alloc_base: Annotated[str | None, typer.Option("--alloc-base", help="Address tcgen05.alloc returned (default column 0).")] = None,
+    pack16: Annotated[bool, typer.Option("--pack", help="tcgen05.ld .pack::16b.")] = False,
+    unpack16: Annotated[bool, typer.Option("--unpack", help="tcgen05.st .unpack::16b.")] = False,
+    red: Annotated[str | None, typer.Option("--red", help="tcgen05.ld .red: min or max.")] = None,
+    red_type: Annotated[str, typer.Option("--red-type", help="Type of .red (default f32).")] = "f32",
+    split: Annotated[str | None, typer.Option("--split", help="immHalfSplitoff of .16x32bx2.")] = None,
+    datapath: Annotated[str | None, typer.Option("--datapath", help="Data-path layout (A-G) for this M; with --cta-group, --sparse, --ws.")] = None,
+    cta_group: Annotated[str | None, typer.Option("--cta-group", help="For --datapath: cta_group 1 or 2.")] = None,
+    sparse: Annotated[bool, typer.Option("--sparse", help="For --datapath: sparse A.")] = False,
+    ws: Annotated[bool, typer.Option("--ws", help="For --datapath: tcgen05.mma.ws.")] = False,
     fmt: FormatOpt = OutFormat.hex,
     name: NameOpt = None,
     arch: ArchOpt = "sm_100a",
     force: ForceOpt = False,
 ) -> None:
-    """Tensor Memory address (32-bit; PTX 9.7.16.1.1) from lane and column."""
-    _emit("tmem", dict(lane=lane, column=column), fmt, name, arch, force, {"alloc": alloc})
+    """Tensor Memory address (32-bit; PTX 9.7.16.1.1) from lane and column; with --ld/--st the
+    footprint and verdict of a tcgen05.ld/st; with --datapath the data-path layout of an M."""
+    from descriptors import tmem as tm
+
+    if datapath is not None:
+        dl = tm.datapath_layout(descriptors.parse_int(datapath, "--datapath"),
+                                cta_group=descriptors.parse_int(cta_group or 1, "--cta-group"),
+                                sparse=sparse, ws=ws)
+        if fmt is OutFormat.json:
+            typer.echo(json.dumps(dl.to_dict(), indent=2))
+        else:
+            for key, value in dl.to_dict().items():
+                typer.echo(f"{key}: {value}")
+        return
+    if ld is None and st is None:
+        _emit("tmem", dict(lane=lane, column=column), fmt, name, arch, force, {"alloc": alloc})
+        return
+    if ld is not None and st is not None:
+        raise descriptors.ParameterError("give --ld or --st, not both")
+    op, spec = ("ld", ld) if ld is not None else ("st", st)
+    shape, num = tm.parse_ld_spec(spec or "")
+    addr = address if address is not None else tm.pack(
+        descriptors.parse_int(lane or 0, "--lane"), descriptors.parse_int(column or 0, "--column"))
+    fp = tm.footprint(op, shape, num, addr,
+                      warp=None if warp is None else descriptors.parse_int(warp, "--warp"),
+                      alloc=None if alloc is None else descriptors.parse_int(alloc, "--alloc"),
+                      alloc_base=alloc_base, pack=pack16, unpack=unpack16, red=red,
+                      red_type=red_type,
+                      imm_half_splitoff=None if split is None else descriptors.parse_int(split, "--split"),
+                      arch=arch if red is not None else None)
+    if fmt is OutFormat.json:
+        typer.echo(json.dumps(fp.to_dict(), indent=2))
+    else:
+        typer.echo(fp.ptx)
+        typer.echo(f"registers per thread: {fp.registers}"
+                   + (f" (+{fp.red_registers} for the reduction)" if fp.red_registers else ""))
+        for i, a in enumerate(fp.accesses, 1):
+            typer.echo(f"access {i}: address {a.address.word:#010x}  lanes {a.lanes[0]}-{a.lanes[1]}"
+                       f"  columns {a.columns[0]}-{a.columns[1]}")
+        for f in fp.verdict:
+            typer.echo(str(f))
+        typer.echo("valid" if fp.ok else "INVALID")
+    if not fp.ok and not force:
+        raise typer.Exit(EXIT_INVALID)
 
 
 CtaOpt = Annotated[str | None, typer.Option("--cta-group", help="idesc context: cta_group 1 or 2.")]
