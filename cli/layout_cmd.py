@@ -1,9 +1,177 @@
-"""descgen layout command (registered on the main app by cli.main)."""
+"""descgen layout command (registered on the main app by cli.main).
+
+``descgen layout --major K --swizzle 128B --dtype bf16 --tile 128x64 --start-address 0x400``
+derives the shared memory descriptor of a tile from its layout (PTX 9.7.16.3.3, Tables 52-53);
+``--k-steps`` lists the descriptors an MMA loop issues through the tile's K; ``--show`` draws
+the swizzle atom, ``--svg FILE`` writes the same picture; ``--explain WORD`` goes the other way:
+the layout a descriptor word implies.  Bad input raises a DescgenError (one line, exit 2).
+"""
 
 from __future__ import annotations
 
+import io
+import json
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Any
+
 import typer
+from rich.console import Console
+
+from descriptors import ParameterError, parse_int
+from descriptors.smem_layout import (DTYPES, DescriptorLayout, KStep, SmemLayout, atom_table,
+                                     explain_descriptor, layout_descriptor)
+
+
+class LayoutFormat(str, Enum):
+    text = "text"
+    json = "json"
+    hex = "hex"
+
+
+def _dtype_help() -> str:
+    return ", ".join(DTYPES)
+
+
+def layout_cmd(
+    major: Annotated[str | None, typer.Option("--major", help="Major-ness of the operand in shared memory: K or MN.")] = None,
+    swizzle: Annotated[str | None, typer.Option("--swizzle", help="Swizzle mode: none, 128B_base32B, 128B, 64B, 32B.")] = None,
+    dtype: Annotated[str | None, typer.Option("--dtype", help=f"Element type by PTX name: {_dtype_help()}.")] = None,
+    tile: Annotated[str | None, typer.Option("--tile", help="Tile ROWSxK in elements: rows of M (A) or N (B) by K, e.g. 128x64.")] = None,
+    start_address: Annotated[str | None, typer.Option("--start-address", help="Byte address of the tile in shared memory (default 0).")] = None,
+    kind: Annotated[str | None, typer.Option("--kind", help="MMA kind: picks e2m1's packing (padded for f8f6f4/mxf8f6f4, packed for mxf4/mxf4nvf4) and the K of --k-steps.")] = None,
+    unused_lbo_bytes: Annotated[str, typer.Option("--unused-lbo-bytes", help="LBO written where it is unused (K-major swizzled): 16 (raw 1, CUTLASS) or 0 (DeepGEMM).")] = "16",
+    lbo_address: Annotated[str | None, typer.Option("--lbo-address", help="Absolute leading-dimension address mode (sm_103a): byte address of the second K chunk.")] = None,
+    k_steps: Annotated[bool, typer.Option("--k-steps", help="List the descriptors an MMA loop issues stepping through the tile's K.")] = False,
+    sparse: Annotated[bool, typer.Option("--sparse/--dense", help="--k-steps: sparse MMA (K doubled, Table 39).")] = False,
+    compressed: Annotated[bool, typer.Option("--compressed", help="--k-steps: the sparse A operand, stored with half its K.")] = False,
+    umma_k: Annotated[str | None, typer.Option("--umma-k", help="--k-steps: K of one MMA when the kind allows two (96 for mxf4/mxf4nvf4 on sm_103a).")] = None,
+    explain: Annotated[str | None, typer.Option("--explain", help="Explain a descriptor WORD instead: the layout it implies (needs --major and --dtype).")] = None,
+    show: Annotated[bool, typer.Option("--show", help="Draw the swizzle atom: which 16-byte chunk of each row lands where.")] = False,
+    svg: Annotated[Path | None, typer.Option("--svg", help="Write the swizzle-atom picture to this SVG file.")] = None,
+    fmt: Annotated[LayoutFormat, typer.Option("--format", "-f", help="text, json, or hex (the word; one per K step with --k-steps).")] = LayoutFormat.text,
+    no_color: Annotated[bool, typer.Option("--no-color", help="No colour in the picture.")] = False,
+) -> None:
+    """Shared memory descriptor from a layout (major-ness, swizzle, type, tile), its K steps and
+    swizzle atom; or, with --explain, the layout a descriptor word implies."""
+    if show and fmt is not LayoutFormat.text:
+        raise ParameterError("--show draws in the terminal: use it with --format text (or --svg)")
+    if major is None or dtype is None:
+        raise ParameterError("give --major (K or MN) and --dtype" + ("" if explain else
+                             ", --swizzle and --tile (or --explain WORD)"))
+    result: SmemLayout | DescriptorLayout
+    steps: list[KStep] | None = None
+    if explain is not None:
+        given = [n for n, v in (("--swizzle", swizzle), ("--tile", tile), ("--start-address", start_address),
+                                ("--lbo-address", lbo_address)) if v is not None]
+        if unused_lbo_bytes != "16":
+            given.append("--unused-lbo-bytes")
+        if k_steps:
+            given.append("--k-steps")
+        if given:
+            raise ParameterError(f"--explain reads the layout from the word; {', '.join(given)} "
+                                 "cannot be combined with it (K steps need a tile)")
+        result = explain_descriptor(parse_int(explain, "--explain"), major=major, dtype=dtype, kind=kind)
+    else:
+        if swizzle is None or tile is None:
+            raise ParameterError("give --swizzle and --tile ROWSxK (or --explain WORD)")
+        result = layout_descriptor(major, swizzle, dtype, tile,
+                                   0 if start_address is None else start_address, kind=kind,
+                                   unused_lbo_bytes=unused_lbo_bytes, lbo_address=lbo_address)
+        if k_steps:
+            steps = result.k_steps(sparse=sparse, compressed=compressed, umma_k=umma_k)
+        elif sparse or compressed or umma_k is not None:
+            raise ParameterError("--sparse, --compressed and --umma-k apply to --k-steps")
+    if svg is not None:
+        _write_svg(result, svg)
+    if fmt is LayoutFormat.hex:
+        typer.echo("\n".join(s.hex for s in steps) if steps is not None else result.hex)
+    elif fmt is LayoutFormat.json:
+        data = result.to_dict()
+        if steps is not None:
+            data["k_steps"] = [s.to_dict() for s in steps]
+        typer.echo(json.dumps(data, indent=2))
+    else:
+        typer.echo(_text(result, steps, sparse, compressed))
+        if show:
+            console = Console(highlight=False, soft_wrap=False, width=160,
+                              **({"color_system": None} if no_color else {}))
+            console.print(_picture(result, colour=not no_color))
+
+
+def _pattern_start(result: SmemLayout | DescriptorLayout) -> int:
+    if isinstance(result, SmemLayout):
+        return result.start_address_bytes
+    return result.pattern_start_bytes
+
+
+def _picture(result: SmemLayout | DescriptorLayout, *, colour: bool) -> Any:
+    return atom_table(result.atom, _pattern_start(result), colour=colour)
+
+
+def _write_svg(result: SmemLayout | DescriptorLayout, path: Path) -> None:
+    console = Console(record=True, file=io.StringIO(), width=160, highlight=False)
+    console.print(_picture(result, colour=True))
+    console.save_svg(str(path), title=f"descgen layout {result.hex}")
+
+
+def _row(label: str, value: str) -> str:
+    return f"  {label:<18}{value}"
+
+
+def _text(result: SmemLayout | DescriptorLayout, steps: list[KStep] | None, sparse: bool,
+          compressed: bool) -> str:
+    atom = result.atom
+    lines = [f"shared memory descriptor {result.hex}"]
+    f = result.fields
+    if isinstance(result, SmemLayout):
+        lines.append(_row("layout", f"{result.major}-major {result.dtype} tile {result.tile_rows} x "
+                          f"{result.tile_k} (M/N x K elements) at {result.start_address_bytes:#x}, "
+                          f"{result.swizzle} swizzle"))
+        lines.append(_row("canonical", f"T = {result.T} elements per 16 bytes, m = {result.m}, "
+                          f"k = {result.k} (9.7.16.3.3)"))
+    else:
+        lines.append(_row("layout", f"{result.major}-major {result.dtype}, {result.swizzle} swizzle, "
+                          f"start address {result.start_address_bytes:#x}"))
+        lines.append(_row("canonical", f"T = {result.T} elements per 16 bytes; m and k are not "
+                          "stored in a descriptor"))
+    lines.append(_row("packing", result.element.packing))
+    lines.append(_row("canonical form", f"{atom.swizzle_functor} o {result.canonical_form}"))
+    lines.append(_row("", f"= {result.canonical_layout}   (element units)"))
+    if isinstance(result, SmemLayout) and result.tile_layout != result.canonical_layout:
+        lines.append(_row("whole tile", f"{result.tile_layout}"))
+    lines.append(_row("swizzle atom", f"{atom.shape} 128-bit units (Table 53) = {atom.elements[0]} "
+                      f"M/N x {atom.elements[1]} K {result.dtype}, {atom.rows} rows of "
+                      f"{atom.row_bytes} bytes, {atom.bytes} bytes"
+                      + (f", pattern repeats every {atom.repeat_bytes} bytes" if atom.repeat_bytes else "")))
+    if isinstance(result, SmemLayout):
+        lines.append(_row("atoms", f"{result.atoms[0]} along M/N x {result.atoms[1]} along K; next "
+                          f"atom along M/N +{result.mn_atom_stride_bytes} bytes, along K "
+                          f"+{result.k_atom_stride_bytes} bytes; tile {result.footprint_bytes} bytes"))
+    mode = f" ({result.lbo_mode} address)" if result.lbo_mode == "absolute" else ""
+    lines.append(_row("LBO", f"{result.lbo_bytes} bytes (raw {f['leading_byte_offset']}){mode}: "
+                      f"{result.lbo_meaning}"))
+    lines.append(_row("SBO", f"{result.sbo_bytes} bytes (raw {f['stride_byte_offset']}): "
+                      f"{result.sbo_meaning}"))
+    lines.append(_row("swizzle", f"{result.swizzle} (code {f['swizzle']})"))
+    lines.append(_row("base offset", str(result.base_offset)))
+    lines.append(_row("fields", " ".join(f"{k}={v}" for k, v in f.items()
+                                         if not k.startswith(("reserved", "fixed")))))
+    for note in result.notes:
+        lines.append(_row("note", note))
+    if steps is not None and isinstance(result, SmemLayout):
+        k_per = steps[1].k_elements if len(steps) > 1 else result.tile_k
+        what = ("sparse, compressed A" if compressed else "sparse") if sparse else "dense"
+        lines.append("")
+        lines.append(f"K steps ({what}, {k_per} K elements per step, "
+                     f"{len(steps)} steps through K = {result.tile_k}):")
+        lines.append(f"  {'step':>4}  {'k':>5}  {'offset':>8}  {'start':>8}  {'+word':>6}  descriptor")
+        for s in steps:
+            lines.append(f"  {s.index:>4}  {s.k_elements:>5}  {s.offset_bytes:>#8x}  "
+                         f"{s.start_address_bytes:>#8x}  {s.delta:>+6}  {s.hex}")
+    return "\n".join(lines)
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to `app`."""
+    app.command("layout")(layout_cmd)

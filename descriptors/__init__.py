@@ -26,6 +26,7 @@ from .errors import (BatchError, DescgenError, FieldError, InvalidDescriptorErro
                      KindRequiredError, ParameterError, WordError)
 from .layouts import IDESC, IDESC_MXF4, IDESC_MXF8F6F4, LAYOUTS, SMEM, TMEM, ZCM
 from .validate import ARCHES, RULES, Finding, is_valid, validate, validate_pair
+from .smem_layout import KStepCarryError, LayoutError, explain_descriptor, layout_descriptor
 
 __version__ = "0.1.0"
 
@@ -35,5 +36,6 @@ __all__ = [
     "parse_int", "SMEM", "IDESC", "IDESC_MXF8F6F4", "IDESC_MXF4", "ZCM", "TMEM",
     "DescgenError", "ParameterError", "FieldError", "WordError", "KindRequiredError",
     "BatchError", "InvalidDescriptorError", "validate", "validate_pair", "is_valid", "Finding",
-    "RULES", "ARCHES", "__version__",
+    "RULES", "ARCHES", "LayoutError", "KStepCarryError", "layout_descriptor",
+    "explain_descriptor", "__version__",
 ]

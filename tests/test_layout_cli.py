@@ -1,0 +1,141 @@
+"""descgen layout: layout -> descriptor, K steps, the swizzle-atom picture (terminal and SVG),
+--explain, and one-line errors with exit code 2."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app
+
+runner = CliRunner()
+
+SW128 = ["layout", "--major", "K", "--swizzle", "128B", "--dtype", "bf16", "--tile", "128x64"]
+
+
+def run(*args: str):
+    return runner.invoke(app, list(args))
+
+
+def ok(*args: str) -> str:
+    result = run(*args)
+    assert result.exit_code == 0, (result.stdout, result.stderr)
+    assert result.stderr == ""
+    return result.stdout
+
+
+def fails(*args: str) -> str:
+    """A command that must fail: exit 2, empty stdout, exactly one 'descgen: error:' line."""
+    result = run(*args)
+    assert result.exit_code == 2, (result.stdout, result.stderr)
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("descgen: error: ")
+    assert "Traceback" not in result.stderr
+    return lines[0]
+
+
+def test_hex_reproduces_the_production_descriptors() -> None:
+    assert ok(*SW128, "--format", "hex") == "0x4000404000010000\n"
+    assert ok(*SW128, "-f", "hex", "--unused-lbo-bytes", "0") == "0x4000404000000000\n"
+    assert ok(*SW128, "-f", "hex", "--start-address", "0x400") == "0x4000404000010040\n"
+
+
+def test_k_steps_hex_one_word_per_step() -> None:
+    out = ok(*SW128, "-f", "hex", "--start-address", "0x400", "--k-steps")
+    assert out.splitlines() == ["0x4000404000010040", "0x4000404000010042",
+                                "0x4000404000010044", "0x4000404000010046"]
+    sparse = ok(*SW128, "-f", "hex", "--k-steps", "--sparse")
+    assert sparse.splitlines() == ["0x4000404000010000", "0x4000404000010004"]
+
+
+def test_text_summary() -> None:
+    out = ok(*SW128, "--start-address", "0x400", "--k-steps")
+    assert out.startswith("shared memory descriptor 0x4000404000010040\n")
+    assert "T = 8 elements per 16 bytes, m = 16, k = 4" in out
+    assert "Swizzle<3,4,3> o ((8,m),(T,2k)):((8T,SBO),(1,T))" in out
+    assert "= Swizzle<3,4,3> o ((8,16),(8,8)):((64,512),(1,8))" in out
+    assert "SBO               1024 bytes (raw 64)" in out
+    assert "8x8 128-bit units (Table 53)" in out
+    assert "     1     16      0x20     0x420      +2  0x4000404000010042" in out
+
+
+def test_json_for_machines() -> None:
+    doc = json.loads(ok("layout", "--major", "MN", "--swizzle", "64B", "--dtype", "bf16",
+                        "--tile", "64x16", "-f", "json", "--k-steps"))
+    assert doc["word"] == "0x8000404000200000"
+    assert (doc["T"], doc["m"], doc["k"], doc["lbo_bytes"], doc["sbo_bytes"]) == (8, 2, 2, 512, 1024)
+    assert doc["fields"]["leading_byte_offset"] == 32 and doc["fields"]["stride_byte_offset"] == 64
+    assert doc["canonical_layout"] == "Swizzle<2,4,3> o ((8,4,2),(8,2)):((1,8,256),(32,512))"
+    assert doc["atom"]["shape_units"] == [4, 8]
+    assert doc["atom_grid"][2] == [1, 0, 3, 2]
+    assert [s["word"] for s in doc["k_steps"]] == ["0x8000404000200000"]
+
+
+def test_show_draws_the_atom() -> None:
+    out = ok(*SW128, "--start-address", "0x400", "--show", "--no-color")
+    assert "K-major 128B swizzle atom, bf16 (T=8) at 0x400" in out
+    lines = out.splitlines()
+    header = next(line for line in lines if "address" in line and "+112" in line)
+    assert header.split()[1:] == ["address", "┃", "M/N", "row", "┃", "+0", "┃", "+16", "┃",
+                                  "+32", "┃", "+48", "┃", "+64", "┃", "+80", "┃", "+96", "┃",
+                                  "+112", "┃"]
+    row1 = next(line for line in lines if "0x480" in line)
+    cells = [c.strip() for c in row1.strip("│ ").split("│")]
+    assert cells == ["0x480", "1", "K 8-15", "K 0-7", "K 24-31", "K 16-23", "K 40-47",
+                     "K 32-39", "K 56-63", "K 48-55"]
+    assert "\x1b[" not in out
+
+
+def test_svg_writes_the_picture(tmp_path: Path) -> None:
+    svg = tmp_path / "atom.svg"
+    out = ok(*SW128, "-f", "hex", "--svg", str(svg))
+    assert out == "0x4000404000010000\n"
+    text = svg.read_text()
+    assert text.startswith("<svg") and text.rstrip().endswith("</svg>")
+    assert "0x380" in text and "+112" in text and "56-63" in text
+
+
+def test_explain() -> None:
+    doc = json.loads(ok("layout", "--explain", "0x4000404000010000", "--major", "K", "--dtype",
+                        "bf16", "-f", "json"))
+    assert (doc["swizzle"], doc["sbo_bytes"], doc["lbo_bytes"], doc["T"]) == ("128B", 1024, 16, 8)
+    assert doc["canonical_layout"] == "Swizzle<3,4,3> o ((8,m),(8,2k)):((64,512),(1,8))"
+    out = ok("layout", "--explain", "0x4000404000010002", "--major", "K", "--dtype", "bf16",
+             "--show", "--no-color")
+    assert "start address 0x20" in out and "at 0x0" in out
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["layout", "--major", "MN", "--swizzle", "128B", "--dtype", "tf32", "--tile", "64x16"], "Table 52"),
+    (["layout", "--major", "K", "--swizzle", "128B_base32B", "--dtype", "tf32", "--tile", "64x16"], "Table 53"),
+    (["layout", "--major", "K", "--swizzle", "128B", "--dtype", "e2m1", "--tile", "128x256"], "pass kind="),
+    (["layout", "--major", "row", "--swizzle", "128B", "--dtype", "bf16", "--tile", "128x64"], "major="),
+    ([*SW128[:-1], "128"], "ROWSxK"),
+    (SW128[:-2], "--tile"),
+    ([*SW128, "--start-address", "0x440"], "128-byte boundary"),
+    ([*SW128, "--start-address", "0x3F000"], "256 KiB"),
+    ([*SW128, "--unused-lbo-bytes", "8"], "unused_lbo_bytes"),
+    ([*SW128, "--sparse"], "--k-steps"),
+    ([*SW128, "--show", "-f", "json"], "--show"),
+    ([*SW128, "--explain", "0x4000404000010000"], "--explain"),
+    (["layout", "--explain", "0x4000404000010000", "--major", "MN", "--dtype", "tf32"], "Table 52"),
+    (["layout", "--explain", "0x6000404000010000", "--major", "K", "--dtype", "bf16"], "invalid"),
+    (["layout", "--major", "K", "--swizzle", "128B", "--dtype", "e2m1", "--kind", "mxf4",
+      "--tile", "128x768", "--k-steps", "--umma-k", "96"], "straddle"),
+    (["layout", "--major", "MN", "--swizzle", "128B", "--dtype", "bf16", "--tile", "64x16",
+      "--lbo-address", "0x8000"], "9.7.16.3.1.2.1"),
+])
+def test_bad_input_is_one_line_exit_2(args, needle) -> None:
+    assert needle in fails(*args)
+
+
+def test_help_lists_the_options() -> None:
+    out = ok("layout", "--help")
+    for opt in ("--major", "--swizzle", "--dtype", "--tile", "--start-address", "--kind",
+                "--unused-lbo-bytes", "--k-steps", "--explain", "--show", "--svg", "--format"):
+        assert opt in out
