@@ -27,8 +27,6 @@ headers are found; when they are found, a compile error is a failure.
 from __future__ import annotations
 
 import hashlib
-import importlib.metadata
-import importlib.util
 import math
 import os
 import shutil
@@ -37,54 +35,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from cutlass_env import CUTLASS_VERSION, compiler, cuda_include, cutlass_include
 
 from descriptors import SMEM
 from descriptors.smem_layout import layout_descriptor, swizzle_atom
 
 HERE = Path(__file__).resolve().parent
 ORACLE_SRC = HERE / "oracle" / "cutlass_layout_oracle.cpp"
-CUTLASS_WHEEL = "nvidia-cutlass"
-CUTLASS_VERSION = "4.2.0.0"
 TRAITS_HEADER = Path("cute") / "atom" / "mma_traits_sm100.hpp"
 
 
 # ---------------------------------------------------------------------------- environment
-
-
-def _cutlass_include() -> tuple[Path | None, str]:
-    """The wheel's include directory, found without importing cutlass_library (its import pulls
-    in heavy dependencies), or (None, why)."""
-    candidates: list[Path] = []
-    try:
-        dist = importlib.metadata.distribution(CUTLASS_WHEEL)
-        candidates.append(Path(str(dist.locate_file("cutlass_library/source/include"))))
-    except importlib.metadata.PackageNotFoundError:
-        pass
-    try:
-        spec = importlib.util.find_spec("cutlass_library")
-    except (ImportError, ValueError):
-        spec = None
-    if spec is not None and spec.submodule_search_locations:
-        candidates += [Path(p) / "source" / "include" for p in spec.submodule_search_locations]
-    for inc in candidates:
-        if (inc / TRAITS_HEADER).is_file():
-            return inc, ""
-    return None, (f"CUTLASS headers not found: pip install --no-deps {CUTLASS_WHEEL}=={CUTLASS_VERSION} "
-                  f"(looked for {TRAITS_HEADER} in {[str(c) for c in candidates] or 'no candidate'})")
-
-
-def _compiler() -> list[str] | None:
-    for name in (os.environ.get("CXX"), "g++", "c++", "clang++"):
-        if name and shutil.which(name):
-            return [name]
-    return None
-
-
-def _cuda_include() -> Path | None:
-    for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
-        if root and (Path(root) / "include" / "cuda_runtime.h").is_file():
-            return Path(root) / "include"
-    return None
 
 
 # ---------------------------------------------------------------------------- the grid
@@ -196,13 +157,13 @@ def _build(cache_dir: Path, cmd_prefix: list[str], inc_text: str) -> Path:
 
 @pytest.fixture(scope="module")
 def oracle(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict[int, list[int]]:
-    inc, why = _cutlass_include()
+    inc, why = cutlass_include(TRAITS_HEADER)
     if inc is None:
         pytest.skip(why)
-    cxx = _compiler()
+    cxx = compiler()
     if cxx is None:
         pytest.skip("no C++ compiler (CXX, g++, c++ or clang++) on PATH")
-    cuda = _cuda_include()
+    cuda = cuda_include()
     if cuda is None:
         pytest.skip("CUDA include directory not found (CUDA_HOME, CUDA_PATH or /usr/local/cuda)")
     prefix = [*cxx, "-std=c++17", "-O0", "-w", f"-I{inc}", f"-I{cuda}"]

@@ -34,18 +34,15 @@ CUTLASS wheel headers are found; when they are found, a compile error is a failu
 
 from __future__ import annotations
 
-import importlib.metadata
-import importlib.util
 import itertools
-import os
 import random
-import shutil
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cutlass_env import CUTLASS_VERSION, compiler, cuda_include, cutlass_include
 
 import descriptors
 from descriptors import KINDS, LAYOUTS, FieldError, ParameterError, decode, encode, encode_raw
@@ -53,53 +50,10 @@ from descriptors.enums import MAJOR, MAX_SHIFT, SWIZZLE
 
 HERE = Path(__file__).resolve().parent
 ORACLE_SRC = HERE / "oracle" / "cutlass_oracle.cpp"
-CUTLASS_WHEEL = "nvidia-cutlass"
-CUTLASS_VERSION = "4.2.0.0"
 DESC_HEADER = Path("cute") / "arch" / "mma_sm100_desc.hpp"
 
 
 # ---------------------------------------------------------------------------- environment
-
-
-def _cutlass_include() -> tuple[Path | None, str]:
-    """The wheel's include directory (without importing cutlass_library, whose import pulls in
-    heavy dependencies) and the wheel version, or (None, why)."""
-    candidates: list[Path] = []
-    version = "?"
-    try:
-        dist = importlib.metadata.distribution(CUTLASS_WHEEL)
-        version = dist.version
-        candidates.append(Path(str(dist.locate_file("cutlass_library/source/include"))))
-    except importlib.metadata.PackageNotFoundError:
-        pass
-    try:
-        # find_spec of a top-level package locates it without executing its __init__.
-        spec = importlib.util.find_spec("cutlass_library")
-    except (ImportError, ValueError):
-        spec = None
-    if spec is not None and spec.submodule_search_locations:
-        candidates += [Path(p) / "source" / "include" for p in spec.submodule_search_locations]
-    for inc in candidates:
-        if (inc / DESC_HEADER).is_file():
-            return inc, version
-    return None, (f"CUTLASS headers not found: pip install --no-deps {CUTLASS_WHEEL}=={CUTLASS_VERSION} "
-                  f"(looked for {DESC_HEADER} in {[str(c) for c in candidates] or 'no candidate'})")
-
-
-def _compiler() -> list[str] | None:
-    for name in (os.environ.get("CXX"), "g++", "c++", "clang++"):
-        if name and shutil.which(name):
-            return [name]
-    nvcc = shutil.which("nvcc")
-    return [nvcc, "-x", "c++"] if nvcc else None
-
-
-def _cuda_include() -> Path | None:
-    roots = [os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"]
-    for root in roots:
-        if root and (Path(root) / "include" / "cuda_runtime.h").is_file():
-            return Path(root) / "include"
-    return None
 
 
 # ---------------------------------------------------------------------------- C++ spellings
@@ -288,13 +242,13 @@ class Oracle:
 
 @pytest.fixture(scope="module")
 def oracle(tmp_path_factory: pytest.TempPathFactory) -> Oracle:
-    inc, version = _cutlass_include()
+    inc, version = cutlass_include(DESC_HEADER)
     if inc is None:
         pytest.skip(version)
-    cxx = _compiler()
+    cxx = compiler()
     if cxx is None:
         pytest.skip("no C++ compiler (g++, c++, clang++ or nvcc) on PATH")
-    cuda = _cuda_include()
+    cuda = cuda_include()
     if cuda is None:
         pytest.skip("CUDA include directory not found (CUDA_HOME, CUDA_PATH or /usr/local/cuda)")
     build = tmp_path_factory.mktemp("cutlass_oracle")
