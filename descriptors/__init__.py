@@ -26,9 +26,26 @@ from .errors import (BatchError, DescgenError, FieldError, InvalidDescriptorErro
                      KindRequiredError, ParameterError, WordError)
 from .layouts import IDESC, IDESC_MXF4, IDESC_MXF8F6F4, LAYOUTS, SMEM, TMEM, ZCM
 from .validate import ARCHES, RULES, Finding, is_valid, validate, validate_pair
-from .smem_layout import KStepCarryError, LayoutError, explain_descriptor, layout_descriptor
 
 __version__ = "0.1.0"
+
+# Modules that pull in rich and friends load on first use, so `import descriptors` stays light
+# for generators (PEP 562).
+_LAZY = {"dump": (".dump", None), "zcm": (".zcm", None), "tmem": (".tmem", None),
+         "smem_layout": (".smem_layout", None), "printer": (".printer", None),
+         "LayoutError": (".smem_layout", "LayoutError"),
+         "KStepCarryError": (".smem_layout", "KStepCarryError"),
+         "layout_descriptor": (".smem_layout", "layout_descriptor"),
+         "explain_descriptor": (".smem_layout", "explain_descriptor")}
+
+
+def __getattr__(name: str) -> object:
+    if name not in _LAZY:
+        raise AttributeError(f"module 'descriptors' has no attribute {name!r}")
+    import importlib
+    module_name, attr = _LAZY[name]
+    module = importlib.import_module(module_name, __name__)
+    return module if attr is None else getattr(module, attr)
 
 __all__ = [
     "DESCRIPTORS", "PARAMETERS", "KINDS", "LAYOUTS", "Kind", "Field", "Layout", "Decoded",

@@ -481,7 +481,9 @@ def _zcm_nzm(ctx: _Ctx) -> Iterator[Finding]:
 
 # ====================================================================== tensor memory
 
-_LANES, _COLUMNS = 128, 512
+#: Tensor Memory size on sm_100 (PTX 9.7.16.1): 128 lanes x 512 columns of 32-bit cells.
+TMEM_LANES, TMEM_COLUMNS = 128, 512
+_LANES, _COLUMNS = TMEM_LANES, TMEM_COLUMNS
 
 
 #: CUTLASS keeps a sub-word byte index in the top two bits of the lane field (spec-facts.md).

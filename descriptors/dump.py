@@ -1,0 +1,1283 @@
+"""Find and explain tcgen05 descriptors in what a debugger, a printf or a SASS listing shows.
+
+``scan(text)`` reads text (``str`` or ``bytes``) and returns one :class:`DumpFinding` per word
+that reads as a descriptor; ``scan_lines(lines)`` does the same as a streaming generator in
+constant memory, and ``scan_stream(binary_file)`` reads a byte stream line by line.  Four input
+styles are recognised:
+
+* cuda-gdb register tables (``info registers``: ``R4             0x8400490           138413200``)
+  for general (``R<n>``) and uniform (``UR<n>``) registers.  A 64-bit descriptor lives in an
+  aligned register pair (even register = low word), so an even register followed on the next
+  line by its odd partner is also read as one 64-bit word;
+* cuda-gdb ``print`` results (``(cuda-gdb) p/x adesc`` then ``$1 = 0x4000404000010040``): the
+  printed expression names the value;
+* printf-style lines: ``desc=0x...``, ``a_desc: 0x...``, ``idesc 08400490``, bare hex words of
+  8 or 16 digits with or without ``0x``, ``_`` or ``'`` separators allowed;
+* SASS listings (cuobjdump ``-sass`` / nvdisasm lines such as
+  ``/*0080*/  UMOV UR5, 0x8400490 ;  /* 0x0840049000057882 */``): immediates moved into
+  registers (``UMOV``, ``MOV``, ``MOV32I``, ``IMAD.MOV``), followed through register copies
+  until the register is overwritten; a ``UTCHMMA``/``UTCQMMA``/``UTCOMMA``/``UTCIMMA`` line
+  that reads a register as ``gdesc[URk]`` (shared memory descriptor in the pair URk:URk+1),
+  ``idesc[URk]`` or ``tmem[URk]`` says what the value is.
+
+Each word is classified against every family its size allows, using the layouts of
+:mod:`descriptors.layouts` (the fixed-constant and reserved fields, never hand-written bit
+positions) and the validators of :mod:`descriptors.validate`:
+
+======================  =============================================================  =====
+reading                 structure required                                              base
+======================  =============================================================  =====
+``smem``   (64-bit)     every constant field holds its value, reserved fields are 0     0.55
+``smem``   upper half   the same for the fields of the upper 32 bits (a register of     0.35
+(32-bit)                the pair; the lower half, start address and LBO, is elsewhere)
+``idesc``  (32-bit)     some kind's reading breaks no rule (reserved bits 0, Table 39   0.50
+                        shape, defined type codes ...); one candidate per valid kind
+``idesc``  idescE       upper 32 bits a valid instruction descriptor, lower 32 bits 0   0.70
+(64-bit)                (0.60 when the lower half is a valid TMEM address instead)
+``zcm``    (64-bit)     reserved bits 0 (0.35 with the non-zero-mask bit set, else      0.35
+                        0.10: an all-zero mask is what most small values look like)
+``tmem``   (32-bit)     lane < 128 and column < 512 -- true of most small integers      0.20
+======================  =============================================================  =====
+
+Adjustments: a shared memory descriptor gains 0.20 for a swizzled layout and 0.10 for a stride
+(SBO) of at most 32 KiB, and loses 0.25 for an SBO of 64 KiB or more (what a pointer whose bits
+happen to fit the layout looks like); a structurally matching word loses 0.15 per rule it
+breaks.  Evidence in the text raises the family it names: a specific name (``adesc``,
+``b_desc``, ``idesc``, ``taddr``, ``tmem_addr``, ``zcm`` ...) +0.30, a generic one (``desc``,
+``mask``) +0.15, a SASS MMA operand the register feeds +0.35, ``as_=`` (``--as``) +0.30.  A
+family named by specific evidence or ``as_`` is read even when its structure does not hold
+(base 0.10): that is how a broken descriptor (``adesc`` with the 0b001 constant missing) is
+shown with its errors.  Confidence is clamped to 0.01..0.99 and labelled ``high`` (>= 0.75),
+``medium`` (>= 0.50) or ``low``.  A word is reported when its best reading reaches
+``min_confidence`` (0.50 by default) or specific evidence names that reading; everything else
+is skipped silently.
+
+Nothing in the input makes the scanner raise: bytes are decoded as UTF-8 with replacement
+characters, only the first :data:`MAX_LINE` characters of a line are scanned (the rest of a
+longer line is read and dropped), and every pattern is linear (possessive quantifiers, bounded
+look-behind, names matched on the reversed text before a value).
+
+Speed and memory: one precompiled prefilter drops lines that cannot hold anything; the line's
+first character picks the parser; a word is queued only when a reading could reach the
+reporting threshold (:func:`_possible`: the layouts' masks and code tables, no validators) or
+the text names it, and distinct words are validated once (LRU caches).  Findings come out in
+line order as soon as they are final: a SASS immediate waits while a register still holds it
+(a later MMA may read it), at most :data:`WINDOW` lines, so memory stays bounded.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections import deque
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import IO, Any
+
+from .bits import Field, Layout
+from .codec import Decoded, decode
+from .enums import KINDS, kind_named
+from .errors import ParameterError
+from .layouts import IDESC, LAYOUTS, SMEM, TMEM, ZCM
+from .printer import to_json
+from .validate import TMEM_COLUMNS as _TMEM_COLUMNS
+from .validate import TMEM_LANES as _TMEM_LANES
+from .validate import ARCHES, SHAPES, Finding, is_valid, validate
+
+__all__ = [
+    "Candidate", "DumpFinding", "scan", "scan_lines", "scan_stream", "iter_lines", "classify",
+    "MAX_LINE", "WINDOW", "DEFAULT_MIN_CONFIDENCE", "FAMILIES",
+]
+
+#: Characters of a line that are scanned; the rest of a longer line is ignored.
+MAX_LINE = 4096
+#: Lines a SASS immediate waits for an MMA instruction that says what it is.
+WINDOW = 4096
+_MEMO_SIZE = 1 << 16
+#: Confidence from which a word is reported without evidence in the text.
+DEFAULT_MIN_CONFIDENCE = 0.5
+#: Descriptor families, in the order ties are broken.
+FAMILIES = ("smem", "idesc", "zcm", "tmem")
+
+#: A general or uniform register holds 32 bits; a 64-bit value lives in an aligned pair.
+REGISTER_BITS = 32
+_REGISTER_MAX = (1 << REGISTER_BITS) - 1
+
+# ---------------------------------------------------------------- confidence constants
+_BASE_SMEM = 0.55
+_BASE_SMEM_UPPER = 0.35
+_BASE_IDESC = 0.50
+_BASE_IDESCE_ZERO = 0.70
+_BASE_IDESCE_TMEM = 0.60
+_BASE_ZCM = 0.35
+_BASE_ZCM_ALL_ZERO = 0.10
+_BASE_TMEM = 0.20
+_BASE_BROKEN = 0.10
+_SWIZZLED = 0.20
+_SHORT_STRIDE = 0.10
+_LONG_STRIDE = -0.25
+_SHORT_STRIDE_MAX = 32 * 1024
+_LONG_STRIDE_MIN = 64 * 1024
+_PER_ERROR = -0.15
+_STRONG_NAME = 0.30
+_WEAK_NAME = 0.15
+_MMA_OPERAND = 0.35
+_FORCED = 0.30
+_HIGH, _MEDIUM = 0.75, 0.50
+
+
+def _level(confidence: float) -> str:
+    return "high" if confidence >= _HIGH else "medium" if confidence >= _MEDIUM else "low"
+
+
+# ---------------------------------------------------------------- layout-derived structure
+
+
+def _fixed(layout: Layout, fields: Iterable[Field] | None = None) -> tuple[int, int]:
+    """(mask, value) of the layout's reserved and constant fields: the bits a word of this
+    layout must hold whatever it describes."""
+    mask = value = 0
+    for f in (layout.fields if fields is None else fields):
+        if f.role != "field":
+            mask |= f.mask
+            value |= f.default << f.lsb
+    return mask, value
+
+
+_SMEM_FIXED = _fixed(SMEM)
+_SMEM_UPPER_FIELDS = tuple(f for f in SMEM.fields if f.lsb >= REGISTER_BITS)
+_SMEM_UPPER_FIXED = tuple(x >> REGISTER_BITS for x in _fixed(SMEM, _SMEM_UPPER_FIELDS))
+_ZCM_FIXED = _fixed(ZCM)
+#: Per instruction-descriptor layout: (reserved mask, value).
+_IDESC_CHECK = {name: _fixed(lay) for name, lay in LAYOUTS.items() if name.startswith("idesc")}
+_IDESC_WORD_BITS = IDESC.size  # the instruction descriptor sits in the upper half of idescE
+_TMEM_LANE, _TMEM_COLUMN = TMEM.by_name["lane"], TMEM.by_name["column"]
+
+
+#: The tmem.lane rule reads the lane below its top two bits (CUTLASS's byte index there).
+_TMEM_LANES_SPAN = 1 << (_TMEM_LANE.width - 2)
+_COL_LSB, _COL_MAX = _TMEM_COLUMN.lsb, _TMEM_COLUMN.max
+_LANE_LSB, _LANE_LOW = _TMEM_LANE.lsb, _TMEM_LANES_SPAN - 1
+
+
+def _tmem_possible(word: int) -> bool:
+    """Cheap necessary condition of a valid TMEM address (column and lane in range; the lane's
+    top bits may hold CUTLASS's sub-word index), checked before the validators run."""
+    return ((word >> _COL_LSB) & _COL_MAX) < _TMEM_COLUMNS and \
+        ((word >> _LANE_LSB) & _LANE_LOW) < _TMEM_LANES
+
+
+def _describe_fixed(fields: Iterable[Field]) -> str:
+    parts = []
+    for f in fields:
+        if f.role == "constant" and f.default:
+            parts.append(f"{f.name}{f.bits} = {f.default:#0{f.width + 2}b}")
+    zero = [f"{f.name}{f.bits}" for f in fields if f.role != "field" and not f.default]
+    if zero:
+        parts.append(", ".join(zero) + " = 0")
+    return "; ".join(parts)
+
+
+_SMEM_STRUCTURE = _describe_fixed(SMEM.fields)
+_SMEM_UPPER_STRUCTURE = _describe_fixed(_SMEM_UPPER_FIELDS)
+
+
+# ---------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One reading of a found word: which descriptor it may be, how sure, and why.
+
+    ``form`` is ``"word"`` (the word is the descriptor), ``"idescE"`` (an instruction
+    descriptor in the upper half of a 64-bit value whose lower half is 0 or a TMEM address) or
+    ``"upper"`` (a 32-bit register holding the upper half of a shared memory descriptor).
+    ``word`` is the descriptor word that was decoded (``decoded``) and validated
+    (``findings``); ``evidence`` lists what in the text raised the confidence.
+    """
+
+    descriptor: str
+    kind: str | None
+    form: str
+    word: int
+    confidence: float
+    reason: str
+    findings: tuple[Finding, ...]
+    decoded: Decoded = field(compare=False, repr=False)
+    evidence: tuple[str, ...] = ()
+    structural: bool = True
+
+    @property
+    def level(self) -> str:
+        """``high``, ``medium`` or ``low``."""
+        return _level(self.confidence)
+
+    @property
+    def valid(self) -> bool:
+        return is_valid(list(self.findings))
+
+    @property
+    def errors(self) -> int:
+        return sum(f.severity == "error" for f in self.findings)
+
+    @property
+    def verdict(self) -> str:
+        return "valid" if self.valid else f"INVALID ({self.errors} error{'s' * (self.errors != 1)})"
+
+    @property
+    def summary(self) -> str:
+        """One line: the family, the kind and the values that matter."""
+        text = _summary(self.decoded)
+        if self.form == "idescE":
+            return f"idesc (idescE upper half) {text}"
+        if self.form == "upper":
+            return f"smem (upper half) {text}"
+        return f"{self.descriptor} {text}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "descriptor": self.descriptor, "kind": self.kind, "form": self.form,
+            "word": self.decoded.hex, "confidence": self.confidence, "level": self.level,
+            "valid": self.valid, "reason": self.reason, "evidence": list(self.evidence),
+            "summary": self.summary, "decoded": to_json(self.decoded, self.findings),
+        }
+
+
+@dataclass(frozen=True)
+class DumpFinding:
+    """A word found in a dump and its readings, best first.
+
+    ``line`` (1-based; for a register pair, the line of the odd register), ``source``
+    (``registers``, ``print``, ``printf`` or ``sass``), ``register`` (``R4``, ``UR4:UR5`` for a
+    pair, or ``None``), ``name`` (the variable or label the text gives the value), ``text`` (the
+    word as written), ``word`` and ``size`` (32 or 64 bits).
+    """
+
+    line: int
+    source: str
+    register: str | None
+    name: str | None
+    text: str
+    word: int
+    size: int
+    candidates: tuple[Candidate, ...]
+
+    @property
+    def best(self) -> Candidate | None:
+        return self.candidates[0] if self.candidates else None
+
+    @property
+    def hex(self) -> str:
+        return f"{self.word:#0{self.size // 4 + 2}x}"
+
+    @property
+    def where(self) -> str:
+        parts = [p for p in (self.register, self.name) if p]
+        return " ".join(parts) if parts else self.source
+
+    def to_dict(self) -> dict[str, Any]:
+        best = self.best
+        return {
+            "line": self.line, "source": self.source, "register": self.register,
+            "name": self.name, "text": self.text, "word": self.hex, "size": self.size,
+            "best": best.to_dict() if best else None,
+            "candidates": [c.to_dict() for c in self.candidates],
+        }
+
+
+def _summary(d: Decoded) -> str:
+    v = d.values
+    if d.descriptor == "idesc":
+        types = f"{v['a_type'] or '?'} x {v['b_type'] or '?'} -> {v['d_type'] or '?'}"
+        extra = []
+        if v["sparse"]:
+            extra.append("sparse")
+        if v["negate_a"] or v["negate_b"]:
+            extra.append("negate " + "".join(x for x, on in (("A", v["negate_a"]), ("B", v["negate_b"])) if on))
+        majors = [f"{x} MN-major" for x, key in (("A", "a_major"), ("B", "b_major")) if v[key] == "MN"]
+        extra += majors
+        if "scale_type" in v:
+            extra.append(f"scales {v['scale_type'] or '?'} ids {v['a_scale_id']}/{v['b_scale_id']}")
+        if v.get("max_shift"):
+            extra.append(f"max shift {v['max_shift']}")
+        tail = (", " + ", ".join(extra)) if extra else ""
+        return f"kind::{d.kind} {types} M={v['m']} N={v['n']} K={v['k']}{tail}"
+    if d.descriptor == "smem":
+        text = (f"swizzle {v['swizzle'] or 'invalid'}, start {v['start_address_bytes']:#x}, "
+                f"LBO {v['leading_byte_offset_bytes']} B, SBO {v['stride_byte_offset_bytes']} B")
+        if v["base_offset"]:
+            text += f", base offset {v['base_offset']}"
+        if v["lbo_mode"] != "relative":
+            text += f", LBO {v['lbo_mode']}"
+        return text
+    if d.descriptor == "zcm":
+        if not v["non_zero_mask"]:
+            return "all-zero mask (every B column used)"
+        return (f"use {v['use_span'] + 1}, skip {v['skip_span'] + 1}, shift {v['column_shift']}, "
+                f"start counts {v['start_count']}, first spans {v['first_span']}")
+    return f"lane {v['lane']}, column {v['column']}"
+
+
+# ---------------------------------------------------------------- classification
+
+
+@dataclass(frozen=True)
+class _Base:
+    descriptor: str
+    kind: str | None
+    form: str
+    word: int
+    confidence: float
+    reason: str
+    findings: tuple[Finding, ...]
+    decoded: Decoded
+    structural: bool
+    order: tuple[Any, ...]
+
+
+def _forms(size: int, word: int, narrow: bool) -> tuple[tuple[str, str], ...]:
+    """(family, form) pairs a word of ``size`` bits can be read as."""
+    if size == 32:
+        return (("idesc", "word"), ("tmem", "word"), ("smem", "upper"))
+    forms: tuple[tuple[str, str], ...] = (("smem", "word"), ("zcm", "word"), ("idesc", "idescE"))
+    if narrow and word <= _REGISTER_MAX:
+        forms += (("idesc", "word"), ("tmem", "word"))
+    return forms
+
+
+def _penalised(base: float, findings: list[Finding]) -> float:
+    return base + _PER_ERROR * sum(f.severity == "error" for f in findings)
+
+
+def _kind_order(d: Decoded) -> tuple[int, int]:
+    """Tie-break among equally valid kinds: f32/s32 accumulation first, then table order."""
+    return (d.values.get("d_type") == "f16", list(KINDS).index(d.kind or ""))
+
+
+def _raw_codes(k: str) -> tuple[tuple[Field, frozenset[int]], ...]:
+    """Per kind, the raw values each type and shape field may hold in a valid word: the type
+    codes of the kind's tables and the M/N codes of some Table 39 shape (derived by decoding
+    every raw value, so the M >> 4 / M >> 7 and N >> 3 scales come from the codec)."""
+    kind = KINDS[k]
+    lay = LAYOUTS[kind.layout]
+    shapes = [s for s in SHAPES[k].values() if s is not None]
+    ms = {m for s in shapes for m in s[0]}
+    ns = {n for s in shapes for n in s[1]}
+    f = lay.by_name
+    m_ok = frozenset(r for r in range(f["m_dim"].max + 1)
+                     if decode("idesc", lay.encode(m_dim=r), kind=k).values["m"] in ms)
+    n_ok = frozenset(r for r in range(f["n_dim"].max + 1)
+                     if decode("idesc", lay.encode(n_dim=r), kind=k).values["n"] in ns)
+    out = [(f["m_dim"], m_ok), (f["n_dim"], n_ok),
+           (f["a_type"], frozenset(kind.ab_types.values)),
+           (f["b_type"], frozenset(kind.ab_types.values))]
+    if kind.d_types is not None:
+        out.append((f["d_type"], frozenset(kind.d_types.values)))
+    return tuple(out)
+
+
+#: Per instruction-descriptor layout: reserved mask and value, then per kind the (lsb, max,
+#: allowed raw values) of its type and shape fields.
+_IDESC_GROUPS = tuple(
+    (*_IDESC_CHECK[lay], tuple((k, tuple((f.lsb, f.max, ok) for f, ok in _raw_codes(k)))
+                               for k in KINDS if KINDS[k].layout == lay))
+    for lay in dict.fromkeys(KINDS[k].layout for k in KINDS))
+
+
+def _idesc_kinds(word: int, kind: str | None) -> list[str]:
+    """Kinds whose reading could be valid: reserved bits clear, type codes defined, M and N a
+    Table 39 shape of the kind.  The cheap test that spares running the validators on words
+    that cannot be instruction descriptors; the validators decide."""
+    out = []
+    for mask, value, kinds in _IDESC_GROUPS:
+        if word & mask != value:
+            continue
+        for k, codes in kinds:
+            if kind is not None and k != kind:
+                continue
+            for lsb, top, ok in codes:
+                if (word >> lsb) & top not in ok:
+                    break
+            else:
+                out.append(k)
+    return out
+
+
+def _valid_idesc(word: int, kind: str | None, arch: str) -> list[tuple[Decoded, list[Finding]]]:
+    out = []
+    for k in _idesc_kinds(word, kind):
+        findings = validate("idesc", word, kind=k, arch=arch)
+        if is_valid(findings):
+            out.append((decode("idesc", word, kind=k), findings))
+    out.sort(key=lambda item: _kind_order(item[0]))
+    return out
+
+
+def _also(readings: list[tuple[Decoded, list[Finding]]], this: Decoded) -> str:
+    others = [f"kind::{d.kind}" for d, _ in readings if d.kind != this.kind]
+    return f"; also valid as {', '.join(others)}" if others else ""
+
+
+def _smem_plausibility(d: Decoded) -> tuple[float, list[str]]:
+    v = d.values
+    score, why = 0.0, []
+    if v["swizzle"] not in (None, "none"):
+        score += _SWIZZLED
+        why.append(f"swizzle {v['swizzle']} (+{_SWIZZLED:.2f})")
+    sbo = v["stride_byte_offset_bytes"]
+    if 0 < sbo <= _SHORT_STRIDE_MAX:
+        score += _SHORT_STRIDE
+        why.append(f"SBO {sbo} B (+{_SHORT_STRIDE:.2f})")
+    elif sbo >= _LONG_STRIDE_MIN:
+        score += _LONG_STRIDE
+        why.append(f"SBO {sbo // 1024} KiB is typical of a pointer, not a descriptor "
+                   f"({_LONG_STRIDE:+.2f})")
+    return score, why
+
+
+def _structural(word: int, size: int, as_: str | None, kind: str | None, arch: str,
+                narrow: bool) -> list[_Base]:
+    """Readings whose layout structure holds, with their base confidence."""
+    out: list[_Base] = []
+    for family, form in _forms(size, word, narrow):
+        if as_ is not None and family != as_:
+            continue
+        if family == "smem" and form == "word":
+            mask, value = _SMEM_FIXED
+            if word & mask != value:
+                continue
+            d = decode("smem", word)
+            findings = validate("smem", word, arch=arch)
+            bonus, why = _smem_plausibility(d)
+            reason = "shared memory descriptor layout: " + _SMEM_STRUCTURE
+            out.append(_Base("smem", None, form, word,
+                             _penalised(_BASE_SMEM + bonus, findings),
+                             "; ".join([reason, *why]), tuple(findings), d, True, ()))
+        elif family == "smem":
+            mask, value = _SMEM_UPPER_FIXED
+            if word & mask != value:
+                continue
+            full = word << REGISTER_BITS
+            d = decode("smem", full)
+            findings = validate("smem", full, arch=arch)
+            bonus, why = _smem_plausibility(d)
+            reason = ("upper half of a shared memory descriptor: " + _SMEM_UPPER_STRUCTURE
+                      + "; the lower half (start address, LBO) is not in this word and reads as 0")
+            out.append(_Base("smem", None, form, full,
+                             _penalised(_BASE_SMEM_UPPER + bonus, findings),
+                             "; ".join([reason, *why]), tuple(findings), d, True, ()))
+        elif family == "zcm":
+            mask, value = _ZCM_FIXED
+            if word & mask != value:
+                continue
+            d = decode("zcm", word)
+            findings = validate("zcm", word, arch=arch)
+            nzm = d.fields["non_zero_mask"]
+            base = _BASE_ZCM if nzm else _BASE_ZCM_ALL_ZERO
+            reason = ("zero-column mask layout: reserved bits clear, "
+                      + ("non-zero mask set" if nzm else "non-zero mask clear (an all-zero mask)"))
+            out.append(_Base("zcm", None, form, word, _penalised(base, findings), reason,
+                             tuple(findings), d, True, ()))
+        elif family == "tmem":
+            if not _tmem_possible(word):
+                continue
+            findings = validate("tmem", word, arch=arch)
+            if not is_valid(findings):
+                continue
+            d = decode("tmem", word)
+            reason = (f"a valid Tensor Memory address (lane {d.fields['lane']}, column "
+                      f"{d.fields['column']}); most small integers are")
+            out.append(_Base("tmem", None, form, word, _BASE_TMEM, reason, tuple(findings), d,
+                             True, ()))
+        elif form == "idescE":
+            hi, lo = word >> _IDESC_WORD_BITS, word & _REGISTER_MAX
+            if lo:
+                if not _tmem_possible(lo) or not _idesc_kinds(hi, kind):
+                    continue
+                lo_findings = validate("tmem", lo, arch=arch)
+                if not is_valid(lo_findings):
+                    continue
+                t = decode("tmem", lo)
+                low = f"lower 32 bits the TMEM address lane {t.fields['lane']} column {t.fields['column']}"
+                base = _BASE_IDESCE_TMEM
+            else:
+                low, base = "lower 32 bits 0", _BASE_IDESCE_ZERO
+            readings = _valid_idesc(hi, kind, arch)
+            for d, findings in readings:
+                reason = (f"upper 32 bits a valid kind::{d.kind} instruction descriptor, {low}: "
+                          f"the 64-bit idescE form of SASS and CUTLASS{_also(readings, d)}")
+                out.append(_Base("idesc", d.kind, form, hi, base, reason, tuple(findings), d,
+                                 True, _kind_order(d)))
+        else:  # idesc word
+            readings = _valid_idesc(word, kind, arch)
+            upper0 = " (a 64-bit value whose upper half is 0)" if size == 64 else ""
+            for d, findings in readings:
+                reason = (f"a valid kind::{d.kind} instruction descriptor ({d.layout.source})"
+                          f"{upper0}{_also(readings, d)}")
+                out.append(_Base("idesc", d.kind, form, word, _BASE_IDESC, reason,
+                                 tuple(findings), d, True, _kind_order(d)))
+    return out
+
+
+def _broken(family: str, form: str, word: int, kind: str | None, arch: str) -> _Base | None:
+    """The reading of ``word`` as ``family`` when its structure does not hold (named by the
+    text or forced): the reading breaking the fewest rules, with its errors."""
+    if family == "idesc":
+        hi = word >> _IDESC_WORD_BITS if form == "idescE" else word
+        options = []
+        for k in ([kind] if kind else KINDS):
+            findings = validate("idesc", hi, kind=k, arch=arch)
+            d = decode("idesc", hi, kind=k)
+            errors = sum(f.severity == "error" for f in findings)
+            options.append((errors, _kind_order(d), d, findings))
+        errors, _, d, findings = min(options, key=lambda o: (o[0], o[1]))
+        first = next((f for f in findings if f.severity == "error"), None)
+        where = "upper 32 bits: " if form == "idescE" else ""
+        reason = (f"{where}no kind's reading is valid; kind::{d.kind} breaks the fewest rules "
+                  f"({errors})" + (f", e.g. {first.message}" if first else ""))
+        return _Base("idesc", d.kind, form, hi, _BASE_BROKEN, reason, tuple(findings), d,
+                     False, _kind_order(d))
+    full = word << REGISTER_BITS if form == "upper" else word
+    d = decode(family, full)
+    findings = validate(family, full, arch=arch)
+    errors = [f for f in findings if f.severity == "error"]
+    what = "upper half of a shared memory descriptor" if form == "upper" else family
+    reason = (f"read as {what} although it breaks {len(errors)} rule(s)"
+              + (f", e.g. {errors[0].field or errors[0].rule}: {errors[0].message}" if errors else ""))
+    return _Base(family, None, form, full, _BASE_BROKEN, reason, tuple(findings), d, False, ())
+
+
+_NON_ZERO_MASK = ZCM.by_name["non_zero_mask"]
+
+
+def _possible(word: int, size: int, narrow: bool, min_confidence: float) -> bool:
+    """Whether some reading of ``word`` can reach ``min_confidence`` without evidence in the
+    text: the masks, code tables and the optimistic bonuses of :func:`_structural`, without the
+    validators, so that the many words of a dump that are not descriptors are rejected in a few
+    operations (and never fill the caches)."""
+    if size == 32 or (narrow and word <= _REGISTER_MAX):
+        if size == 32:
+            mask, value = _SMEM_UPPER_FIXED
+            if word & mask == value and _BASE_SMEM_UPPER + _SWIZZLED + _SHORT_STRIDE >= min_confidence:
+                bonus, _ = _smem_plausibility(decode("smem", word << REGISTER_BITS))
+                if _BASE_SMEM_UPPER + bonus >= min_confidence:
+                    return True
+        if _BASE_TMEM >= min_confidence and _tmem_possible(word):
+            return True
+        if _BASE_IDESC >= min_confidence and _idesc_kinds(word, None):
+            return True
+        if size == 32:
+            return False
+    mask, value = _SMEM_FIXED
+    if word & mask == value and _BASE_SMEM + _SWIZZLED + _SHORT_STRIDE >= min_confidence:
+        bonus, _ = _smem_plausibility(decode("smem", word))
+        if _BASE_SMEM + bonus >= min_confidence:
+            return True
+    mask, value = _ZCM_FIXED
+    if word & mask == value:
+        base = _BASE_ZCM if _NON_ZERO_MASK.extract(word) else _BASE_ZCM_ALL_ZERO
+        if base >= min_confidence:
+            return True
+    lo = word & _REGISTER_MAX
+    return max(_BASE_IDESCE_ZERO, _BASE_IDESCE_TMEM) >= min_confidence \
+        and (not lo or _tmem_possible(lo)) and bool(_idesc_kinds(word >> _IDESC_WORD_BITS, None))
+
+
+@lru_cache(maxsize=1 << 14)
+def _bases(word: int, size: int, as_: str | None, kind: str | None, arch: str,
+           narrow: bool) -> tuple[_Base, ...]:
+    return tuple(_structural(word, size, as_, kind, arch, narrow))
+
+
+@lru_cache(maxsize=1 << 12)
+def _broken_cached(family: str, form: str, word: int, kind: str | None, arch: str) -> _Base | None:
+    return _broken(family, form, word, kind, arch)
+
+
+#: A piece of evidence from the text: (family, bonus, strong, why).
+Hint = tuple[str, float, bool, str]
+
+
+def _check_options(as_: str | None, kind: str | None, arch: str) -> tuple[str | None, str | None]:
+    if as_ is not None and as_ not in FAMILIES:
+        raise ParameterError(f"unknown descriptor {as_!r}; descriptors: " + ", ".join(FAMILIES))
+    if kind is not None:
+        k = kind_named(kind)
+        if k is None:
+            raise ParameterError(f"unknown kind {kind!r}; kinds: " + ", ".join(KINDS))
+        if as_ not in (None, "idesc"):
+            raise ParameterError(f"kind applies to idesc only, not {as_}")
+        kind = k.name
+    if arch not in ARCHES:
+        raise ParameterError(f"unknown architecture {arch!r}; known: " + ", ".join(ARCHES))
+    return as_, kind
+
+
+def classify(word: int, size: int = 32, *, hints: Iterable[Hint] = (), as_: str | None = None,
+             kind: str | None = None, arch: str = "sm_100a", narrow: bool = True) -> list[Candidate]:
+    """Every plausible reading of ``word`` (a ``size``-bit value found in a dump), best first.
+
+    ``hints`` are evidence from the text, ``(family, bonus, strong, why)``; ``as_`` restricts
+    the readings to one family and raises its confidence, ``kind`` fixes the instruction
+    descriptor's kind.  ``narrow`` lets a 64-bit value whose upper half is 0 be read as a 32-bit
+    descriptor too.  Raises :class:`ParameterError` for an unknown family, kind or arch."""
+    as_, kind = _check_options(as_, kind, arch)
+    if size not in (32, 64) or word.__class__ is not int or not 0 <= word < (1 << size):
+        raise ParameterError(f"word must be an integer of {size} bits (size is 32 or 64)")
+    return list(_candidates(word, size, tuple(hints), as_, kind, arch, narrow))
+
+
+@lru_cache(maxsize=1 << 12)
+def _candidates(word: int, size: int, hints: tuple[Hint, ...], as_: str | None,
+                kind: str | None, arch: str, narrow: bool) -> tuple[Candidate, ...]:
+    """The readings of a word with the evidence of the text applied, best first.  Scoring is
+    cached on the kinds of evidence; the sentences saying where it came from (which line, which
+    name) are attached afterwards, so that repeated words hit the cache."""
+    signature = tuple(sorted({(h[0], h[1], h[2]) for h in hints}))
+    scored = _scored(word, size, signature, as_, kind, arch, narrow)
+    if not hints and as_ is None:
+        return scored
+    out = []
+    for c in scored:
+        evidence = []
+        seen = set()
+        for family, bonus, _strong, why in hints:
+            if family == c.descriptor and bonus not in seen:
+                seen.add(bonus)
+                evidence.append(f"{why} ({bonus:+.2f})")
+        if as_ is not None:
+            evidence.append(f"read as {as_} on request ({_FORCED:+.2f})")
+        out.append(Candidate(c.descriptor, c.kind, c.form, c.word, c.confidence, c.reason,
+                             c.findings, c.decoded, tuple(evidence), c.structural))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 14)
+def _scored(word: int, size: int, signature: tuple[tuple[str, float, bool], ...],
+            as_: str | None, kind: str | None, arch: str, narrow: bool) -> tuple[Candidate, ...]:
+    bases = list(_bases(word, size, as_, kind, arch, narrow))
+    forms = _forms(size, word, narrow)
+    named = {family for family, _bonus, strong in signature if strong}
+    if as_ is not None:
+        named = {as_}
+    for family in named:
+        if any(b.descriptor == family for b in bases):
+            continue
+        for fam, form in forms:
+            if fam == family:
+                if family == "idesc" and form == "word" and size == 64:
+                    continue  # a named 64-bit idesc is read as idescE
+                broken = _broken_cached(family, form, word, kind, arch)
+                if broken is not None:
+                    bases.append(broken)
+                break
+    out = []
+    for b in bases:
+        # each kind of evidence counts once (two MMAs reading a register are one fact)
+        confidence = b.confidence + sum({bonus for family, bonus, _ in signature
+                                         if family == b.descriptor})
+        if as_ is not None:
+            confidence += _FORCED
+        confidence = round(min(0.99, max(0.01, confidence)), 2)
+        out.append(Candidate(b.descriptor, b.kind, b.form, b.word, confidence, b.reason,
+                             b.findings, b.decoded, (), b.structural))
+    order = {f: i for i, f in enumerate(FAMILIES)}
+    rank = {b.descriptor + (b.kind or ""): b.order for b in bases}
+    out.sort(key=lambda c: (-c.confidence, not c.structural, order[c.descriptor],
+                            rank.get(c.descriptor + (c.kind or ""), ())))
+    return tuple(out)
+
+
+# ---------------------------------------------------------------- hints from names
+
+_STRONG_NAMES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("idesc", ("idesc", "instrdesc", "instdesc", "instructiondesc")),
+    ("tmem", ("taddr", "tmem")),
+    ("zcm", ("zcm", "zerocol", "zcol", "colmask", "zeromask")),
+    ("smem", ("adesc", "bdesc", "desca", "descb", "smemdesc", "sdesc", "gdesc", "matrixdesc",
+              "matdesc")),
+)
+_WEAK_NAMES: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("zcm",), "mask"),
+    (("smem", "idesc", "zcm"), "desc"),
+)
+_REGISTER_NAME = re.compile(r"\$?(U?R)(\d{1,3})\Z")
+
+
+def _strong(name: str) -> bool:
+    """Whether ``name`` says which descriptor its value is."""
+    hints = _name_hints(name)
+    return bool(hints) and hints[0][2]
+
+
+@lru_cache(maxsize=4096)
+def _name_hints(name: str) -> tuple[Hint, ...]:
+    key = "".join(ch for ch in name.lower() if ch.isalnum())
+    for family, needles in _STRONG_NAMES:
+        if any(n in key for n in needles):
+            return ((family, _STRONG_NAME, True, f"the text names it {name!r}"),)
+    for families, needle in _WEAK_NAMES:
+        if needle in key:
+            return tuple((f, _WEAK_NAME, False, f"the text calls it {name!r}") for f in families)
+    return ()
+
+
+# ---------------------------------------------------------------- line patterns
+
+#: The single prefilter every line goes through: a line without a digit, a cuda-gdb prompt or
+#: a function header holds nothing to find (the pattern starts with literals and a character
+#: set only, so the regex engine skips through a line in C).
+_PREFILTER = re.compile(r"[0-9]|\((?:cuda-)?gdb\)|Function|\.text\.")
+_SASS_LINE = re.compile(r"\s*/\*[0-9A-Fa-f]{1,8}\*/\s*(?:(@!?U?P(?:T|\d{1,2}))\s+)?"
+                        r"([A-Z][A-Z0-9_]{0,31}(?:\.[A-Z0-9_]{1,16}){0,8})\s*([^;]*+)")
+#: A SASS instruction pasted without its address: an upper-case opcode whose first operand is
+#: a register, a predicate, an address or an MMA operand.
+_SASS_BARE = re.compile(r"\s*(?:@!?U?P(?:T|\d{1,2})\s+)?[A-Z][A-Z0-9]{1,15}(?:\.[A-Z0-9_]{1,16}){0,8}\s+"
+                        r"(?:(?:U?R\d{1,3}|U?RZ|!?U?P(?:T|\d))\b|[\[{]|(?:gdesc|tmem)\[)")
+_INSTRUCTION = re.compile(r"\s*(?:(@!?U?P(?:T|\d{1,2}))\s+)?([A-Z][A-Z0-9_]{0,31}(?:\.[A-Z0-9_]{1,16}){0,8})\s*([^;]*+)")
+_GDB_REGISTER = re.compile(r"\s*\$?(U?R)(\d{1,3})\s++0x([0-9A-Fa-f]{1,8})(?:\s++-?\d++)?\s*\Z")
+_GDB_PROMPT = re.compile(r"\s*\((?:cuda-)?gdb\)\s*(.*)")
+_GDB_PRINT = re.compile(r"(?:p|print|output|inspect|call)(?:/\w{1,8})?\s++(.+)")
+_GDB_VALUE = re.compile(r"\s*\$\d{1,9}\s*=\s*(.*)")
+_FUNCTION = re.compile(r"\s*(?:Function\s*:|\.text\.|\.section\s)")
+_TOKEN = re.compile(
+    r"(?<![0-9A-Za-z_$.])(?:"
+    r"0[xX](?P<hex>[0-9A-Fa-f]++(?:['_][0-9A-Fa-f]++)*+)"
+    r"|(?P<bare>[0-9A-Fa-f]{4}(?:['_]?[0-9A-Fa-f]{4}){1,3})"
+    r")(?![0-9A-Za-z_'])")
+_HEX8 = re.compile(r"[0-9A-Fa-f]{8}")
+_NAMED_DECIMAL = re.compile(r"[=:][ \t]{0,8}(\d{1,20}+)(?![0-9A-Za-z_.'])")
+_DECIMAL = re.compile(r"(?<![0-9A-Za-z_$.])(\d{1,20}+)(?![0-9A-Za-z_.'])")
+def _has_hint_word(line: str) -> bool:
+    """Whether the line holds a name that can say what a value is (a cheap gate: substring
+    tests on the lower-cased line are several times faster than a case-insensitive regex)."""
+    low = line.lower()
+    return "desc" in low or "tmem" in low or "taddr" in low or "zcm" in low or "mask" in low \
+        or "zero" in low
+#: A name written before a value, matched on the reversed text before it (linear, anchored).
+_NAME_REVERSED = re.compile(r"[ \t]*+(?:[=:][ \t]*+)?([A-Za-z0-9_.]{1,64}+)")
+_OPERAND = re.compile(r"\b(gdesc|idesc|tmem)\[(U?R)(\d{1,3})\]")
+_REGISTER = re.compile(r"(U?R)(\d{1,3})\Z")
+_IMMEDIATE = re.compile(r"(-?)0x([0-9A-Fa-f]{1,8})\Z")
+_MOVES = frozenset({"MOV", "UMOV", "MOV32I"})
+_COPIES = frozenset({"MOV", "UMOV", "R2UR", "IMAD.MOV", "IMAD.MOV.U32"})
+
+
+def _name_before(line: str, start: int) -> str | None:
+    """The identifier written just before position ``start`` (``adesc=``, ``a_desc:``)."""
+    m = _NAME_REVERSED.match(line[max(0, start - 80):start][::-1])
+    if m is None:
+        return None
+    name = m.group(1)[::-1]
+    return name if name[0].isalpha() or name[0] == "_" else None  # "0x4000_..." is a number
+
+
+# ---------------------------------------------------------------- the scanner
+
+
+class _Entry:
+    """A word found in the text, waiting to be classified and emitted in line order."""
+
+    __slots__ = ("line", "source", "register", "name", "text", "word", "size", "hints",
+                 "ready", "dead", "emitted", "narrow", "result", "refs")
+
+    def __init__(self, line: int, source: str, register: str | None, name: str | None,
+                 text: str, word: int, size: int, hints: tuple[Hint, ...] = (),
+                 ready: bool = True, narrow: bool = True) -> None:
+        self.line = line
+        self.source = source
+        self.register = register
+        self.name = name
+        self.text = text
+        self.word = word
+        self.size = size
+        self.hints: tuple[Hint, ...] = hints
+        self.ready = ready
+        self.dead = False
+        self.emitted = False
+        self.narrow = narrow
+        self.result: DumpFinding | None | bool = False  # False: not classified yet
+        self.refs = 0  # SASS registers holding this value
+
+
+class _Scanner:
+    def __init__(self, as_: str | None, kind: str | None, arch: str, min_confidence: float,
+                 window: int) -> None:
+        self.as_, self.kind, self.arch = as_, kind, arch
+        self.min_confidence = min_confidence
+        self.window = window
+        self.queue: deque[_Entry] = deque()
+        #: SASS register -> (value, entry that holds it)
+        self.regs: dict[str, tuple[int, _Entry]] = {}
+        #: cuda-gdb register table: (line, file, index, digits, value) of an even register
+        #: awaiting its odd partner on the next line
+        self.pending: tuple[int, str, int, str, int] | None = None
+        self.memo: dict[int, bool] = {}
+        self.expr: tuple[str | None, str | None] | None = None  # (register, name) printed next
+
+    # ------------------------------------------------------------ emission
+    def finish_entry(self, e: _Entry) -> DumpFinding | None:
+        if e.result is not False:
+            return e.result  # type: ignore[return-value]
+        e.result = found = self.classify_entry(e)
+        return found
+
+    def classify_entry(self, e: _Entry) -> DumpFinding | None:
+        if not e.hints and not self.possible(e.word, e.size, e.narrow):
+            return None
+        cands = _candidates(e.word, e.size, e.hints, self.as_, self.kind, self.arch, e.narrow)
+        if not cands:
+            return None
+        best = cands[0]
+        if best.confidence < self.min_confidence and not any(
+                h[2] and h[0] == best.descriptor for h in e.hints):
+            return None
+        return DumpFinding(e.line, e.source, e.register, e.name, e.text, e.word, e.size, cands)
+
+    def close(self) -> Iterator[DumpFinding]:
+        self.flush_pending()
+        self.regs.clear()
+        while self.queue:
+            e = self.queue.popleft()
+            e.emitted = True
+            if not e.dead:
+                found = self.finish_entry(e)
+                if found is not None:
+                    yield found
+
+    # ------------------------------------------------------------ cuda-gdb register tables
+    def flush_pending(self) -> None:
+        """The even register read last has no partner: queue it on its own."""
+        pending = self.pending
+        if pending is not None:
+            self.pending = None
+            self.register_entry(*pending)
+
+    def possible(self, word: int, size: int, narrow: bool = True) -> bool:
+        """:func:`_possible`, memoised for the values a dump repeats (0, 1, addresses ...)."""
+        if self.as_ is not None:
+            return True
+        key = (word << 2) | (size == 64) << 1 | narrow
+        memo = self.memo
+        hit = memo.get(key)
+        if hit is None:
+            if len(memo) >= _MEMO_SIZE:
+                memo.clear()
+            hit = memo[key] = _possible(word, size, narrow, self.min_confidence)
+        return hit
+
+    def register_entry(self, lineno: int, reg_file: str, index: int, digits: str,
+                       value: int) -> None:
+        if self.possible(value, 32):
+            self.queue.append(_Entry(lineno, "registers", f"{reg_file}{index}", None,
+                                     f"0x{digits}", value, 32))
+
+    def register_line(self, lineno: int, reg_file: str, index: int, digits: str) -> None:
+        """One line of a cuda-gdb register table.  An even register waits (outside the queue,
+        so line order holds) for its odd partner on the next line; the pair is read as one
+        64-bit word, and replaces its halves when it reads as a descriptor."""
+        value = int(digits, 16)
+        pending = self.pending
+        self.pending = None
+        if pending is not None:
+            if pending[1] == reg_file and pending[2] + 1 == index:
+                low_line, _, low_index, low_digits, low = pending
+                word = (value << REGISTER_BITS) | low
+                if self.possible(word, 64, False):
+                    lo_name, hi_name = f"{reg_file}{low_index}", f"{reg_file}{index}"
+                    pair = _Entry(lineno, "registers", f"{lo_name}:{hi_name}", None,
+                                  f"{lo_name}=0x{low_digits} {hi_name}=0x{digits}", word, 64,
+                                  narrow=False)
+                    if self.finish_entry(pair) is not None:
+                        self.queue.append(pair)
+                        return
+                self.register_entry(low_line, reg_file, low_index, low_digits, low)
+                self.register_entry(lineno, reg_file, index, digits, value)
+                return
+            self.register_entry(*pending)
+        if index % 2 == 0:
+            self.pending = (lineno, reg_file, index, digits, value)
+        else:
+            self.register_entry(lineno, reg_file, index, digits, value)
+
+    # ------------------------------------------------------------ printf-style tokens
+    def tokens(self, lineno: int, line: str, source: str, default_name: str | None = None,
+               register: str | None = None) -> None:
+        """Hex words of a printf-style line (or of a cuda-gdb value, named by the printed
+        expression), and decimal values where the text says what they are."""
+        spans = []
+        if "0x" in line or "0X" in line or _HEX8.search(line) is not None:
+            for m in _TOKEN.finditer(line):
+                digits = m.group("hex")
+                bare = digits is None
+                if bare:
+                    digits = m.group("bare")
+                clean = digits.replace("_", "").replace("'", "") if ("_" in digits or "'" in digits) \
+                    else digits
+                n = len(clean)
+                if n > 16 or (bare and n != 8 and n != 16):
+                    continue
+                start = m.start()
+                spans.append(start)
+                word = int(clean, 16)
+                size = 64 if (n > 8 or word > _REGISTER_MAX) else 32
+                name = _name_before(line, start)
+                reg = register
+                if name is not None and _REGISTER_NAME.match(name):
+                    reg, name = reg or name.lstrip("$"), None
+                if name is None:
+                    name = default_name
+                hints = _name_hints(name) if name else ()
+                if hints or self.possible(word, size):
+                    self.queue.append(_Entry(lineno, source, reg, name, m.group(0), word, size,
+                                             hints))
+        # decimal values only where the text says what they are: a value named by the printed
+        # expression or a register (`p $UR5` prints `$2 = 138413200`), or `name=123` / `name: 123`
+        # with a name that carries a hint
+        if register is not None or (default_name is not None and _strong(default_name)):
+            decimals = _DECIMAL.finditer(line)
+        elif ("=" in line or ":" in line) and _has_hint_word(line):
+            decimals = _NAMED_DECIMAL.finditer(line)
+        else:
+            return
+        for m in decimals:
+            start = m.start(1)
+            if start in spans:
+                continue  # the digits of a hex word ("idesc 08400480")
+            name = _name_before(line, start) or default_name
+            if register is None and (name is None or not _strong(name)):
+                continue
+            word = int(m.group(1))
+            if word >> 64:
+                continue
+            size = 64 if word > _REGISTER_MAX else 32
+            self.queue.append(_Entry(lineno, source, register, name, m.group(1), word, size,
+                                     _name_hints(name) if name else ()))
+
+    # ------------------------------------------------------------ SASS
+    def reset_sass(self) -> None:
+        for e in self.queue:
+            e.ready = True
+        self.regs.clear()
+
+    def sass(self, lineno: int, text: str) -> None:
+        """A SASS instruction without its address (``UMOV UR5, 0x8400490 ;``)."""
+        m = _INSTRUCTION.match(text)
+        if m is not None:
+            self.instruction(lineno, *m.groups())
+
+    def instruction(self, lineno: int, pred: str | None, op: str, args: str) -> None:
+        if "/*" in args:  # no ';' before the encoding comment
+            args = args.split("/*", 1)[0]
+        base = op.split(".", 1)[0]
+        if base.startswith("UTC") and "MMA" in base:
+            self.mma(lineno, op, args)
+            return
+        is_move = base in _MOVES or op.startswith("IMAD.MOV")
+        if not (is_move or base == "R2UR"):
+            regs = self.regs
+            if regs:  # the instruction overwrites its destination register(s)
+                if args[:1] == "{":
+                    self.invalidate(op, args[: args.find("}") + 1])
+                else:
+                    dest = args.split(",", 1)[0].strip()
+                    if ".64" in op or ".128" in op:
+                        self.invalidate(op, dest)
+                    elif dest in regs:
+                        self.drop_reg(dest)
+            return
+        parts = [p.strip() for p in args.split(",")]
+        dest = parts[0]
+        if not _REGISTER.match(dest):
+            self.invalidate(op, dest)
+            return
+        src = parts[-1]
+        if base in _MOVES and len(parts) != 2:
+            self.drop_reg(dest)
+            return
+        if op.startswith("IMAD.MOV") and (len(parts) != 4 or parts[1] not in ("RZ", "URZ")
+                                          or parts[2] not in ("RZ", "URZ")):
+            self.drop_reg(dest)
+            return
+        imm = _IMMEDIATE.match(src) if is_move else None
+        if imm is not None or src in ("RZ", "URZ"):
+            value = 0
+            if imm is not None:
+                value = int(imm.group(2), 16)
+                if imm.group(1):
+                    value = (-value) & _REGISTER_MAX
+            where = f"{pred} {op}" if pred else op
+            entry = _Entry(lineno, "sass", dest, None, f"{where} {dest}, {src}", value, 32,
+                           ready=False)
+            self.queue.append(entry)
+            self.set_reg(dest, (value, entry))
+        elif src in self.regs and (op in _COPIES or base in _COPIES):
+            self.set_reg(dest, self.regs[src])
+        else:
+            self.drop_reg(dest)
+
+    def set_reg(self, name: str, tracked: tuple[int, _Entry]) -> None:
+        """Register ``name`` now holds a known value.  An entry waits while a register holds
+        it (a later MMA may still read it) and becomes ready when none does."""
+        tracked[1].refs += 1
+        self.drop_reg(name)
+        self.regs[name] = tracked
+
+    def drop_reg(self, name: str) -> None:
+        old = self.regs.pop(name, None)
+        if old is not None:
+            entry = old[1]
+            entry.refs -= 1
+            if entry.refs <= 0:
+                entry.ready = True
+
+    def invalidate(self, op: str, dest: str) -> None:
+        if not self.regs:
+            return
+        names: list[str] = []
+        if dest.startswith("{"):
+            names = [p.strip() for p in dest.strip("{}").split(",")]
+        else:
+            m = _REGISTER.match(dest)
+            if m is None:
+                return
+            count = 4 if ".128" in op else 2 if ".64" in op else 1
+            names = [f"{m.group(1)}{int(m.group(2)) + i}" for i in range(count)]
+        for name in names:
+            self.drop_reg(name)
+
+    def mma(self, lineno: int, op: str, args: str) -> None:
+        at = f"{op} at line {lineno}"
+        for role, reg_file, index_text in _OPERAND.findall(args):
+            index = int(index_text)
+            reg = f"{reg_file}{index}"
+            operand = f"{role}[{reg}]"
+            if role != "gdesc":
+                tracked = self.regs.get(reg)
+                if tracked is not None and not tracked[1].emitted:
+                    self.add_hint(tracked[1], ("idesc" if role == "idesc" else "tmem",
+                                               _MMA_OPERAND, True, f"it feeds {operand} of {at}"))
+                continue
+            lo = self.regs.get(reg)
+            partner = f"{reg_file}{index + 1}"
+            hi = self.regs.get(partner)
+            hint: Hint = ("smem", _MMA_OPERAND, True, f"it feeds {operand} of {at}")
+            if hi is None or hi[1].emitted or (hi[1].size == 64 and (lo is None or lo[1] is not hi[1])):
+                continue
+            if lo is not None and lo[1] is hi[1] and hi[1].size == 64:
+                self.add_hint(hi[1], hint)
+            elif lo is not None and not lo[1].emitted and lo[1] is not hi[1] \
+                    and lo[1].size == 32 and hi[1].size == 32:
+                low, high = lo[1], hi[1]
+                first, pair = (low, high) if low.line <= high.line else (high, low)
+                # the later entry becomes the pair, in its place in the queue (line order holds)
+                text = f"{low.text} / {high.text}"
+                pair.register, pair.text = f"{reg}:{partner}", text
+                pair.word = (high.word << REGISTER_BITS) | low.word
+                pair.size, pair.narrow, pair.hints, pair.result = 64, False, (hint,), False
+                first.dead = True
+                self.set_reg(reg, (lo[0], pair))
+                self.set_reg(partner, (hi[0], pair))
+            else:
+                self.add_hint(hi[1], ("smem", _MMA_OPERAND, True,
+                                      f"it feeds the upper register of {operand} of {at}"))
+
+    @staticmethod
+    def add_hint(entry: _Entry, hint: Hint) -> None:
+        if hint not in entry.hints:
+            entry.hints = entry.hints + (hint,)
+            entry.result = False
+
+    # ------------------------------------------------------------ one line
+    def feed(self, lineno: int, line: str) -> None:
+        first = line[:1]
+        if first == " " or first == "\t":
+            stripped = line.lstrip()
+            first = stripped[:1]
+        else:
+            stripped = line
+        if first == "/" and stripped.startswith("/*"):
+            if self.pending is not None:
+                self.flush_pending()
+            if stripped[2:3] not in _HEX_DIGITS:
+                return  # the second word of a cuobjdump instruction (/* 0x... */), a comment
+            m = _SASS_LINE.match(stripped)
+            if m is not None:
+                self.instruction(lineno, *m.groups())
+            # else: the second word of a cuobjdump instruction (/* 0x... */) or a comment
+            return
+        if first == "R" or first == "U" or first == "$":
+            m = _GDB_REGISTER.match(line)
+            if m is not None:
+                self.expr = None
+                self.register_line(lineno, m.group(1), int(m.group(2)), m.group(3))
+                return
+        if self.pending is not None:
+            self.flush_pending()
+        if first == "(":
+            m = _GDB_PROMPT.match(line)
+            if m is not None:
+                self.gdb_command(m.group(1))
+                return
+        elif first == "$":
+            m = _GDB_VALUE.match(line)
+            if m is not None:
+                register, name = self.expr if self.expr else (None, None)
+                self.expr = None
+                value = m.group(1)
+                if value.startswith("{"):  # a struct or array: its fields name the values
+                    register = name = None
+                self.tokens(lineno, value, "print", name, register)
+                return
+        self.expr = None
+        if first in _FUNCTION_FIRST and _FUNCTION.match(line):
+            self.reset_sass()
+            return
+        if ("A" <= first <= "Z" or first == "@") and _SASS_BARE.match(line):
+            self.sass(lineno, line)
+            return
+        self.tokens(lineno, line, "printf")
+
+    def gdb_command(self, command: str) -> None:
+        self.expr = None
+        p = _GDB_PRINT.match(command)
+        if p is not None:
+            expr = p.group(1).strip()
+            r = _REGISTER_NAME.match(expr)
+            if r is not None:
+                self.expr = (f"{r.group(1)}{r.group(2)}", None)
+            elif _EXPRESSION.fullmatch(expr):
+                self.expr = (None, expr)
+
+
+_FUNCTION_FIRST = frozenset("F.")
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+_EXPRESSION = re.compile(r"[A-Za-z_][\w.\->\[\]]{0,127}")
+
+
+def scan_lines(lines: Iterable[str | bytes], *, as_: str | None = None, kind: str | None = None,
+               arch: str = "sm_100a", min_confidence: float = DEFAULT_MIN_CONFIDENCE,
+               window: int = WINDOW) -> Iterator[DumpFinding]:
+    """Scan lines (``str``, or ``bytes`` decoded as UTF-8 with replacement) and yield a
+    :class:`DumpFinding` per word that reads as a descriptor, in line order, as a stream.
+
+    Memory stays bounded: a SASS immediate waits at most ``window`` lines for an MMA
+    instruction that reads it.  ``as_`` restricts the readings to one family (and raises its
+    confidence), ``kind`` fixes the instruction descriptor's kind, ``min_confidence`` is the
+    reporting threshold for words the text does not name.  Raises :class:`ParameterError` for
+    a bad option, before the first line is read."""
+    as_, kind = _check_options(as_, kind, arch)
+    return _scan(lines, as_, kind, arch, min_confidence, window)
+
+
+def _scan(lines: Iterable[str | bytes], as_: str | None, kind: str | None, arch: str,
+          min_confidence: float, window: int) -> Iterator[DumpFinding]:
+    scanner = _Scanner(as_, kind, arch, min_confidence, window)
+    prefilter = _PREFILTER.search
+    queue = scanner.queue
+    popleft = queue.popleft
+    feed = scanner.feed
+    finish = scanner.finish_entry
+    register_match = _GDB_REGISTER.match
+    register_line = scanner.register_line
+    lineno = 0
+    for line in lines:
+        lineno += 1
+        if line.__class__ is not str:
+            line = bytes(line).decode("utf-8", "replace")  # type: ignore[arg-type]
+        if len(line) > MAX_LINE:
+            line = line[:MAX_LINE]
+        if prefilter(line) is None:
+            if scanner.pending is not None:
+                scanner.flush_pending()
+            scanner.expr = None
+        else:
+            line = line.rstrip("\r\n")
+            first = line[:1]
+            # the commonest lines first: a cuda-gdb register table row, a cuobjdump encoding word
+            m = register_match(line) if first == "R" or first == "U" else None
+            if m is not None:
+                scanner.expr = None
+                register_line(lineno, m.group(1), int(m.group(2)), m.group(3))
+            elif first == " " and line.endswith(" */") and line.lstrip().startswith("/* 0x"):
+                if scanner.pending is not None:
+                    scanner.flush_pending()
+            else:
+                feed(lineno, line)
+        limit = lineno - window
+        while queue:
+            entry = queue[0]
+            if not entry.ready and entry.line >= limit:
+                break
+            popleft()
+            entry.emitted = True
+            if not entry.dead:
+                found = finish(entry)
+                if found is not None:
+                    yield found
+    yield from scanner.close()
+
+
+def iter_lines(stream: IO[bytes], max_line: int = MAX_LINE, chunk: int = 1 << 20) -> Iterator[str]:
+    """Lines of a binary stream, decoded as UTF-8 with replacement, without their newline; at
+    most ``max_line`` bytes of each (the rest of a longer line is read and dropped, never held
+    in memory).  The stream is read in chunks of ``chunk`` bytes."""
+    carry = b""
+    skipping = False  # inside an over-long line, dropping bytes up to its newline
+    while True:
+        data = stream.read(chunk)
+        if not data:
+            break
+        start = 0
+        if skipping or carry:
+            end = data.find(b"\n")
+            if end < 0:
+                if not skipping:
+                    carry += data[: max(0, max_line - len(carry))]
+                    skipping = len(carry) >= max_line
+                continue
+            if not skipping:
+                carry += data[: min(end, max(0, max_line - len(carry)))]
+            yield carry.decode("utf-8", "replace")
+            carry, skipping, start = b"", False, end + 1
+        last = data.rfind(b"\n")
+        if last < start:
+            tail = data[start:]
+        else:
+            for line in data[start:last].decode("utf-8", "replace").split("\n"):
+                yield line if len(line) <= max_line else line[:max_line]
+            tail = data[last + 1:]
+        carry = tail[:max_line]
+        skipping = len(tail) >= max_line
+    if carry:
+        yield carry.decode("utf-8", "replace")
+
+
+def _text_lines(text: str) -> Iterator[str]:
+    start = 0
+    find = text.find
+    while True:
+        end = find("\n", start)
+        if end < 0:
+            if start < len(text):
+                yield text[start:]
+            return
+        yield text[start:end]
+        start = end + 1
+
+
+def scan_stream(stream: IO[bytes], **options: Any) -> Iterator[DumpFinding]:
+    """:func:`scan_lines` over a binary stream (a file opened ``"rb"``, ``sys.stdin.buffer``)."""
+    return scan_lines(iter_lines(stream), **options)
+
+
+def scan(text: str | bytes, **options: Any) -> list[DumpFinding]:
+    """Every descriptor word found in ``text`` (``str`` or ``bytes``), in line order.
+
+    Options as :func:`scan_lines` (``as_``, ``kind``, ``arch``, ``min_confidence``)."""
+    if isinstance(text, (bytes, bytearray, memoryview)):
+        return list(scan_stream(io.BytesIO(bytes(text)), **options))
+    if not isinstance(text, str):
+        raise ParameterError(f"scan takes text (str or bytes), not {type(text).__name__}")
+    return list(scan_lines(_text_lines(text), **options))
