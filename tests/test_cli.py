@@ -5,35 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from typer.testing import CliRunner
 
 import descriptors
 from cli.main import app
 
-runner = CliRunner()
+from helpers import fails, ok, run, runner  # noqa: E402
 
 
-def run(*args: str):
-    return runner.invoke(app, list(args))
-
-
-def ok(*args: str) -> str:
-    result = run(*args)
-    assert result.exit_code == 0, (result.stdout, result.stderr)
-    assert result.stderr == ""
-    return result.stdout
-
-
-def fails(*args: str, code: int = 2) -> str:
-    """Run a command that must fail: exit code, empty stdout, exactly one stderr line."""
-    result = run(*args)
-    assert result.exit_code == code, (result.stdout, result.stderr)
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("descgen: error: ")
-    assert "Traceback" not in result.stderr
-    return lines[0]
 
 
 HEADLINE = ["idesc", "--kind", "f16", "--a-type", "bf16", "--b-type", "bf16", "--d-type", "f32",

@@ -7,36 +7,14 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from cli.main import app
 
-runner = CliRunner()
+from helpers import fails, ok, run, runner  # noqa: E402
 
 SW128 = ["layout", "--major", "K", "--swizzle", "128B", "--dtype", "bf16", "--tile", "128x64"]
 
 
-def run(*args: str):
-    return runner.invoke(app, list(args))
-
-
-def ok(*args: str) -> str:
-    result = run(*args)
-    assert result.exit_code == 0, (result.stdout, result.stderr)
-    assert result.stderr == ""
-    return result.stdout
-
-
-def fails(*args: str) -> str:
-    """A command that must fail: exit 2, empty stdout, exactly one 'descgen: error:' line."""
-    result = run(*args)
-    assert result.exit_code == 2, (result.stdout, result.stderr)
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    assert lines[0].startswith("descgen: error: ")
-    assert "Traceback" not in result.stderr
-    return lines[0]
 
 
 def test_hex_reproduces_the_production_descriptors() -> None:

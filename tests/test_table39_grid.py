@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from helpers import LEGAL_TYPES
 
 from descriptors import FieldError, encode, validate
 
@@ -21,15 +22,7 @@ MS = (32, 64, 128, 256)
 NS = tuple(range(8, 257, 8))
 
 #: A legal type combination per kind (Table 39 dtype / atype / btype columns).
-TYPES: dict[str, dict[str, Any]] = {
-    "tf32": {"a_type": "tf32", "b_type": "tf32", "d_type": "f32"},
-    "f16": {"a_type": "bf16", "b_type": "bf16", "d_type": "f32"},
-    "f8f6f4": {"a_type": "e4m3", "b_type": "e4m3", "d_type": "f32"},
-    "i8": {"a_type": "s8", "b_type": "s8", "d_type": "s32"},
-    "mxf8f6f4": {"a_type": "e4m3", "b_type": "e4m3", "scale_type": "ue8m0"},
-    "mxf4": {"a_type": "e2m1", "b_type": "e2m1", "scale_type": "ue8m0"},
-    "mxf4nvf4": {"a_type": "e2m1", "b_type": "e2m1", "scale_type": "ue8m0"},
-}
+TYPES = LEGAL_TYPES
 
 # ---------------------------------------------------------------- N sets as the table writes them
 N_STEP8 = frozenset(range(8, 257, 8))        # "N = {8, 16, 24, ... 256} steps of 8"

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import LEGAL_TYPES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -29,15 +30,7 @@ from descriptors.bits import Layout
 SEVERITIES = ("error", "warning", "note")
 
 #: A legal type combination per kind (Table 39).
-BASE: dict[str, dict[str, Any]] = {
-    "tf32": {"a_type": "tf32", "b_type": "tf32", "d_type": "f32"},
-    "f16": {"a_type": "bf16", "b_type": "bf16", "d_type": "f32"},
-    "f8f6f4": {"a_type": "e4m3", "b_type": "e4m3", "d_type": "f32"},
-    "i8": {"a_type": "s8", "b_type": "s8", "d_type": "s32"},
-    "mxf8f6f4": {"a_type": "e4m3", "b_type": "e4m3", "scale_type": "ue8m0"},
-    "mxf4": {"a_type": "e2m1", "b_type": "e2m1", "scale_type": "ue8m0"},
-    "mxf4nvf4": {"a_type": "e2m1", "b_type": "e2m1", "scale_type": "ue4m3"},
-}
+BASE = LEGAL_TYPES
 
 Run = tuple[Callable[[], list[Finding]], Layout]
 
