@@ -36,7 +36,10 @@ _LAZY = {"dump": (".dump", None), "zcm": (".zcm", None), "tmem": (".tmem", None)
          "LayoutError": (".smem_layout", "LayoutError"),
          "KStepCarryError": (".smem_layout", "KStepCarryError"),
          "layout_descriptor": (".smem_layout", "layout_descriptor"),
-         "explain_descriptor": (".smem_layout", "explain_descriptor")}
+         "explain_descriptor": (".smem_layout", "explain_descriptor"),
+         "cute": (".cute", None), "cute_layout": (".cute_layout", None),
+         "cute_descriptor": (".cute_layout", "cute_descriptor"),
+         "cute_layout_descriptor": (".cute_layout", "cute_layout_descriptor")}
 
 
 def __getattr__(name: str) -> object:
@@ -54,5 +57,5 @@ __all__ = [
     "DescgenError", "ParameterError", "FieldError", "WordError", "KindRequiredError",
     "BatchError", "InvalidDescriptorError", "validate", "validate_pair", "is_valid", "Finding",
     "RULES", "ARCHES", "LayoutError", "KStepCarryError", "layout_descriptor",
-    "explain_descriptor", "__version__",
+    "explain_descriptor", "cute_descriptor", "cute_layout_descriptor", "__version__",
 ]

@@ -48,7 +48,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .codec import decode, encode, format_word, parse_int
-from .enums import KINDS, MAJOR, SWIZZLE, Kind, kind_named
+from .cute import format_tuple
+from .enums import KINDS, MAJOR, SWIZZLE, TILE_ORDER, Kind, kind_named
 from .errors import DescgenError, ParameterError
 from .layouts import SMEM
 
@@ -213,6 +214,14 @@ def _major(value: Any) -> str:
     choice = MAJOR.lookup(value) if isinstance(value, str) else None
     if choice is None:
         raise ParameterError(f"major={value!r}: allowed K or MN")
+    return choice.name
+
+
+def _tile_order(value: Any) -> str:
+    choice = TILE_ORDER.lookup("".join(value.split())) if isinstance(value, str) else None
+    if choice is None:
+        raise ParameterError(f"tile_order={value!r}: allowed mn_first (CuTe Step<_1,_2>) or "
+                             "k_first (Step<_2,_1>)")
     return choice.name
 
 
@@ -387,6 +396,25 @@ def _base_offset(mode: _Mode, start: int) -> int:
     return (start >> 7) & SMEM.by_name["base_offset"].max
 
 
+def cute_print(mode: _Mode, el: ElementType, start: int, base_offset: int, shape: str,
+               stride: str, offset_elements: int = 0) -> str:
+    """A layout (``shape``/``stride`` already printed, element units) as CuTe prints it, with the
+    swizzle where the descriptor says its pattern starts: on the shared-memory pointer (CuTe's
+    ``Sw<B,M,S>_smem_ptr[bits](addr)``, a pattern on absolute addresses) when the base offset is
+    0, else composed with the layout in element units (``Sw<B,M',S> o OFFSET o L``, a pattern
+    starting at the layout's origin ``start``; OFFSET elements from it)."""
+    body = f"{shape}:{stride}"
+    ptr = f"smem_ptr[{el.smem_bits}b]"
+    if mode.name == "none":
+        return f"{ptr}({start + el.bytes_of(offset_elements):#x}) o {body}"
+    b, m, sh = mode.functor
+    if base_offset == 0:
+        return f"Sw<{b},{m},{sh}>_{ptr}({start + el.bytes_of(offset_elements):#x}) o {body}"
+    # byte bit M is element bit M - log2(bytes per element)
+    m_el = m - (el.smem_bits.bit_length() - 4)
+    return f"Sw<{b},{m_el},{sh}> o {offset_elements if offset_elements else '_0'} o {body}"
+
+
 # ---------------------------------------------------------------------------- K steps
 
 
@@ -395,13 +423,15 @@ class KStep:
     """One descriptor of an MMA loop through K: step ``index`` reads K elements
     ``k_elements`` .. ``k_elements + k_per_step - 1`` of the tile, ``offset_bytes`` past the tile
     start; ``word`` is the tile's descriptor with ``offset_bytes >> 4`` added to the start
-    address (what kernels do to the low word)."""
+    address (what kernels do to the low word); ``layout`` is the slice this step's MMA reads, as
+    CuTe prints it (what ``make_umma_desc`` is given)."""
 
     index: int
     k_elements: int
     offset_bytes: int
     start_address_bytes: int
     word: int
+    layout: str = ""
 
     @property
     def hex(self) -> str:
@@ -415,7 +445,7 @@ class KStep:
     def to_dict(self) -> dict[str, Any]:
         return {"index": self.index, "k_elements": self.k_elements,
                 "offset_bytes": self.offset_bytes, "start_address_bytes": self.start_address_bytes,
-                "delta": self.delta, "word": self.hex}
+                "delta": self.delta, "word": self.hex, "layout": self.layout}
 
 
 def advance_descriptor(word: int, offset_bytes: int) -> int:
@@ -481,9 +511,10 @@ class SmemLayout:
     ``lbo_bytes``/``sbo_bytes`` (the byte values encoded; ``lbo_used``/``sbo_used`` say
     whether an MMA follows them); ``swizzle``, ``base_offset``, ``lbo_mode``;
     ``canonical_form`` (PTX's symbolic layout), ``canonical_layout`` (the same with the numbers
-    filled in, element units) and ``tile_layout`` (the whole tile; it differs from the
-    canonical layout only when a K-major swizzled tile spans several atoms along K); ``atom``
-    (Table 53), ``atoms`` (atom counts along M/N and K) and their strides; ``notes``.
+    filled in, element units) and ``tile_layout`` (the whole tile as a CuTe layout print,
+    ``(M/N mode, K mode)`` in elements, as :func:`~descriptors.cute_layout.cute_descriptor`
+    reads it); ``atom`` (Table 53), ``atoms`` (atom counts along M/N and K), ``tile_order``
+    (``mn_first`` or ``k_first``) and the atoms' strides; ``notes``.
     """
 
     major: str
@@ -510,6 +541,7 @@ class SmemLayout:
     tile_layout: str
     atom: SwizzleAtom
     atoms: tuple[int, int]
+    tile_order: str
     mn_atom_stride_bytes: int
     k_atom_stride_bytes: int
     footprint_bytes: int
@@ -545,6 +577,34 @@ class SmemLayout:
         krows = atom.rows
         return (k_elements // krows) * self.k_atom_stride_bytes + (k_elements % krows) * atom.row_bytes
 
+    def slice_layout(self, k_elements: int, k_width: int) -> str:
+        """The slice of ``k_width`` K elements from K element ``k_elements`` (all M/N rows) as
+        CuTe prints it: the layout one MMA reads, which ``make_umma_desc`` is given."""
+        el, atom, mode = self.element, self.atom, _MODES[self.swizzle]
+        el_of = lambda b: b * 8 // el.smem_bits  # noqa: E731
+        off = self.k_offset_bytes(k_elements, k_width)
+        row = el_of(atom.row_bytes)
+        if self.major == "K":
+            mn_shape, mn_stride = (8, self.atoms[0]), (row, el_of(self.mn_atom_stride_bytes))
+            if self.swizzle == "none":
+                k_shape: Any = (el.T, k_width // el.T)
+                k_stride: Any = (1, el_of(self.k_atom_stride_bytes))
+            else:
+                k_shape, k_stride = k_width, 1
+        else:
+            mn_shape = (atom.elements[0], self.atoms[0])
+            mn_stride = (1, el_of(self.mn_atom_stride_bytes))
+            g = atom.rows
+            if k_width <= g:
+                k_shape, k_stride = k_width, row
+            else:
+                k_shape, k_stride = (g, k_width // g), (row, el_of(self.k_atom_stride_bytes))
+        return cute_print(mode, el, self.start_address_bytes, self.base_offset,
+                          format_tuple((mn_shape, k_shape)), format_tuple((mn_stride, k_stride)),
+                          el_of(off) if self.base_offset else 0) if self.base_offset else \
+            cute_print(mode, el, self.start_address_bytes + off, 0,
+                       format_tuple((mn_shape, k_shape)), format_tuple((mn_stride, k_stride)))
+
     def k_steps(self, kind: str | None = None, *, sparse: bool = False, compressed: bool = False,
                 umma_k: int | None = None) -> list[KStep]:
         """The descriptors an MMA loop issues through the tile's K; see :func:`k_steps`."""
@@ -567,7 +627,7 @@ class SmemLayout:
             "swizzle_code": self.swizzle_code, "base_offset": self.base_offset,
             "canonical_form": f"{self.atom.swizzle_functor} o {self.canonical_form}",
             "canonical_layout": self.canonical_layout, "tile_layout": self.tile_layout,
-            "atom": self.atom.to_dict(), "atoms": list(self.atoms),
+            "atom": self.atom.to_dict(), "atoms": list(self.atoms), "tile_order": self.tile_order,
             "mn_atom_stride_bytes": self.mn_atom_stride_bytes,
             "k_atom_stride_bytes": self.k_atom_stride_bytes,
             "footprint_bytes": self.footprint_bytes, "atom_grid": self.atom_grid(),
@@ -577,10 +637,16 @@ class SmemLayout:
 
 def layout_descriptor(major: str, swizzle: str, dtype: str, tile: Any, start_address: Any = 0, *,
                       kind: str | None = None, unused_lbo_bytes: int = 16,
-                      lbo_address: Any = None) -> SmemLayout:
+                      lbo_address: Any = None, tile_order: str = "mn_first") -> SmemLayout:
     """The shared memory descriptor of a ``tile`` = (rows, K) elements (rows of M for A, of N
     for B; ``"128x64"`` also accepted) of ``dtype`` (PTX name), ``major`` (``K`` or ``MN``),
     ``swizzle`` (none, 128B_base32B, 128B, 64B, 32B), starting at byte ``start_address``.
+
+    ``tile_order`` is how the tile stacks its swizzle atoms (CuTe's ``tile_to_shape(atom,
+    (rows, K), order)``): ``"mn_first"`` (``Step<_1,_2>``, the default; CUTLASS's order for
+    K-major operands) or ``"k_first"`` (``Step<_2,_1>``; CUTLASS's order for MN-major
+    operands).  It decides which of LBO/SBO spans one atom and which spans a whole row or
+    column of atoms.
 
     ``kind`` chooses the packing of ``e2m1`` (padded for f8f6f4/mxf8f6f4, packed for
     mxf4/mxf4nvf4) and is kept for :meth:`SmemLayout.k_steps`.  ``unused_lbo_bytes`` is the
@@ -602,6 +668,7 @@ def layout_descriptor(major: str, swizzle: str, dtype: str, tile: Any, start_add
     if unused not in (0, _UNIT_BYTES):
         raise ParameterError(f"unused_lbo_bytes={unused}: allowed 16 (raw 1, the PTX's 'assumed 1', "
                              "CUTLASS) or 0 (DeepGEMM)")
+    order = _tile_order(tile_order)
     atom = _atom(maj, mode, el)
     T = el.T
     atom_mn, atom_k = atom.elements
@@ -635,8 +702,12 @@ def layout_descriptor(major: str, swizzle: str, dtype: str, tile: Any, start_add
                               f" {atom.shape}); K={kk} is not a multiple of {atom_k}", "Table 53")
         m, k = rows // atom_mn, kk // atom_k
         atoms = (m, k)
-    mn_stride = atom.bytes                      # atoms tiled M/N first (CuTe tile_to_shape)
-    k_stride = atoms[0] * atom.bytes
+    # CuTe tile_to_shape: the first order's atoms are adjacent, the other's a whole row or
+    # column of atoms apart.
+    if order == "mn_first":
+        mn_stride, k_stride = atom.bytes, atoms[0] * atom.bytes
+    else:
+        mn_stride, k_stride = atoms[1] * atom.bytes, atom.bytes
     footprint = el.bytes_of(rows * kk)
     once = "spans a mode that repeats once ({} = 1): no MMA follows it; written 0 as CUTLASS's " \
            "make_umma_desc does"
@@ -653,8 +724,8 @@ def layout_descriptor(major: str, swizzle: str, dtype: str, tile: Any, start_add
             notes.append("SBO " + once.format("m"))
         if atoms[1] > 1 and mode.name != "none":
             notes.append(f"the tile spans {atoms[1]} swizzle atoms along K; each is {W} bytes wide "
-                         f"and the next along K starts {k_stride} bytes further (rows x {W}); one "
-                         "descriptor addresses K within one atom")
+                         f"and the next along K starts {k_stride} bytes further; one descriptor "
+                         "addresses K within one atom")
     elif mode.name == "none":
         sbo, sbo_used = (mn_stride, True) if m > 1 else (0, False)
         lbo, lbo_used = (k_stride, True) if k > 1 else (0, False)
@@ -696,19 +767,21 @@ def layout_descriptor(major: str, swizzle: str, dtype: str, tile: Any, start_add
     values = {"T": T, "m": m, "k": k, "SBO": el_of(sbo), "LBO": el_of(lbo)}
     form = CANONICAL_FORMS[maj, mode.name]
     canonical = f"{mode.swizzle_functor} o {_fill(form, values)}"
-    tile_layout = canonical
-    if maj == "K" and mode.name != "none" and atoms[1] > 1:
-        per_atom = W // 32
-        sw = mode.atoms["K"][1] * T
-        tile_layout = (f"{mode.swizzle_functor} o ((8,{m}),({T},{2 * per_atom},{atoms[1]})):"
-                       f"(({sw},{el_of(sbo)}),(1,{T},{el_of(k_stride)}))")
+    if maj == "K":
+        tile_shape = ((8, atoms[0]), (atom_k, atoms[1]))
+        tile_stride = ((el_of(W), el_of(mn_stride)), (1, el_of(k_stride)))
+    else:
+        tile_shape = ((atom_mn, atoms[0]), (atom.rows, atoms[1]))
+        tile_stride = ((1, el_of(mn_stride)), (el_of(W), el_of(k_stride)))
+    tile_layout = cute_print(mode, el, start, base, format_tuple(tile_shape), format_tuple(tile_stride))
     lm, sm = _lbo_sbo_meaning(maj, mode, T)
     return SmemLayout(
         major=maj, swizzle=mode.name, dtype=el.name, kind=kind_name, element=el, tile_rows=rows,
         tile_k=kk, start_address_bytes=start, T=T, m=m, k=k, lbo_bytes=lbo, sbo_bytes=sbo,
         lbo_used=lbo_used, sbo_used=sbo_used, lbo_mode=lbo_mode, base_offset=base, word=word,
         fields=fields, canonical_form=form, canonical_layout=canonical, tile_layout=tile_layout,
-        atom=atom, atoms=atoms, mn_atom_stride_bytes=mn_stride, k_atom_stride_bytes=k_stride,
+        atom=atom, atoms=atoms, tile_order=order, mn_atom_stride_bytes=mn_stride,
+        k_atom_stride_bytes=k_stride,
         footprint_bytes=footprint, lbo_meaning=lm, sbo_meaning=sm, notes=tuple(notes))
 
 
@@ -758,7 +831,8 @@ def k_steps(layout: SmemLayout, kind: str | None = None, *, sparse: bool = False
         kk = i * step
         off = layout.k_offset_bytes(kk, step)
         word = advance_descriptor(layout.word, off)
-        out.append(KStep(i, kk, off, layout.start_address_bytes + off, word))
+        out.append(KStep(i, kk, off, layout.start_address_bytes + off, word,
+                         layout.slice_layout(kk, step)))
     return out
 
 
