@@ -12,6 +12,10 @@ observed with the nvidia-cutlass 4.2 headers (see tests/test_cute.py):
                                                     swizzle acts on the layout's **element**
                                                     offsets, relative to its origin; the middle
                                                     term is an offset (elements)
+``Swizzle<1,4,3> o ((8,2),(8,2)):(...)``            the PTX text's notation (9.7.16.3.3): the
+                                                    swizzle acts on **byte** addresses; CuTe
+                                                    never prints a composition without its
+                                                    offset term
 ``Sw<3,4,3> o smem_ptr[16b](unset) o (...)``        an smem swizzle atom / tile
                                                     (``smem_ptr_flag``): the swizzle acts on the
                                                     **byte** address
@@ -99,7 +103,8 @@ class CuteLayout:
     units), the ``swizzle`` if any, where it acts (``swizzle_on``: ``"address"`` for a swizzle
     on a pointer or an smem pointer flag -- byte addresses --, ``"offset"`` for a swizzle
     composed with the layout -- element offsets), the composed ``offset`` (elements) and the
-    ``pointer``."""
+    ``pointer``; ``"bytes"`` for the PTX text's two-term ``Swizzle<B,M,S> o L``, which acts on
+    byte addresses but does not say where its pattern starts)."""
 
     shape: IntTuple
     stride: IntTuple
@@ -131,7 +136,7 @@ class CuteLayout:
             ptr = str(self.pointer)
             parts.append(f"{self.swizzle}_{ptr}" if self.swizzle is not None else ptr)
         elif self.swizzle is not None:
-            parts.append(str(self.swizzle))
+            parts.append(f"Swizzle<{self.swizzle.B},{self.swizzle.M},{self.swizzle.S}>")
         parts.append(self.layout_str())
         return " o ".join(parts)
 
@@ -277,6 +282,7 @@ def parse_layout(text: str) -> CuteLayout:
     offset = 0
     pointer: Pointer | None = None
     front = parts[:-1]
+    has_offset = False
     if len(front) > 2:
         raise CuteSyntaxError(f"{_quote(src)}: at most SWIZZLE o (OFFSET|POINTER) o LAYOUT")
     for i, part in enumerate(front):
@@ -308,9 +314,12 @@ def parse_layout(text: str) -> CuteLayout:
         im = _INT.fullmatch(part)
         if im and swizzle is not None and swizzle_on == "offset" and i == 1:
             offset = int(im.group(2))
+            has_offset = True
             if not 0 <= offset <= _MAX_VALUE:
                 raise CuteSyntaxError(f"composed offset {offset} out of range")
             continue
         raise CuteSyntaxError(f"cannot read {_quote(part, 40)} in {_quote(src)}: expected "
                               "Sw<B,M,S>, a pointer (smem_ptr[16b](0x400)) or an offset")
+    if swizzle_on == "offset" and not has_offset:
+        swizzle_on = "bytes"                # PTX notation: Swizzle<B,M,S> o L
     return CuteLayout(shape, stride, swizzle, swizzle_on, offset, pointer)

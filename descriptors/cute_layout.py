@@ -30,8 +30,9 @@ the smem pointer (CuTe's ``Sw<..>_smem_ptr``, ``Sw<..> o smem_ptr[..](unset) o``
 absolute addresses, its pattern starts on the repeat boundaries and the base offset is 0 (as
 CUTLASS writes); a swizzle composed with the layout (``Sw<B,M,S> o OFF o L``, element units)
 starts its pattern at the layout's origin, and an origin off the repeat boundary gives
-``(origin >> 7) & 7``.  A bare layout with ``swizzle=`` given and a start off the repeat boundary
-says neither, and is refused.
+``(origin >> 7) & 7``.  A bare layout with ``swizzle=`` given, or the PTX text's
+``Swizzle<B,M,S> o L`` (byte units), with a start off the repeat boundary says neither, and is
+refused.
 
 Every error is a :class:`~descriptors.smem_layout.LayoutError` (what the PTX text or CuTe's
 semantics rule out, with the source) or a :class:`~descriptors.errors.ParameterError` (text that
@@ -107,7 +108,7 @@ class CuteDescriptor:
 def _byte_functor(sw: Swizzle, el: ElementType, on: str) -> tuple[int, int, int]:
     """The swizzle as it acts on byte addresses: a pointer's swizzle already does; one composed
     with the layout acts on element offsets, whose bit i is byte bit i + log2(bytes/element)."""
-    if on == "address" or sw.B == 0:
+    if on != "offset" or sw.B == 0:
         return sw.B, sw.M, sw.S
     shift = el.smem_bits.bit_length() - 4          # 4 -> -1, 8 -> 0, 16 -> 1, 32 -> 2
     return sw.B, sw.M + shift, sw.S
@@ -316,6 +317,7 @@ def _derive(major: str, mode: _Mode, el: ElementType, n_mn: int, n_k: int,
         if n_k % G and n_k > G:
             raise LayoutError(f"layout mode 1 (K) has {n_k} rows: an MN-major {mode.name} slice "
                               f"is made of groups of {G} K rows", _SRC)
+    _inner_strides(major, mode, el, n_mn, n_k, unit)
     for what, v in (("SBO", sbo), ("LBO", lbo)):
         if v < 0:
             raise LayoutError(f"{name}: the {what} stride would be {v * 16} bytes; descriptor "
@@ -330,6 +332,41 @@ def _derive(major: str, mode: _Mode, el: ElementType, n_mn: int, n_k: int,
                                                      n_k > (8 if mode.name == "none" else 8)):
         notes.append("SBO 0: the repeated groups alias one another (stride 0 in the layout)")
     return lbo, sbo, canon, notes
+
+
+def _inner_strides(major: str, mode: _Mode, el: ElementType, n_mn: int, n_k: int,
+                   unit: Callable[[int, int], int]) -> None:
+    """The strides fixed by the swizzle atom (Table 53, 9.7.16.3.3), checked first so a wrong
+    one is named by its mode."""
+    per_unit = 128 // el.smem_bits
+    W_u = mode.row_bytes // _UNIT_BYTES
+    unit_name = "core matrix" if mode.name == "none" else f"{mode.name} swizzle atom"
+    checks = []
+    if major == "K":
+        row = W_u if mode.name != "none" else 1
+        what = (f"consecutive M/N rows {row * 16} bytes apart within each 8-row core matrix "
+                f"(the rows of a {unit_name}, Table 53)")
+        if n_mn > 1:
+            checks.append((0, "M/N", "rows 0 and 1", unit(1, 0) - unit(0, 0), row, what))
+        if mode.name != "none" and n_k > 1:
+            checks.append((1, "K", "16-byte chunks 0 and 1", unit(0, 1) - unit(0, 0), 1,
+                           "K contiguous within the swizzled row ((T,2k):(1,T))"))
+    else:
+        a = mode.atoms["MN"][0] if mode.name != "none" else 1
+        if n_k > 1:
+            checks.append((1, "K", "rows 0 and 1", unit(0, 1) - unit(0, 0), a,
+                           f"consecutive K rows {a * 16} bytes apart (the rows of a {unit_name}, "
+                           "Table 53)"))
+        if mode.name != "none" and n_mn > 1:
+            checks.append((0, "M/N", "16-byte chunks 0 and 1", unit(1, 0) - unit(0, 0), 1,
+                           f"M/N contiguous within the {mode.row_bytes}-byte swizzled row"))
+    for m_i, m_name, between, got, want, what in checks:
+        if got != want:
+            raise LayoutError(
+                f"layout mode {m_i} ({m_name}) stride {got * per_unit} elements ({got * 16} bytes) "
+                f"between {between}: {'an' if major == 'MN' else 'a'} {major}-major {mode.name} "
+                f"{el.name} layout needs "
+                f"{want * per_unit} ({want * 16} bytes): {what}", _SRC)
 
 
 def _mismatch(major: str, mode: _Mode, el: ElementType, i: int, j: int, got: int, want: int,
@@ -408,10 +445,12 @@ def cute_layout_descriptor(layout: str | CuteLayout, *, dtype: str, major: str,
                 notes.append(f"base offset {base}: the {mode.name} pattern starts at the layout's "
                              f"origin {start:#x}, off its {mode.repeat_bytes}-byte repeat "
                              "boundary (Table 41)")
-        elif lay.swizzle is None and start % mode.repeat_bytes:
+        elif lay.swizzle_on in (None, "bytes") and start % mode.repeat_bytes:
             raise LayoutError(
                 f"start address {start:#x} is off the {mode.repeat_bytes}-byte repeat boundary of "
-                f"{mode.name} swizzling, and a bare layout does not say where the pattern starts: "
+                f"{mode.name} swizzling, and "
+                + ("a bare layout" if lay.swizzle is None else "the PTX notation Swizzle<B,M,S> o L")
+                + " does not say where the pattern starts: "
                 f"paste the tensor as CuTe prints it ({Swizzle(*mode.functor)}_smem_ptr[...]"
                 f"({start:#x}) o ..., pattern on absolute addresses, base offset 0) or compose the "
                 f"swizzle with the layout (Sw<..> o _0 o ..., pattern at the origin)", "Table 41")

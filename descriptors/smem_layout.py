@@ -56,7 +56,7 @@ from .layouts import SMEM
 __all__ = [
     "LayoutError", "KStepCarryError", "ElementType", "SwizzleAtom", "SmemLayout", "KStep",
     "DescriptorLayout", "element_type", "swizzle_atom", "layout_descriptor", "explain_descriptor",
-    "k_steps", "advance_descriptor", "atom_table", "DTYPES", "CANONICAL_FORMS",
+    "k_steps", "advance_descriptor", "atom_table", "tiling_table", "DTYPES", "CANONICAL_FORMS",
 ]
 
 
@@ -637,7 +637,7 @@ class SmemLayout:
 
 def layout_descriptor(major: str, swizzle: str, dtype: str, tile: Any, start_address: Any = 0, *,
                       kind: str | None = None, unused_lbo_bytes: int = 16,
-                      lbo_address: Any = None, tile_order: str = "mn_first") -> SmemLayout:
+                      lbo_address: Any = None, tile_order: str | None = None) -> SmemLayout:
     """The shared memory descriptor of a ``tile`` = (rows, K) elements (rows of M for A, of N
     for B; ``"128x64"`` also accepted) of ``dtype`` (PTX name), ``major`` (``K`` or ``MN``),
     ``swizzle`` (none, 128B_base32B, 128B, 64B, 32B), starting at byte ``start_address``.
@@ -646,7 +646,8 @@ def layout_descriptor(major: str, swizzle: str, dtype: str, tile: Any, start_add
     (rows, K), order)``): ``"mn_first"`` (``Step<_1,_2>``, the default; CUTLASS's order for
     K-major operands) or ``"k_first"`` (``Step<_2,_1>``; CUTLASS's order for MN-major
     operands).  It decides which of LBO/SBO spans one atom and which spans a whole row or
-    column of atoms.
+    column of atoms; when it is left out and the two orders give different words, a note says
+    so.
 
     ``kind`` chooses the packing of ``e2m1`` (padded for f8f6f4/mxf8f6f4, packed for
     mxf4/mxf4nvf4) and is kept for :meth:`SmemLayout.k_steps`.  ``unused_lbo_bytes`` is the
@@ -668,7 +669,7 @@ def layout_descriptor(major: str, swizzle: str, dtype: str, tile: Any, start_add
     if unused not in (0, _UNIT_BYTES):
         raise ParameterError(f"unused_lbo_bytes={unused}: allowed 16 (raw 1, the PTX's 'assumed 1', "
                              "CUTLASS) or 0 (DeepGEMM)")
-    order = _tile_order(tile_order)
+    order = _tile_order("mn_first" if tile_order is None else tile_order)
     atom = _atom(maj, mode, el)
     T = el.T
     atom_mn, atom_k = atom.elements
@@ -774,6 +775,11 @@ def layout_descriptor(major: str, swizzle: str, dtype: str, tile: Any, start_add
         tile_shape = ((atom_mn, atoms[0]), (atom.rows, atoms[1]))
         tile_stride = ((1, el_of(mn_stride)), (el_of(W), el_of(k_stride)))
     tile_layout = cute_print(mode, el, start, base, format_tuple(tile_shape), format_tuple(tile_stride))
+    if tile_order is None and atoms[0] > 1 and atoms[1] > 1:
+        notes.append(f"tile order not given: atoms stacked M/N first (Step<_1,_2>); stacked K "
+                     f"first (Step<_2,_1>, how CUTLASS tiles MN-major operands) the next atom "
+                     f"along M/N would be {atoms[1] * atom.bytes} bytes on and along K "
+                     f"{atom.bytes}, a different descriptor: pass tile_order")
     lm, sm = _lbo_sbo_meaning(maj, mode, T)
     return SmemLayout(
         major=maj, swizzle=mode.name, dtype=el.name, kind=kind_name, element=el, tile_rows=rows,
@@ -989,3 +995,39 @@ def atom_table(atom: SwizzleAtom, pattern_start: int = 0, *, colour: bool = True
             cells.append(Text(label, style=style))
         table.add_row(f"{pattern_start + r * atom.row_bytes:#x}", str(r), *cells)
     return Group(Text(title, style="bold" if colour else ""), table, Text(caption))
+
+
+_MAX_TILING = 16          # atoms per direction drawn; larger tiles are cut with a note
+
+
+def tiling_table(layout: SmemLayout, *, colour: bool = True) -> Any:
+    """A rich renderable of how ``layout``'s tile stacks its swizzle atoms (its tile order): a
+    row per atom along M/N, a column per atom along K, each cell the atom's byte address.  The
+    step from one cell to the next down a column is the M/N atom stride, along a row the K atom
+    stride -- the two strides LBO and SBO are made of."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    atom = layout.atom
+    n_mn, n_k = layout.atoms
+    order = "M/N first (Step<_1,_2>)" if layout.tile_order == "mn_first" else "K first (Step<_2,_1>)"
+    title = (f"{n_mn} x {n_k} swizzle atoms ({atom.elements[0]} M/N x {atom.elements[1]} K "
+             f"{atom.dtype} each) stacked {order}: next along M/N +{layout.mn_atom_stride_bytes} "
+             f"bytes, along K +{layout.k_atom_stride_bytes} bytes")
+    table = Table(show_lines=False)
+    table.add_column("M/N \\ K", justify="right", no_wrap=True)
+    for j in range(min(n_k, _MAX_TILING)):
+        table.add_column(f"K {j * atom.elements[1]}", justify="right", no_wrap=True)
+    for i in range(min(n_mn, _MAX_TILING)):
+        cells = []
+        for j in range(min(n_k, _MAX_TILING)):
+            addr = layout.start_address_bytes + i * layout.mn_atom_stride_bytes + j * layout.k_atom_stride_bytes
+            rank = (i * n_k + j) if layout.tile_order == "k_first" else (j * n_mn + i)
+            style = f"bold black on {_COLOURS[rank % len(_COLOURS)]}" if colour else ""
+            cells.append(Text(f"{addr:#x}", style=style))
+        table.add_row(f"M/N {i * atom.elements[0]}", *cells)
+    parts: list[Any] = [Text(title, style="bold" if colour else ""), table]
+    if n_mn > _MAX_TILING or n_k > _MAX_TILING:
+        parts.append(Text(f"(first {_MAX_TILING} atoms per direction shown)"))
+    return Group(*parts)
