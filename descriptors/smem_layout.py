@@ -15,9 +15,13 @@ canonical layouts of PTX ISA 9.7.16.3.3 and the swizzle atoms of Table 53:
 ['0x4000404000010000', '0x4000404000010002']
 
 How a tile is laid out.  The tile is ``rows x K`` elements (rows of M for A, of N for B), built
-from swizzle atoms (Table 53) tiled over the tile M/N-first -- CuTe's
-``tile_to_shape(Layout_<major>_<swizzle>_Atom<T>, (rows, K))``, as CUTLASS builds its
-shared-memory tiles (and as the PTX worked examples are laid out).  Element types are normalised
+from swizzle atoms (Table 53) stacked over the tile in a *tile order* -- CuTe's
+``tile_to_shape(Layout_<major>_<swizzle>_Atom<T>, (rows, K), order)``: M/N first
+(``Step<_1,_2>``, the default; CUTLASS's order for K-major operands and the PTX worked
+examples') or K first (``Step<_2,_1>``; CUTLASS's order for MN-major operands).  The order
+decides which of LBO and SBO spans one atom and which a whole row or column of atoms; the
+CUTLASS oracle (tests/test_cutlass_layout_oracle.py) checks both.  Layouts given as CuTe prints
+are read by :mod:`descriptors.cute_layout`.  Element types are normalised
 to 128 bits: ``T = 128 / bits`` elements fill one 16-byte chunk, where ``bits`` is the element's
 shared-memory container (9.7.16.10.4): 4- and 6-bit types of ``kind::f8f6f4`` /
 ``kind::mxf8f6f4`` are padded (16 elements per 16-byte chunk, Figures 202-203; CUTLASS
@@ -894,6 +898,42 @@ class DescriptorLayout:
         }
 
 
+def _tile_readings(maj: str, mode: _Mode, el: ElementType, atom: SwizzleAtom, lbo: int, sbo: int,
+                   lbo_mode: str) -> list[str]:
+    """What dense tiles (CuTe tile_to_shape) the word's strides fit, in each tile order: the
+    stride spanning one atom says which atoms are adjacent, the other how many of them a row
+    or column of the tile holds."""
+    if lbo_mode == "absolute":
+        return []
+    if maj == "K":
+        mn_step = sbo                                     # next 8-row group
+        k_step = lbo if mode.name == "none" else None     # next K chunk (swizzled: inside the row)
+    elif mode.name == "none":
+        mn_step, k_step = sbo, lbo                        # next M/N chunk, next 8 K
+    else:
+        mn_step, k_step = lbo, sbo                        # next M/N atom, next K group
+    out = []
+    a_mn, a_k = atom.elements
+    if mn_step == atom.bytes and k_step:
+        if k_step % atom.bytes == 0:
+            n = k_step // atom.bytes
+            out.append(f"read as a dense tile stacked M/N first (Step<_1,_2>): {n * a_mn} M/N "
+                       f"{el.name} per K block ({n} atoms along M/N)")
+    if k_step == atom.bytes and mn_step:
+        if mn_step % atom.bytes == 0:
+            n = mn_step // atom.bytes
+            out.append(f"read as a dense tile stacked K first (Step<_2,_1>): {n * a_k} K "
+                       f"{el.name} per M/N block ({n} atoms along K)")
+    if maj == "K" and mode.name != "none" and sbo and sbo != atom.bytes and sbo % atom.bytes == 0:
+        n = sbo // atom.bytes
+        out.append(f"SBO {sbo} bytes spans {n} {atom.bytes}-byte atoms: a tile stacked K first "
+                   f"(Step<_2,_1>) {n * a_k} {el.name} wide, or 8-row groups not packed densely")
+    elif maj == "K" and sbo and sbo % atom.bytes:
+        out.append(f"SBO {sbo} bytes is not a whole number of {atom.bytes}-byte atoms: the 8-row "
+                   "groups are not packed densely")
+    return out
+
+
 def explain_descriptor(word: Any, *, major: str, dtype: str, kind: str | None = None) -> DescriptorLayout:
     """The layout ``word`` (a shared memory descriptor) implies for a ``major`` operand of
     ``dtype``.  Refuses (:class:`LayoutError`) a word no layout fits: reserved or fixed bits
@@ -942,16 +982,7 @@ def explain_descriptor(word: Any, *, major: str, dtype: str, kind: str | None = 
         raw = d.fields["leading_byte_offset"]
         notes.append(f"LBO raw {raw} is ignored (K-major swizzled: assumed 1; CUTLASS writes 1, "
                      "DeepGEMM 0)" + ("" if raw <= 1 else " -- unusual value"))
-    # What a dense tile (atoms tiled M/N-first, as CuTe's tile_to_shape) would have.
-    if maj == "K" and sbo and sbo != atom.bytes:
-        notes.append(f"SBO {sbo} bytes is not the {atom.bytes}-byte atom: the 8-row groups are not "
-                     "packed densely")
-    if maj == "K" and mode.name == "none" and sbo == atom.bytes and lbo % atom.bytes == 0 and lbo:
-        notes.append(f"if packed densely (M/N first), the tile has {lbo // _UNIT_BYTES} rows "
-                     f"(m = {lbo // atom.bytes})")
-    if maj == "MN" and mode.name != "none" and lbo == atom.bytes and sbo % atom.bytes == 0 and sbo:
-        notes.append(f"if packed densely (M/N first), the tile has {sbo // atom.bytes * atom.elements[0]} "
-                     f"{el.name} along M/N (m = {sbo // atom.bytes})")
+    notes += _tile_readings(maj, mode, el, atom, lbo, sbo, v["lbo_mode"])
     return DescriptorLayout(
         word=w, fields=dict(d.fields), major=maj, swizzle=mode.name, dtype=el.name,
         kind=_kind(kind).name if kind is not None else None, element=el, T=el.T,

@@ -402,7 +402,9 @@ def test_explain_mn_major_and_base_offset() -> None:
     assert ex.canonical_layout == "Swizzle<1,4,3> o ((8,2,m),(8,k)):((1,8,128),(16,256))"
     assert (ex.base_offset, ex.pattern_start_bytes) == (1, 0x80)
     assert ex.atom_grid() == lay.atom_grid()
-    assert any("m = 2" in n for n in ex.notes)   # SBO = 2 atoms: a dense tile with 2 M/N atoms
+    # SBO = 2 atoms: a dense tile with 2 M/N atoms (M/N first)
+    assert any("stacked M/N first (Step<_1,_2>): 32 M/N bf16 per K block (2 atoms along M/N)" in n
+               for n in ex.notes), ex.notes
 
 
 def test_explain_round_trips_layouts() -> None:
