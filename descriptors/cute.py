@@ -30,8 +30,8 @@ observed with the nvidia-cutlass 4.2 headers (see tests/test_cute.py):
 layouts to the offset.  A coordinate maps to an offset colexicographically: the first
 coordinate of a mode varies fastest (cute/layout.hpp ``crd2idx``).
 
-Malformed text raises :class:`CuteSyntaxError` (a :class:`~descriptors.errors.ParameterError`)
-naming what was expected and where.
+Malformed text raises :class:`CuteSyntaxError` (a :class:`~descriptors.errors.LayoutError` and a
+:class:`~descriptors.errors.ParameterError`) naming what was expected and where.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ import re
 from dataclasses import dataclass
 from typing import Union
 
-from .errors import ParameterError
+from .errors import LayoutError, ParameterError
 
 __all__ = ["CuteSyntaxError", "IntTuple", "Swizzle", "Pointer", "CuteLayout", "parse_layout",
            "format_tuple", "leaves", "size", "rank"]
@@ -53,8 +53,9 @@ _MAX_DEPTH = 16           # nesting depth of a shape or stride
 _MAX_VALUE = 1 << 40      # any shape or stride beyond this is not a shared-memory layout
 
 
-class CuteSyntaxError(ParameterError):
-    """A CuTe layout string that does not parse."""
+class CuteSyntaxError(LayoutError, ParameterError):
+    """A CuTe layout string that does not parse (a :class:`LayoutError`, and a
+    :class:`~descriptors.errors.ParameterError` as bad input)."""
 
 
 def _quote(text: str, limit: int = 80) -> str:

@@ -186,6 +186,9 @@ def _start(lay: CuteLayout, el: ElementType, start_address: Any) -> tuple[int, l
                      "not given")
     if start < 0:
         raise ParameterError(f"start_address={start}: must be non-negative")
+    if start % _UNIT_BYTES:
+        raise LayoutError(f"start address {start:#x} is not 16-byte aligned: a descriptor stores "
+                          "it in 16-byte units ((addr & 0x3FFFF) >> 4)", "Table 40")
     if start >= WINDOW_BYTES:
         raise LayoutError(f"{start:#x} is not a shared-memory window address (below "
                           f"{WINDOW_BYTES // 1024} KiB): convert a generic pointer with "

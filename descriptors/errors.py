@@ -24,6 +24,7 @@ __all__ = [
     "KindRequiredError",
     "BatchError",
     "InvalidDescriptorError",
+    "LayoutError",
     "rewrap",
 ]
 
@@ -64,6 +65,16 @@ class KindRequiredError(DescgenError, ValueError):
 
 class BatchError(DescgenError, ValueError):
     """A batch file cannot be read, or one of its configurations is wrong."""
+
+
+class LayoutError(DescgenError, ValueError):
+    """A shared-memory layout no descriptor expresses, or one the PTX text does not allow;
+    ``source`` names the rule (a PTX table or section), or is None for layout text that does
+    not parse."""
+
+    def __init__(self, message: str, source: str | None = None) -> None:
+        self.source = source
+        super().__init__(message if source is None else f"{message} (PTX {source})")
 
 
 class InvalidDescriptorError(DescgenError):

@@ -54,7 +54,7 @@ from typing import Any
 from .codec import decode, encode, format_word, parse_int
 from .cute import format_tuple
 from .enums import KINDS, MAJOR, SWIZZLE, TILE_ORDER, Kind, kind_named
-from .errors import DescgenError, ParameterError
+from .errors import DescgenError, LayoutError, ParameterError
 from .layouts import SMEM
 
 __all__ = [
@@ -62,14 +62,6 @@ __all__ = [
     "DescriptorLayout", "element_type", "swizzle_atom", "layout_descriptor", "explain_descriptor",
     "k_steps", "advance_descriptor", "atom_table", "tiling_table", "DTYPES", "CANONICAL_FORMS",
 ]
-
-
-class LayoutError(DescgenError, ValueError):
-    """A shared-memory layout the PTX text does not allow; ``source`` names the rule."""
-
-    def __init__(self, message: str, source: str) -> None:
-        self.source = source
-        super().__init__(f"{message} (PTX {source})")
 
 
 class KStepCarryError(LayoutError):

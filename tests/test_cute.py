@@ -87,8 +87,9 @@ def test_offsets_are_colexicographic() -> None:
     ("x" * 5000, "longer than any layout"),
 ])
 def test_malformed_text_is_one_clear_refusal(text, why) -> None:
-    with pytest.raises(CuteSyntaxError, match=why):
+    with pytest.raises(CuteSyntaxError, match=why) as info:
         parse_layout(text)
+    assert isinstance(info.value, LayoutError) and isinstance(info.value, ParameterError)
 
 
 @settings(max_examples=300, derandomize=True, deadline=None,
@@ -169,7 +170,7 @@ def test_ptx_k32b_example_is_refused_it_aliases() -> None:
     # rows not a multiple of 8
     ("Sw<3,4,3>_smem_ptr[16b](0x400) o (_12,_16):(_64,_1)", {}, LayoutError, r"12 rows"),
     # a misaligned start address
-    ("smem_ptr[16b](0x408) o (_8,_16):(_8,_64)", {}, DescgenError, r"16"),
+    ("smem_ptr[16b](0x408) o (_8,_16):(_8,_64)", {}, LayoutError, r"0x408 is not 16-byte aligned"),
     ("Sw<3,3,3> o _0 o (_128,_16):(_64,_1)", {"start_address": 0x440}, LayoutError,
      r"not on a 128-byte boundary"),
     # a swizzle that is no descriptor mode, and one that contradicts swizzle=
