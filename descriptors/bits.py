@@ -24,7 +24,7 @@ from typing import Any
 
 import construct as cs
 
-from .errors import FieldError, ParameterError, WordError, rewrap
+from .errors import FieldError, ParameterError, WordError, rewrap, shorten
 
 __all__ = ["Field", "Layout", "register", "reserved"]
 
@@ -75,16 +75,19 @@ class Field:
     def check(self, value: Any) -> int:
         """Return ``value`` as a raw field value, or raise :class:`FieldError` naming the field."""
         if isinstance(value, bool):
+            if self.width != 1:
+                raise self.error(value, f"{value!r} is a boolean, but the field is {self.width} "
+                                        f"bits wide; allowed 0..{self.max}")
             value = int(value)
         if not isinstance(value, int):
             try:
                 value = operator.index(value)
             except TypeError:
-                raise self.error(value, f"{value!r} is not an integer; allowed 0..{self.max}") from None
+                raise self.error(value, f"{shorten(value)} is not an integer; allowed 0..{self.max}") from None
         if value < 0:
-            raise self.error(value, f"{value} is negative; allowed 0..{self.max}")
+            raise self.error(value, f"{shorten(value)} is negative; allowed 0..{self.max}")
         if value > self.max:
-            raise self.error(value, f"{value} exceeds max {self.max}")
+            raise self.error(value, f"{shorten(value)} exceeds max {self.max}")
         return value
 
 

@@ -17,7 +17,8 @@ from typing import Any
 
 from .bits import Field, Layout
 from .enums import KINDS, LBO_MODE, MAJOR, MAX_SHIFT, SWIZZLE, EnumTable, Kind, kind_named
-from .errors import KindRequiredError, ParameterError
+from .errors import KindRequiredError, ParameterError, WordError
+from .errors import shorten as _short
 from .layouts import IDESC, LAYOUTS, SMEM, TMEM, ZCM
 
 __all__ = [
@@ -64,13 +65,21 @@ def parse_int(value: Any, what: str) -> int:
         return value  # type: ignore[no-any-return]
     if isinstance(value, str):
         text = value.strip().replace("_", "").replace("'", "")
+        if len(text) > _MAX_DIGITS:
+            raise ParameterError(f"{what}: a number of {len(text)} characters is longer than "
+                                 f"any descriptor value ({_MAX_DIGITS} at most)")
         try:
             return int(text, 0)
         except ValueError:
-            raise ParameterError(f"{what}: {value!r} is not an integer (decimal or 0x hex)") from None
+            raise ParameterError(f"{what}: {_short(value)} is not an integer (decimal or 0x hex)") from None
     if isinstance(value, bool) or not hasattr(value, "__index__"):
-        raise ParameterError(f"{what}: {value!r} is not an integer")
+        raise ParameterError(f"{what}: {_short(value)} is not an integer")
     return int(value.__index__())
+
+
+#: Longest integer text parse_int reads: a 256-bit zero-column mask in binary with its 0b prefix.
+_MAX_DIGITS = 260
+
 
 
 def _parse_bool(value: Any, what: str) -> bool:
@@ -399,8 +408,19 @@ def word_bits(descriptor: str) -> int:
 
 
 def format_word(descriptor: str, word: int) -> str:
-    """``0x%08x`` for 32-bit descriptors, ``0x%016x`` for 64-bit ones."""
-    return f"{word:#0{word_bits(descriptor) // 4 + 2}x}"
+    """``0x%08x`` for 32-bit descriptors, ``0x%016x`` for 64-bit ones.  Raises
+    :class:`WordError` for anything but an integer in ``0 .. 2**bits - 1`` (no sign, never
+    wider than the word)."""
+    bits = word_bits(descriptor)
+    if word.__class__ is not int or word < 0 or word >> bits:
+        if isinstance(word, bool) or not hasattr(word, "__index__"):
+            raise WordError(f"{descriptor}: word must be an integer, not {_short(word)}")
+        value = int(word.__index__())
+        if not 0 <= value < 1 << bits:
+            raise WordError(f"{descriptor}: word {_short(value)} does not fit in {bits} bits "
+                            f"(allowed 0..{(1 << bits) - 1:#x})")
+        word = value
+    return f"{word:#0{bits // 4 + 2}x}"
 
 
 def encode(descriptor: str, **params: Any) -> int:
@@ -439,11 +459,24 @@ def _layout_docs() -> str:
     return "\n\n".join(lay.__doc__ or "" for lay in LAYOUTS.values())
 
 
-def encode_raw(descriptor: str, *, kind: str | None = None, **fields: Any) -> int:
+def encode_raw(descriptor: str, *, kind: str | None = None, force: bool = False,
+               **fields: Any) -> int:
     """Build a word from raw field values (PTX field names or CUTLASS aliases, reserved fields
     included); missing fields are 0, fixed constants take their value.  ``kind`` selects the
-    instruction-descriptor layout.  Raises :class:`FieldError` / :class:`ParameterError`."""
-    return layout_for(descriptor, kind).encode(**fields)
+    instruction-descriptor layout.  A fixed constant given a different value (Table 40's
+    bits 46-48 must be 0b001) is refused unless ``force=True`` (to build a broken word on
+    purpose, e.g. to test a validator).  Booleans are accepted for one-bit fields only.
+    Raises :class:`FieldError` / :class:`ParameterError`."""
+    layout = layout_for(descriptor, kind)
+    for key, value in fields.items():
+        f = layout.by_name[layout.canonical(key)]
+        if isinstance(value, bool):
+            f.check(value)  # refused for fields wider than one bit
+        if f.role == "constant" and not force and f.check(value) != f.default:
+            raise f.error(value, f"fixed constant must be {f.default:#0{f.width + 2}b}, not "
+                                 f"{f.check(value):#0{f.width + 2}b} (pass force=True to build a "
+                                 "word that breaks it)")
+    return layout.encode(**fields)
 
 
 class Decoded:
@@ -492,6 +525,26 @@ class Decoded:
         """Reserved fields that are set and fixed constants that differ from their value."""
         return {f.name: self.fields[f.name] for f in self.layout.fields
                 if f.role != "field" and self.fields[f.name] != f.default}
+
+    @property
+    def refused(self) -> dict[str, str]:
+        """Fields holding what :func:`encode` would refuse, with the reason: an enumerated code
+        the table does not define (a type, scale type or swizzle code) and, for
+        ``kind::mxf4``/``mxf4nvf4``, K=96 (bit 31) together with sparsity (bit 2) -- Table 44
+        defines K=96 for dense MMAs only.  The printer marks these fields like set reserved
+        bits; validation reports them as errors."""
+        out: dict[str, str] = {}
+        f = self.fields
+        if self.descriptor == "idesc":
+            v = self.values
+            for name in ("a_type", "b_type", "d_type", "scale_type"):
+                if name in f and v.get(name) is None:
+                    out[name] = f"code {f[name]} is not defined for kind::{self.kind}"
+            if f.get("k_dim") and f["sparse"]:
+                out["k_dim"] = "K=96 is defined for dense MMAs only (Table 44); the word is sparse"
+        elif self.descriptor == "smem" and self.values["swizzle"] is None:
+            out["swizzle"] = f"swizzle code {f['swizzle']} is invalid (3, 5 and 7 are undefined)"
+        return out
 
     def __int__(self) -> int:
         return self.layout._encode_map(self.fields)

@@ -25,6 +25,7 @@ __all__ = [
     "BatchError",
     "InvalidDescriptorError",
     "rewrap",
+    "shorten",
 ]
 
 
@@ -72,6 +73,21 @@ class InvalidDescriptorError(DescgenError):
     def __init__(self, message: str, findings: list[Any]) -> None:
         self.findings = findings
         super().__init__(message)
+
+
+#: Longest piece of an input echoed in a message.
+_ECHO = 80
+
+
+def shorten(value: Any) -> str:
+    """``repr(value)``, cut to a readable length (errors never echo a huge input in full)."""
+    if isinstance(value, int) and value.bit_length() > 200:
+        return f"<integer of {value.bit_length()} bits>"
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - a hostile __repr__ must not hide the real error
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= _ECHO else f"{text[:_ECHO - 20]}...{text[-12:]} ({len(text)} characters)"
 
 
 @contextlib.contextmanager

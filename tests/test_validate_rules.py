@@ -85,7 +85,7 @@ def S(*, arch: str = "sm_100a", **params: Any) -> Run:
 
 
 def SR(*, arch: str = "sm_100a", **raw: int) -> Run:
-    word = encode_raw("smem", **raw)
+    word = encode_raw("smem", force=True, **raw)
     return (lambda: validate("smem", word, arch=arch)), SMEM
 
 
