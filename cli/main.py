@@ -21,6 +21,7 @@ from rich.console import Console
 
 import descriptors
 from descriptors import DescgenError, InvalidDescriptorError
+from descriptors.errors import shorten
 from descriptors.batch import BATCH_FORMATS, encode_batch, load_batch, render
 from descriptors.output import FORMATS, render_word
 from descriptors.printer import plain, rank_readings, to_json
@@ -74,6 +75,12 @@ class _OneLineErrors(TyperGroup):
             _fail(str(exc), EXIT_USAGE)
         except OSError as exc:  # e.g. a closed pipe or an unwritable --output
             _fail(str(exc), EXIT_USAGE)
+        except RecursionError:
+            _fail("the input is nested too deeply", EXIT_USAGE)
+        except Exception as exc:  # noqa: BLE001 - the last line of defence: never a traceback
+            _fail(f"internal error ({type(exc).__name__}: {shorten(exc)}); this is a bug in "
+                  f"descgen {descriptors.__version__}, please report it with the command line",
+                  EXIT_USAGE)
         if standalone_mode:
             sys.exit(rv if isinstance(rv, int) else EXIT_OK)
         return rv
@@ -225,7 +232,12 @@ def zcm_cmd(
     from descriptors import zcm as zcm_lib
     from descriptors.printer import plain_mask, render_mask
 
-    wanted = [x for x in (from_mask, zero_columns, conv) if x]
+    for option, value in (("--from-mask", from_mask), ("--conv", conv)):
+        if value is not None and not value.strip():
+            raise descriptors.ParameterError(f"{option} is empty")
+    if zero_columns is not None and not _list(zero_columns):
+        raise descriptors.ParameterError("--zero-columns is empty; give columns such as 3,7-9")
+    wanted = [x for x in (from_mask, zero_columns, conv) if x is not None]
     raw = dict(start_count=_list(start_count), first_span=_list(first_span),
                non_zero_mask=non_zero_mask, skip_span=skip_span, use_span=use_span)
     if len(wanted) > 1:
@@ -449,6 +461,16 @@ def check_cmd(
             if word is not None:
                 raise descriptors.ParameterError("give a word or --param values, not both")
             params = _params(param)
+            kind = _merge_param(params, "kind", kind, "--kind")
+            for key, option in (("descriptor", "--as"), ("arch", "--arch"), ("word", "WORD")):
+                if key in params:
+                    raise descriptors.ParameterError(f"--param {key}=... is not an encode "
+                                                     f"parameter; give it as {option}")
+            for key in list(ctx):
+                if key in params:
+                    raise descriptors.ParameterError(
+                        f"{key} given twice: as --param {key}=... and as "
+                        f"--{key.replace('_', '-')}")
             findings = validate(descriptor, kind=kind, arch=arch, **params, **ctx)
         elif word is None:
             raise descriptors.ParameterError("give a WORD, --param KEY=VALUE, or --idesc")
@@ -470,6 +492,19 @@ def check_cmd(
 
 
 _LIST_PARAMS = ("start_count", "first_span")
+
+
+def _merge_param(params: dict[str, Any], key: str, option_value: str | None,
+                 option: str) -> str | None:
+    """A value that may come as ``--param KEY=...`` or as its own option (not both, unless
+    they agree)."""
+    if key not in params:
+        return option_value
+    value = params.pop(key)
+    if option_value is not None and option_value != value:
+        raise descriptors.ParameterError(f"{key} given twice: --param {key}={value} and "
+                                         f"{option} {option_value}")
+    return value
 
 
 def _params(items: list[str]) -> dict[str, Any]:

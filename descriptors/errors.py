@@ -26,6 +26,7 @@ __all__ = [
     "InvalidDescriptorError",
     "rewrap",
     "shorten",
+    "shorten_text",
 ]
 
 
@@ -87,6 +88,11 @@ def shorten(value: Any) -> str:
         text = repr(value)
     except Exception:  # noqa: BLE001 - a hostile __repr__ must not hide the real error
         text = f"<{type(value).__name__}>"
+    return text if len(text) <= _ECHO else f"{text[:_ECHO - 20]}...{text[-12:]} ({len(text)} characters)"
+
+
+def shorten_text(text: str) -> str:
+    """``text`` cut to a readable length, without quotes."""
     return text if len(text) <= _ECHO else f"{text[:_ECHO - 20]}...{text[-12:]} ({len(text)} characters)"
 
 

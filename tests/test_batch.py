@@ -139,7 +139,7 @@ def test_bad_toml_and_cli_exit_code(tmp_path):
 def test_unknown_extension(tmp_path):
     f = tmp_path / "a.yaml"
     f.write_text("x")
-    with pytest.raises(descriptors.BatchError, match=r"\.toml or \.json"):
+    with pytest.raises(descriptors.BatchError, match=r"a YAML file; batch files are TOML \(\.toml\) or JSON \(\.json\)"):
         load_batch(f)
 
 
