@@ -174,6 +174,7 @@ def idesc_cmd(
     k: Annotated[str | None, typer.Option("-k", "--k", help="K, only to ask for K=96 (mxf4, mxf4nvf4).")] = None,
     cta_group: Annotated[str | None, typer.Option("--cta-group", help="cta_group 1 or 2 (context, not stored).")] = None,
     ws: Annotated[bool | None, typer.Option("--ws/--no-ws", help="For tcgen05.mma.ws (context, not stored).")] = None,
+    scale_vec: Annotated[str | None, typer.Option("--scale-vec", help="Block-scaled kinds: the MMA's .scale_vec 1X, 2X or 4X (or block16/block32; context, not stored).")] = None,
     fmt: FormatOpt = OutFormat.hex,
     name: NameOpt = None,
     arch: ArchOpt = "sm_100a",
@@ -185,7 +186,7 @@ def idesc_cmd(
                   saturate=saturate, sparse=sparse, sparsity_selector=sparsity_selector,
                   max_shift=max_shift, scale_type=scale_type, a_scale_id=a_scale_id,
                   b_scale_id=b_scale_id, k=k, cta_group=cta_group, ws=ws)
-    _emit("idesc", params, fmt, name, arch, force)
+    _emit("idesc", params, fmt, name, arch, force, {"scale_vec": scale_vec})
 
 
 @app.command("smem")
@@ -264,7 +265,8 @@ def zcm_cmd(
         if column_shift is not None:
             given["column_shift"] = column_shift
         word = descriptors.encode("zcm", **given)
-    findings = validate("zcm", word, arch=arch, **({"m": m} if m is not None else {}))
+    context = {k: v for k, v in (("m", m), ("n", n)) if v is not None}
+    findings = validate("zcm", word, arch=arch, **context)
     _checked(findings, force, f"the zcm descriptor {descriptors.format_word('zcm', word)}")
     if show:
         if m is None or n is None:
@@ -300,6 +302,7 @@ def tmem_cmd(
     cta_group: Annotated[str | None, typer.Option("--cta-group", help="For --datapath: cta_group 1 or 2.")] = None,
     sparse: Annotated[bool, typer.Option("--sparse", help="For --datapath: sparse A.")] = False,
     ws: Annotated[bool, typer.Option("--ws", help="For --datapath: tcgen05.mma.ws.")] = False,
+    shift: Annotated[bool, typer.Option("--shift", help="The address is the taddr of tcgen05.shift (lane aligned to 32).")] = False,
     fmt: FormatOpt = OutFormat.hex,
     name: NameOpt = None,
     arch: ArchOpt = "sm_100a",
@@ -320,8 +323,12 @@ def tmem_cmd(
                 typer.echo(f"{key}: {value}")
         return
     if ld is None and st is None:
-        _emit("tmem", dict(lane=lane, column=column), fmt, name, arch, force, {"alloc": alloc})
+        _emit("tmem", dict(lane=lane, column=column), fmt, name, arch, force,
+              {"alloc": alloc, "shift": shift or None})
         return
+    if shift:
+        raise descriptors.ParameterError("--shift checks an address (--lane/--column), not an "
+                                         "--ld/--st footprint")
     if ld is not None and st is not None:
         raise descriptors.ParameterError("give --ld or --st, not both")
     op, spec = ("ld", ld) if ld is not None else ("st", st)
@@ -345,25 +352,36 @@ def tmem_cmd(
             typer.echo(f"access {i}: address {a.address.word:#010x}  lanes {a.lanes[0]}-{a.lanes[1]}"
                        f"  columns {a.columns[0]}-{a.columns[1]}")
         for f in fp.verdict:
-            typer.echo(str(f))
+            if f.severity != "error":  # errors go to stderr, below
+                typer.echo(str(f))
         typer.echo("valid" if fp.ok else "INVALID")
-    if not fp.ok and not force:
-        raise typer.Exit(EXIT_INVALID)
+    _checked(fp.verdict, force, f"the {fp.ptx}")
 
 
 CtaOpt = Annotated[str | None, typer.Option("--cta-group", help="idesc context: cta_group 1 or 2.")]
 WsOpt = Annotated[bool | None, typer.Option("--ws/--no-ws", help="idesc context: for tcgen05.mma.ws.")]
 MOpt = Annotated[str | None, typer.Option("-m", "--m", help="zcm context: M of the MMA.")]
+NOpt = Annotated[str | None, typer.Option("-n", "--n", help="zcm context: N of the MMA (64, 128, 256).")]
+ScaleVecOpt = Annotated[str | None, typer.Option("--scale-vec", help="idesc context: .scale_vec of a block-scaled MMA (1X, 2X, 4X).")]
+ShiftOpt = Annotated[bool, typer.Option("--shift", help="tmem context: the address is the taddr of tcgen05.shift.")]
 AllocOpt = Annotated[str | None, typer.Option("--alloc", help="tmem context: allocated columns.")]
 KindOpt = Annotated[str | None, typer.Option("--kind", help="MMA kind of an instruction descriptor.")]
 AsOpt = Annotated[Descriptor | None, typer.Option("--as", help="Which descriptor the word is.")]
 
 
 def _context(descriptor: str, cta_group: str | None, ws: bool | None, m: str | None,
-             alloc: str | None) -> dict[str, Any]:
-    given = {"idesc": {"cta_group": cta_group, "ws": ws}, "zcm": {"m": m},
-             "tmem": {"alloc": alloc}}.get(descriptor, {})
-    return {k: v for k, v in given.items() if v is not None}
+             alloc: str | None, n: str | None = None, scale_vec: str | None = None,
+             shift: bool = False) -> dict[str, Any]:
+    """The context options that apply to ``descriptor``; one given for another descriptor is
+    refused (it would be silently ignored)."""
+    options = {"cta_group": ("idesc", cta_group), "ws": ("idesc", ws),
+               "scale_vec": ("idesc", scale_vec), "m": ("zcm", m), "n": ("zcm", n),
+               "alloc": ("tmem", alloc), "shift": ("tmem", shift or None)}
+    for key, (owner, value) in options.items():
+        if value is not None and owner != descriptor:
+            raise descriptors.ParameterError(
+                f"--{key.replace('_', '-')} is context of a {owner} word, not of {descriptor}")
+    return {k: v for k, (owner, v) in options.items() if owner == descriptor and v is not None}
 
 
 def _console(no_color: bool) -> Console:
@@ -385,6 +403,9 @@ def decode_cmd(
     ws: WsOpt = None,
     m: MOpt = None,
     alloc: AllocOpt = None,
+    n: NOpt = None,
+    scale_vec: ScaleVecOpt = None,
+    shift: ShiftOpt = False,
     fmt: Annotated[DecodeFormat, typer.Option("--format", "-f", help="text or json.")] = DecodeFormat.text,
     plain_: Annotated[bool, typer.Option("--plain", help="Plain-text dump (stable; no table, no colour).")] = False,
     no_color: Annotated[bool, typer.Option("--no-color", help="No colour in the terminal.")] = False,
@@ -392,7 +413,7 @@ def decode_cmd(
     """Decode a word: every field (bits, raw value, meaning), a bit diagram and the findings."""
     descriptor = as_.value
     value = descriptors.parse_int(word, "word")
-    ctx = _context(descriptor, cta_group, ws, m, alloc)
+    ctx = _context(descriptor, cta_group, ws, m, alloc, n, scale_vec, shift)
     if descriptor == "idesc" and kind is None:
         readings = rank_readings([(r, validate("idesc", value, kind=r.kind, arch=arch, **ctx))
                                   for r in descriptors.readings("idesc", value)])
@@ -438,6 +459,9 @@ def check_cmd(
     ws: WsOpt = None,
     m: MOpt = None,
     alloc: AllocOpt = None,
+    n: NOpt = None,
+    scale_vec: ScaleVecOpt = None,
+    shift: ShiftOpt = False,
     fmt: Annotated[DecodeFormat, typer.Option("--format", "-f", help="text or json.")] = DecodeFormat.text,
 ) -> None:
     """Validate a word, a parameter set or an idesc with its A/B descriptors; exit 1 on errors."""
@@ -446,17 +470,18 @@ def check_cmd(
             raise descriptors.ParameterError("a pair check needs --kind for --idesc")
         if word is not None or param:
             raise descriptors.ParameterError("a pair check takes --idesc/--a-desc/--b-desc only")
+        _context("idesc", cta_group, ws, m, alloc, n, scale_vec, shift)  # refuses the others
         findings = validate_pair(
             descriptors.parse_int(idesc, "--idesc"), kind=kind, arch=arch,
             a_desc=None if a_desc is None else descriptors.parse_int(a_desc, "--a-desc"),
             b_desc=None if b_desc is None else descriptors.parse_int(b_desc, "--b-desc"),
             cta_group=None if cta_group is None else descriptors.parse_int(cta_group, "--cta-group"),
-            ws=ws)
+            ws=ws, scale_vec=scale_vec)
     else:
         if as_ is None:
             raise descriptors.ParameterError("say which descriptor with --as (or give --idesc)")
         descriptor = as_.value
-        ctx = _context(descriptor, cta_group, ws, m, alloc)
+        ctx = _context(descriptor, cta_group, ws, m, alloc, n, scale_vec, shift)
         if param:
             if word is not None:
                 raise descriptors.ParameterError("give a word or --param values, not both")

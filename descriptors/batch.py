@@ -34,7 +34,7 @@ BATCH_FORMATS = ("hex", "cpp", "python", "json")
 
 _META_KEYS = ("name", "descriptor", "expect", "source", "arch")
 #: Context keys a configuration may give for validation (not stored in the word).
-_CONTEXT_KEYS = {"zcm": ("m",), "tmem": ("alloc",)}
+_CONTEXT_KEYS = {"idesc": ("scale_vec",), "zcm": ("m", "n"), "tmem": ("alloc", "shift")}
 
 
 @dataclass(frozen=True)
