@@ -34,11 +34,15 @@ except ImportError:  # pragma: no cover - older typer with click as a dependency
     from click import exceptions as _click_exc  # type: ignore[no-redef]
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+#: Longest error message printed (a message quoting a huge input is cut).
+_MAX_MESSAGE = 600
 
 
 def _fail(message: str, code: int = EXIT_USAGE) -> None:
     """Print ``message`` as one line on stderr and exit with ``code``."""
     text = " ".join(str(message).split())
+    if len(text) > _MAX_MESSAGE:  # never echo a huge input in full
+        text = f"{text[:_MAX_MESSAGE - 40]} ... ({len(text)} characters, cut)"
     sys.stderr.write(f"descgen: error: {text}\n")
     sys.stderr.flush()
     sys.exit(code)
@@ -538,7 +542,7 @@ def _params(items: list[str]) -> dict[str, Any]:
         key, sep, value = item.partition("=")
         key = key.strip().replace("-", "_")
         if not sep or not key:
-            raise descriptors.ParameterError(f"--param takes KEY=VALUE, not {item!r}")
+            raise descriptors.ParameterError(f"--param takes KEY=VALUE, not {shorten(item)}")
         out[key] = [v.strip() for v in value.split(",")] if key in _LIST_PARAMS else value.strip()
     return out
 

@@ -73,14 +73,14 @@ def _config(entry: Any, index: int, seen: set[str]) -> BatchConfig:
         check_identifier(name)
     except DescgenError as exc:
         raise BatchError(f"{where}: {exc}") from None
-    where = f"config {name!r} (#{index + 1})"
+    where = f"config {shorten(name)} (#{index + 1})"
     if name in seen:
-        raise BatchError(f"{where}: name {name!r} is used twice")
+        raise BatchError(f"{where}: name {shorten(name)} is used twice")
     seen.add(name)
     descriptor = entry.get("descriptor")
     if descriptor not in DESCRIPTORS:
         raise BatchError(f"{where}: 'descriptor' must be one of {', '.join(DESCRIPTORS)}, "
-                         f"not {descriptor!r}")
+                         f"not {shorten(descriptor)}")
     expect = entry.get("expect")
     if expect is not None:
         try:
@@ -259,4 +259,4 @@ def render(results: Sequence[BatchResult], fmt: str = "hex", *, origin: str | No
                 lines.append(f"# {comment_text(cfg.source)}")
             lines.append(f"{cfg.name} = {format_word(cfg.descriptor, r.word)}  # {_comment(cfg)}")
         return "\n".join(lines)
-    raise BatchError(f"unknown batch format {fmt!r}; formats: " + ", ".join(BATCH_FORMATS))
+    raise BatchError(f"unknown batch format {shorten(fmt)}; formats: " + ", ".join(BATCH_FORMATS))

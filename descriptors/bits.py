@@ -240,7 +240,7 @@ class Layout:
         if name in self.aliases:
             return self.aliases[name]
         raise ParameterError(
-            f"unknown field {name!r} for layout {self.name} ({self.source}); fields: "
+            f"unknown field {shorten(name)} for layout {self.name} ({self.source}); fields: "
             + ", ".join(f.name for f in self.fields))
 
     def encode(self, **fields: Any) -> int:
@@ -255,7 +255,7 @@ class Layout:
         for key, value in fields.items():
             name = self.canonical(key)
             if name in canon:
-                raise ParameterError(f"field {name!r} given twice (as {key!r} and an alias)")
+                raise ParameterError(f"field {shorten(name)} given twice (as {shorten(key)} and an alias)")
             canon[name] = value
         return self._encode(**canon)
 
@@ -268,7 +268,7 @@ class Layout:
         if word.__class__ is int and 0 <= word <= self.max_word:
             return word  # type: ignore[no-any-return]
         if isinstance(word, bool) or not hasattr(word, "__index__"):
-            raise WordError(f"{self.name}: word must be an integer, not {word!r}")
+            raise WordError(f"{self.name}: word must be an integer, not {shorten(word)}")
         value = operator.index(word)
         if not 0 <= value <= self.max_word:
             raise WordError(f"{self.name}: word {value:#x} does not fit in {self.size} bits "

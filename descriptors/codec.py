@@ -89,7 +89,7 @@ def _parse_bool(value: Any, what: str) -> bool:
         return bool(value)
     if isinstance(value, str) and value.strip().lower() in _BOOL_WORDS:
         return _BOOL_WORDS[value.strip().lower()]
-    raise ParameterError(f"{what}: {value!r} is not a boolean (true/false, 1/0)")
+    raise ParameterError(f"{what}: {_short(value)} is not a boolean (true/false, 1/0)")
 
 
 _BOOL_WORDS = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}
@@ -108,7 +108,7 @@ def _choice(table: EnumTable, field: Field, value: Any, what: str, *, ints: bool
     key = str(value) if ints and value.__class__ is int else value
     choice = table.lookup(key) if isinstance(key, str) else None
     if choice is None:
-        raise field.error(value, f"{what}={value!r} is not a valid {table.what}; allowed "
+        raise field.error(value, f"{what}={_short(value)} is not a valid {table.what}; allowed "
                                  + ", ".join(table.names))
     return choice.value
 
@@ -150,13 +150,14 @@ def _normalise(descriptor: str, params: Mapping[str, Any]) -> dict[str, Any]:
     for key, value in params.items():
         name = aliases.get(key, key)
         if name not in known:
-            hint = difflib.get_close_matches(key, [*known, *aliases], n=1)
+            hint = difflib.get_close_matches(key, [*known, *aliases], n=1) \
+                if isinstance(key, str) and len(key) < 100 else []
             raise ParameterError(
-                f"unknown parameter {key!r} for {descriptor}"
-                + (f" (did you mean {hint[0]!r}?)" if hint else "")
+                f"unknown parameter {_short(key)} for {descriptor}"
+                + (f" (did you mean {_short(hint[0])}?)" if hint else "")
                 + "; parameters: " + ", ".join(known))
         if name in out:
-            raise ParameterError(f"{descriptor}: parameter {name!r} given twice (once as an alias)")
+            raise ParameterError(f"{descriptor}: parameter {_short(name)} given twice (once as an alias)")
         out[name] = value
     return out
 
@@ -169,7 +170,7 @@ def _kind(value: Any) -> Kind:
         raise ParameterError("idesc needs kind= one of " + ", ".join(KINDS))
     kind = kind_named(value)
     if kind is None:
-        raise ParameterError(f"unknown kind {value!r}; kinds: " + ", ".join(KINDS))
+        raise ParameterError(f"unknown kind {_short(value)}; kinds: " + ", ".join(KINDS))
     return kind
 
 
@@ -195,7 +196,7 @@ def _absent(kind: Kind, p: Mapping[str, Any], name: str, default: Any, why: str)
     except ParameterError:
         same = False
     if not same:
-        raise ParameterError(f"{name}={value!r} cannot be encoded for kind {kind.name}: {why}")
+        raise ParameterError(f"{name}={_short(value)} cannot be encoded for kind {kind.name}: {why}")
 
 
 def _encode_idesc(params: Mapping[str, Any]) -> int:
@@ -213,7 +214,7 @@ def _encode_idesc(params: Mapping[str, Any]) -> int:
     else:
         d = p.get("d_type")
         if d is not None and not (isinstance(d, str) and d.lower() in ("f32", "float")):
-            raise ParameterError(f"d_type={d!r} cannot be encoded for kind {kind.name}: D is "
+            raise ParameterError(f"d_type={_short(d)} cannot be encoded for kind {kind.name}: D is "
                                  f"always f32 and {src} has no D type field")
     if p.get("m") is None or p.get("n") is None:
         raise ParameterError("idesc needs m and n (the MMA shape M x N)")
@@ -256,7 +257,7 @@ def _encode_idesc(params: Mapping[str, Any]) -> int:
                 f"K is implied by kind and sparsity (Table 39): {implied}{alt}")
     cta = p.get("cta_group")
     if cta is not None and parse_int(cta, "cta_group") not in (1, 2):
-        raise ParameterError(f"cta_group={cta!r}: allowed 1 or 2")
+        raise ParameterError(f"cta_group={_short(cta)}: allowed 1 or 2")
     if p.get("ws") is not None:
         _parse_bool(p["ws"], "ws")
     return lay.encode(**raw)
@@ -327,7 +328,7 @@ def _values_smem(f: Mapping[str, int]) -> dict[str, Any]:
 
 def _four(value: Any, what: str) -> list[Any]:
     if isinstance(value, (str, bytes, bytearray, memoryview)) or not isinstance(value, Sequence):
-        raise ParameterError(f"{what} takes up to 4 values (index i for sub-mask i), got {value!r}")
+        raise ParameterError(f"{what} takes up to 4 values (index i for sub-mask i), got {_short(value)}")
     if not 1 <= len(value) <= 4:
         raise ParameterError(f"{what} takes 1 to 4 values (sub-masks 0..3), got {len(value)}")
     return [*value, *([0] * (4 - len(value)))]
@@ -385,7 +386,7 @@ _FIXED_LAYOUT = {"smem": SMEM, "zcm": ZCM, "tmem": TMEM}
 def _descriptor(descriptor: Any) -> str:
     if isinstance(descriptor, str) and descriptor in _ENCODERS:
         return descriptor
-    raise ParameterError(f"unknown descriptor {descriptor!r}; descriptors: " + ", ".join(DESCRIPTORS))
+    raise ParameterError(f"unknown descriptor {_short(descriptor)}; descriptors: " + ", ".join(DESCRIPTORS))
 
 
 def layout_for(descriptor: str, kind: str | None = None) -> Layout:
@@ -449,7 +450,7 @@ def encode(descriptor: str, **params: Any) -> int:
     try:
         encoder = _ENCODERS[descriptor]
     except (KeyError, TypeError):
-        raise ParameterError(f"unknown descriptor {descriptor!r}; descriptors: "
+        raise ParameterError(f"unknown descriptor {_short(descriptor)}; descriptors: "
                              + ", ".join(DESCRIPTORS)) from None
     return encoder(params)
 

@@ -601,16 +601,16 @@ Hint = tuple[str, float, bool, str]
 
 def _check_options(as_: str | None, kind: str | None, arch: str) -> tuple[str | None, str | None]:
     if as_ is not None and (not isinstance(as_, str) or as_ not in FAMILIES):
-        raise ParameterError(f"unknown descriptor {as_!r}; descriptors: " + ", ".join(FAMILIES))
+        raise ParameterError(f"unknown descriptor {shorten(as_)}; descriptors: " + ", ".join(FAMILIES))
     if kind is not None:
         k = kind_named(kind)
         if k is None:
-            raise ParameterError(f"unknown kind {kind!r}; kinds: " + ", ".join(KINDS))
+            raise ParameterError(f"unknown kind {shorten(kind)}; kinds: " + ", ".join(KINDS))
         if as_ not in (None, "idesc"):
             raise ParameterError(f"kind applies to idesc only, not {as_}")
         kind = k.name
     if arch not in ARCHES:
-        raise ParameterError(f"unknown architecture {arch!r}; known: " + ", ".join(ARCHES))
+        raise ParameterError(f"unknown architecture {shorten(arch)}; known: " + ", ".join(ARCHES))
     return as_, kind
 
 

@@ -59,14 +59,14 @@ def check_identifier(name: Any) -> str:
         raise ParameterError(f"constant name {shorten(name)} is not a valid C/Python identifier "
                              "([A-Za-z_][A-Za-z0-9_]*)")
     if keyword.iskeyword(name):
-        raise ParameterError(f"constant name {name!r} is a Python keyword")
+        raise ParameterError(f"constant name {shorten(name)} is a Python keyword")
     if name in CPP_KEYWORDS:
-        raise ParameterError(f"constant name {name!r} is a C++ keyword (or ::main)")
+        raise ParameterError(f"constant name {shorten(name)} is a C++ keyword (or ::main)")
     if name.startswith("_") or "__" in name:
-        raise ParameterError(f"constant name {name!r} is a reserved identifier in C++ (a leading "
+        raise ParameterError(f"constant name {shorten(name)} is a reserved identifier in C++ (a leading "
                              "underscore or a double underscore)")
     if _CSTDINT.match(name):
-        raise ParameterError(f"constant name {name!r} is declared by <cstdint>, which the "
+        raise ParameterError(f"constant name {shorten(name)} is declared by <cstdint>, which the "
                              "generated header includes")
     return name
 
@@ -143,4 +143,4 @@ def render_word(descriptor: str, word: int, fmt: str, *, name: str | None = None
     if fmt == "python":
         line = f"{const} = {format_word(descriptor, word)}"
         return f"{line}  # {descriptor}: {comment}" if comment else line
-    raise ParameterError(f"unknown format {fmt!r}; formats: " + ", ".join(FORMATS))
+    raise ParameterError(f"unknown format {shorten(fmt)}; formats: " + ", ".join(FORMATS))

@@ -641,7 +641,7 @@ _CONTEXT = {"idesc": ("cta_group", "ws", "scale_vec"), "smem": (), "zcm": ("m", 
 
 def _arch(arch: str) -> str:
     if arch not in ARCHES:
-        raise ParameterError(f"unknown architecture {arch!r}; known: " + ", ".join(ARCHES))
+        raise ParameterError(f"unknown architecture {shorten(arch)}; known: " + ", ".join(ARCHES))
     return arch
 
 
