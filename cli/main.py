@@ -271,11 +271,13 @@ def zcm_cmd(
         word = descriptors.encode("zcm", **given)
     context = {k: v for k, v in (("m", m), ("n", n)) if v is not None}
     findings = validate("zcm", word, arch=arch, **context)
-    _checked(findings, force, f"the zcm descriptor {descriptors.format_word('zcm', word)}")
-    if show:
+    z = None
+    if show:  # before any warning is printed: a refusal is one line
         if m is None or n is None:
             raise descriptors.ParameterError("--show needs -m and -n")
         z = zcm_lib.generate(word, m, n)
+    _checked(findings, force, f"the zcm descriptor {descriptors.format_word('zcm', word)}")
+    if z is not None:
         if fmt is OutFormat.json:
             typer.echo(json.dumps(z.to_dict(), indent=2))
         elif fmt is OutFormat.hex:

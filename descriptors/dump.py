@@ -1193,7 +1193,10 @@ def _scan(lines: Iterable[str | bytes], as_: str | None, kind: str | None, arch:
     for line in lines:
         lineno += 1
         if line.__class__ is not str:
-            line = bytes(line).decode("utf-8", "replace")  # type: ignore[arg-type]
+            if not isinstance(line, (bytes, bytearray, memoryview)):
+                raise ParameterError(f"line {lineno}: lines are str or bytes, not "
+                                     f"{shorten(line)}")
+            line = bytes(line).decode("utf-8", "replace")
         if len(line) > MAX_LINE:
             line = line[:MAX_LINE]
         if prefilter(line) is None:
