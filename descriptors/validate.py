@@ -415,7 +415,7 @@ def _idesc_scale_vec(ctx: _Ctx) -> Iterator[Finding]:
                         f"scale_vec::{ctx.scale_vec}", "scale_type", value=ctx.scale_vec)
 
 
-@rule("idesc.scale_id_4x", "idesc", "9.7.16.10.7.2.3",
+@rule("idesc.scale_id_4x", "idesc", "9.7.16.10.7.2.3, 9.7.16.10.7.3.3",
       "with scale_vec::4X (block16) the scale factor IDs are 0")
 def _idesc_scale_id_4x(ctx: _Ctx) -> Iterator[Finding]:
     kind = ctx.kind.name
