@@ -36,8 +36,12 @@ CPP_KEYWORDS = frozenset("""
     register reinterpret_cast requires return short signed sizeof static static_assert
     static_cast struct switch template this thread_local throw true try typedef typeid typename
     union unsigned using virtual void volatile wchar_t while xor xor_eq
-    restrict typeof typeof_unqual main
+    restrict typeof typeof_unqual
 """.split())
+
+#: Macros GCC predefines in its default GNU modes (``g++ -dM -E``): a constant of that name
+#: would not compile.
+GNU_MACROS = frozenset(("linux", "unix", "i386"))
 
 #: Names the generated header's ``#include <cstdint>`` declares (types and macros).
 _CSTDINT = re.compile(
@@ -49,8 +53,9 @@ _CSTDINT = re.compile(
 def check_identifier(name: Any) -> str:
     """``name`` if it can name a constant in the generated C/C++ and Python, else
     :class:`ParameterError` saying why: empty, not an identifier (``[A-Za-z_][A-Za-z0-9_]*``),
-    a Python keyword, a C++ keyword, a reserved identifier (``_`` + capital, ``__`` anywhere,
-    or a leading ``_``: the C++ standard reserves them), or a name ``<cstdint>`` declares."""
+    a Python keyword, a C++ keyword, a macro GCC predefines (``linux``, ``unix``), a reserved
+    identifier (``_`` + capital, ``__`` anywhere, or a leading ``_``: the C++ standard reserves
+    them), or a name ``<cstdint>`` declares."""
     if not isinstance(name, str):
         raise ParameterError(f"constant name must be text, not {shorten(name)}")
     if not name:
@@ -61,7 +66,12 @@ def check_identifier(name: Any) -> str:
     if keyword.iskeyword(name):
         raise ParameterError(f"constant name {shorten(name)} is a Python keyword")
     if name in CPP_KEYWORDS:
-        raise ParameterError(f"constant name {shorten(name)} is a C++ keyword (or ::main)")
+        raise ParameterError(f"constant name {shorten(name)} is a C++ keyword")
+    if name == "main":
+        raise ParameterError("constant name 'main' is reserved in C++ (a global variable may "
+                             "not be called main)")
+    if name in GNU_MACROS:
+        raise ParameterError(f"constant name {name!r} is a macro GCC predefines (g++ -dM -E)")
     if name.startswith("_") or "__" in name:
         raise ParameterError(f"constant name {shorten(name)} is a reserved identifier in C++ (a leading "
                              "underscore or a double underscore)")

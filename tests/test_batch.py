@@ -175,3 +175,60 @@ def test_toml_and_json_fixtures_agree():
     toml = {r.config.name: r.word for r in encode_batch(load_batch(REAL))}
     js = {r.config.name: r.word for r in encode_batch(load_batch(FIXTURES / "real-world.json"))}
     assert js and all(toml[name] == word for name, word in js.items())
+
+
+# ---------------------------------------------------------------- injected text (issue 15)
+
+
+def _compiles(header: str, tmp_path) -> None:
+    import shutil
+    import subprocess
+    gxx = shutil.which("g++")
+    if gxx is None:
+        pytest.skip("g++ not found")
+    (tmp_path / "h.hpp").write_text(header, encoding="utf-8")
+    (tmp_path / "main.cpp").write_text('#include "h.hpp"\n', encoding="utf-8")
+    r = subprocess.run([gxx, "-std=c++17", "-fsyntax-only", "-Wall", "-Werror", "main.cpp"],
+                       cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+
+
+def test_injected_source_text_stays_in_comments(tmp_path):
+    import ast
+    sources = ["line1\n#error injected", "x\nimport os; os.system('echo pwned')", "nul\x00byte",
+               "ends in a backslash \\", "trigraph ??/", "\u2028separator", "*/ /*"]
+    results = encode_batch(parse_batch([{"name": f"C{i}", "descriptor": "tmem", "lane": 1,
+                                         "source": s} for i, s in enumerate(sources)]))
+    origin = 'q""".toml\n#error too'
+    cpp = render(results, "cpp", origin=origin)
+    py = render(results, "python", origin=origin)
+    assert not any(line.startswith(("#error", "import")) for line in cpp.splitlines())
+    assert "\x00" not in cpp + py and "\u2028" not in cpp + py
+    module = ast.parse(py)
+    assert [type(n).__name__ for n in module.body] == ["Expr", *["Assign"] * len(sources)]
+    namespace: dict = {}
+    exec(compile(module, "generated", "exec"), namespace)  # nothing but the constants
+    assert {k for k in namespace if not k.startswith("__")} == {f"C{i}" for i in range(len(sources))}
+    _compiles(cpp, tmp_path)
+
+
+@pytest.mark.parametrize("name, why", [
+    ("class", "Python keyword"), ("None", "Python keyword"), ("int", "C++ keyword"),
+    ("constexpr", "C++ keyword"), ("main", "reserved in C++"), ("linux", "GCC predefines"),
+    ("_X", "reserved"), ("_x", "reserved"), ("a__b", "reserved"), ("uint32_t", "<cstdint>"),
+    ("INT8_C", "<cstdint>"), ("", "empty"), ("1x", "not a valid"), ("x-y", "not a valid"),
+])
+def test_constant_names_are_identifiers_in_both_languages(name, why, tmp_path):
+    import re
+    with pytest.raises(descriptors.BatchError, match=re.escape(why)):
+        parse_batch([{"name": name, "descriptor": "tmem"}])
+    r = CliRunner().invoke(app, ["tmem", "--lane", "1", "-f", "python", "--name", name])
+    assert r.exit_code == 2 and why in r.stderr and len(r.stderr.splitlines()) == 1
+
+
+def test_accepted_names_compile_and_parse(tmp_path):
+    import ast
+    names = ["match", "type", "print", "final", "override", "SMEM", "x1", "std_"]
+    results = encode_batch(parse_batch([{"name": n, "descriptor": "tmem"} for n in names]))
+    ast.parse(render(results, "python"))
+    _compiles(render(results, "cpp"), tmp_path)

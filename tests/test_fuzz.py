@@ -288,8 +288,9 @@ def test_reported_library_calls_raise_descgen_errors(call):
 
 IDENTIFIERS = st.one_of(
     st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,12}", fullmatch=True),
-    st.sampled_from(["None", "class", "int", "and", "main", "uint32_t", "INT8_C", "_X", "a__b",
-                     "std", "NULL", "True", "lambda", "SMEM", "async", "match", "type", "", "1x"]))
+    st.sampled_from(["None", "class", "int", "and", "main", "linux", "uint32_t", "INT8_C", "_X",
+                     "a__b", "std", "NULL", "True", "lambda", "SMEM", "async", "match", "type",
+                     "", "1x"]))
 CONFIG_VALUES = {
     "idesc": {"kind": ["f16", "tf32", "f8f6f4", "i8", "mxf8f6f4", "mxf4nvf4"],
               "a_type": ["f16", "bf16", "tf32", "e4m3", "e2m1", "s8"],
