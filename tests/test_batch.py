@@ -232,3 +232,24 @@ def test_accepted_names_compile_and_parse(tmp_path):
     results = encode_batch(parse_batch([{"name": n, "descriptor": "tmem"} for n in names]))
     ast.parse(render(results, "python"))
     _compiles(render(results, "cpp"), tmp_path)
+
+
+def test_batch_context_keys_reach_the_rules():
+    """scale_vec (idesc), n (zcm) and shift (tmem) are context in a configuration (issue 15)."""
+    ok = parse_batch([
+        {"name": "NV", "descriptor": "idesc", "kind": "mxf4nvf4", "a_type": "e2m1",
+         "b_type": "e2m1", "scale_type": "ue8m0", "m": 128, "n": 256, "a_scale_id": 2,
+         "scale_vec": "2X"},
+        {"name": "Z", "descriptor": "zcm", "skip_span": 2, "use_span": 3, "m": 64, "n": 128},
+        {"name": "T", "descriptor": "tmem", "lane": 32, "shift": True}])
+    assert [r.word for r in encode_batch(ok)][2] == 0x00200000
+    for bad, rule in (({**ok[0].params, "scale_vec": "4X"}, "idesc.scale_id_4x"),):
+        cfgs = parse_batch([{"name": "NV", "descriptor": "idesc", **bad}])
+        with pytest.raises(descriptors.InvalidDescriptorError) as exc:
+            encode_batch(cfgs)
+        assert rule in {f.rule for f in exc.value.findings}
+    for entry, rule in (({"descriptor": "zcm", "skip_span": 2, "m": 64, "n": 96}, "zcm.n"),
+                        ({"descriptor": "tmem", "lane": 16, "shift": True}, "tmem.shift_lane")):
+        with pytest.raises(descriptors.InvalidDescriptorError) as exc:
+            encode_batch(parse_batch([{"name": "X", **entry}]))
+        assert rule in {f.rule for f in exc.value.findings}
