@@ -5,8 +5,9 @@ or a SASS listing (:mod:`descriptors.dump`) and prints as it reads: one table ro
 (line, register or name, value, confidence, verdict, best reading), the full decode of each
 distinct word at its first occurrence only, and at the end where each distinct word occurs
 (rich, ``--plain`` text, or ``--format json``).  Memory stays flat: the index remembers at
-most :data:`KEEP_WORDS` distinct words and :data:`KEEP_LOCATIONS` places of each.  Bad input (a missing file,
-an unknown kind) is one line on stderr and exit code 2; a scan that finds nothing exits 0.
+most :data:`KEEP_WORDS` distinct words and :data:`KEEP_LOCATIONS` places of each.  Bad input
+(a missing file, an unknown kind) is one line on stderr and exit code 2; a scan that finds
+nothing exits 0.
 """
 
 from __future__ import annotations

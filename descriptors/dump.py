@@ -601,7 +601,8 @@ Hint = tuple[str, float, bool, str]
 
 def _check_options(as_: str | None, kind: str | None, arch: str) -> tuple[str | None, str | None]:
     if as_ is not None and (not isinstance(as_, str) or as_ not in FAMILIES):
-        raise ParameterError(f"unknown descriptor {shorten(as_)}; descriptors: " + ", ".join(FAMILIES))
+        raise ParameterError(f"unknown descriptor {shorten(as_)}; descriptors: "
+                             + ", ".join(FAMILIES))
     if kind is not None:
         k = kind_named(kind)
         if k is None:
@@ -1173,7 +1174,8 @@ def scan_lines(lines: Iterable[str | bytes], *, as_: str | None = None, kind: st
                              f"{shorten(lines)}; scan() takes one text")
     if isinstance(min_confidence, bool) or not isinstance(min_confidence, (int, float)) \
             or not 0.0 <= min_confidence <= 1.0:  # NaN fails both comparisons
-        raise ParameterError(f"min_confidence must be a number in 0..1, not {shorten(min_confidence)}")
+        raise ParameterError(f"min_confidence must be a number in 0..1, not "
+                             f"{shorten(min_confidence)}")
     if window.__class__ is not int or window < 1:
         raise ParameterError(f"window must be a positive integer of lines, not {shorten(window)}")
     return _scan(lines, as_, kind, arch, min_confidence, window)

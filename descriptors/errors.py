@@ -88,12 +88,14 @@ def shorten(value: Any) -> str:
         text = repr(value)
     except Exception:  # noqa: BLE001 - a hostile __repr__ must not hide the real error
         text = f"<{type(value).__name__}>"
-    return text if len(text) <= _ECHO else f"{text[:_ECHO - 20]}...{text[-12:]} ({len(text)} characters)"
+    return shorten_text(text)
 
 
 def shorten_text(text: str) -> str:
     """``text`` cut to a readable length, without quotes."""
-    return text if len(text) <= _ECHO else f"{text[:_ECHO - 20]}...{text[-12:]} ({len(text)} characters)"
+    if len(text) <= _ECHO:
+        return text
+    return f"{text[:_ECHO - 20]}...{text[-12:]} ({len(text)} characters)"
 
 
 @contextlib.contextmanager

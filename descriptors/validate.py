@@ -429,10 +429,12 @@ def _idesc_scale_id_4x(ctx: _Ctx) -> Iterator[Finding]:
         if not raw:
             continue
         if four:
-            why = "" if ctx.scale_vec else f" ({ctx.d.values['scale_type']} scales mean scale_vec::4X, Table 55)"
+            why = "" if ctx.scale_vec else \
+                f" ({ctx.d.values['scale_type']} scales mean scale_vec::4X, Table 55)"
             yield ctx.error(f"the scale factor ID must be 0 with scale_vec::4X{why}, not {raw}", f)
         elif maybe:
-            yield ctx.note(f"scale factor ID {raw} is invalid with scale_vec::4X (valid with 2X)", f)
+            yield ctx.note(f"scale factor ID {raw} is invalid with scale_vec::4X (valid with 2X)",
+                           f)
 
 
 @rule("idesc.k96", "idesc", "Table 44, 9.7.16.2.1.1",
@@ -663,9 +665,10 @@ def validate(descriptor: str, word: int | None = None, *, kind: str | None = Non
     (``"1X"``, ``"2X"``, ``"4X"``, or ``scale_vec::NX`` / ``block16`` / ``block32``: the
     ``.scale_vectorsize`` of a block-scaled MMA, Tables 54-55) for an idesc; ``m`` and ``n``
     (the M and N of the tcgen05.mma.ws) for a zcm; ``alloc`` (allocated columns) and ``shift``
-    (True: the address is the ``taddr`` of ``tcgen05.shift``, 9.7.16.9.3) for a tmem address.  Returns findings, errors first; an empty list or only
-    notes/warnings means valid (:func:`is_valid`).  Raises :class:`ParameterError` for a
-    malformed question (unknown parameter or architecture, both a word and parameters).
+    (True: the address is the ``taddr`` of ``tcgen05.shift``, 9.7.16.9.3) for a tmem address.
+    Returns findings, errors first; an empty list or only notes/warnings means valid
+    (:func:`is_valid`).  Raises :class:`ParameterError` for a malformed question (unknown
+    parameter or architecture, both a word and parameters).
     """
     arch = _arch(arch)
     context = {k: params.pop(k) for k in _CONTEXT.get(descriptor, ()) if k in params}
