@@ -253,3 +253,33 @@ def test_batch_context_keys_reach_the_rules():
         with pytest.raises(descriptors.InvalidDescriptorError) as exc:
             encode_batch(parse_batch([{"name": "X", **entry}]))
         assert rule in {f.rule for f in exc.value.findings}
+
+
+@pytest.mark.parametrize("name, content, message", [
+    ("deep.json", "[" * 100_000 + "]" * 100_000, "nested deeper than 32 levels"),
+    ("deep.toml", "a = " + "[" * 3000 + "]" * 3000, "nested deeper than 32 levels"),
+    ("big.json", '[{"name": "A", "descriptor": "tmem", "lane": ' + "9" * 5000 + "}]",
+     "lane: a number of 5000 characters is longer than any descriptor value"),
+    ("big.toml", '[[configs]]\nname = "A"\ndescriptor = "tmem"\nlane = ' + "9" * 5000 + "\n",
+     "a number has more than 4300 digits"),
+    ("empty.json", "", "the file is empty"),
+    ("blank.toml", "\n  \n", "the file is empty"),
+    ("x.yaml", "a: 1", "a YAML file; batch files are TOML (.toml) or JSON (.json)"),
+    ("noext", "[]", "a file without a suffix"),
+])
+def test_batch_file_problems_are_one_clear_line(tmp_path, name, content, message):
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    r = CliRunner().invoke(app, ["batch", str(path)])
+    assert r.exit_code == 2 and r.stdout == "", r.stderr
+    assert len(r.stderr.splitlines()) == 1 and message in r.stderr, r.stderr
+    assert "set_int_max_str_digits" not in r.stderr and len(r.stderr) < 400
+
+
+def test_batch_file_with_a_byte_order_mark(tmp_path):
+    path = tmp_path / "bom.toml"
+    path.write_text('[[configs]]\nname = "A"\ndescriptor = "tmem"\nlane = 1\n',
+                    encoding="utf-8-sig")
+    assert load_batch(path)[0].params == {"lane": 1}
+    r = CliRunner().invoke(app, ["batch", "/dev/null"])
+    assert r.exit_code == 2 and "not valid :" not in r.stderr
