@@ -26,6 +26,8 @@ __all__ = [
     "InvalidDescriptorError",
     "LayoutError",
     "rewrap",
+    "shorten",
+    "shorten_text",
 ]
 
 
@@ -83,6 +85,28 @@ class InvalidDescriptorError(DescgenError):
     def __init__(self, message: str, findings: list[Any]) -> None:
         self.findings = findings
         super().__init__(message)
+
+
+#: Longest piece of an input echoed in a message.
+_ECHO = 80
+
+
+def shorten(value: Any) -> str:
+    """``repr(value)``, cut to a readable length (errors never echo a huge input in full)."""
+    if isinstance(value, int) and value.bit_length() > 200:
+        return f"<integer of {value.bit_length()} bits>"
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - a hostile __repr__ must not hide the real error
+        text = f"<{type(value).__name__}>"
+    return shorten_text(text)
+
+
+def shorten_text(text: str) -> str:
+    """``text`` cut to a readable length, without quotes."""
+    if len(text) <= _ECHO:
+        return text
+    return f"{text[:_ECHO - 20]}...{text[-12:]} ({len(text)} characters)"
 
 
 @contextlib.contextmanager

@@ -427,7 +427,7 @@ def test_explain_round_trips_layouts() -> None:
 
 @pytest.mark.parametrize("word, major, dtype, source", [
     (encode_raw("smem", swizzle=3, fixed_constant=1), "K", "bf16", "Table 40"),
-    (encode_raw("smem", swizzle=2, fixed_constant=0), "K", "bf16", "Table 40"),
+    (encode_raw("smem", swizzle=2, fixed_constant=0, force=True), "K", "bf16", "Table 40"),
     (encode_raw("smem", swizzle=2, fixed_constant=1, reserved_14=1), "K", "bf16", "Table 40"),
     (0x4000404000010000, "MN", "tf32", "Table 52"),
     (encode("smem", swizzle="128B_base32B"), "K", "tf32", "Table 53"),
