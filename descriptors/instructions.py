@@ -67,7 +67,7 @@ __all__ = [
     "InstructionModel", "ParsedInstruction", "Qualifiers", "MODELS", "WMMA_FRAGMENTS",
     "WMMA_FRAGMENT_REGISTERS", "PTXAS_VS_TEXT", "MAX_LINE", "MAX_VECTOR", "parse_instruction",
     "parse_registers", "check_instruction", "check_parsed", "model_for", "resolve",
-    "vector_size", "vector_sizes", "Target", "parse_target",
+    "vector_size", "vector_sizes", "VALUE_RULES", "Target", "parse_target",
 ]
 
 #: Longest instruction text read (a longer one is refused, not scanned).
@@ -224,6 +224,9 @@ class InstructionModel:
     vector_source: str
     register_types: Callable[[Mapping[str, str | None]], tuple[str, ...]]
     arch: tuple[tuple[Mapping[str, tuple[str | None, ...]], ArchRequirement], ...]
+    alignment: Callable[[Mapping[str, str | None]], int | None] = lambda q: None
+    alignment_source: str = ""
+    stride: Callable[[Mapping[str, str | None]], tuple[int, int, int] | None] = lambda q: None
 
     @property
     def by_value(self) -> dict[str, Group]:
@@ -289,6 +292,9 @@ STMATRIX = InstructionModel(
     vector=lambda q: STMATRIX_REGISTERS.get(q.get("num") or ""),
     vector_source=f"{_ST}: 1, 2 or 4 32-bit registers as per .num",
     register_types=lambda q: REG32,
+    alignment=lambda q: 16,
+    alignment_source=f"{_ST}: a group of four threads stores 16 bytes; the matrix addresses "
+                     "must be naturally aligned accordingly",
     arch=(
         ({}, ArchRequirement("sm_90 or higher", f"{_ST} Target ISA Notes", min_number=90)),
         ({"shape": ("m16n8",)}, _BLACKWELL_PLUS),
@@ -433,6 +439,34 @@ def _wmma_registers(q: Mapping[str, str | None]) -> int | None:
                                         q.get("type") or ""))
 
 
+_WSTORE = "PTX 9.7.14.4.2 (Matrix Storage for WMMA)"
+
+
+def _wmma_fragment_bytes(q: Mapping[str, str | None]) -> int | None:
+    """9.7.14.4.2: each row (column) must start aligned to the fragment's size in bytes."""
+    n = _wmma_registers(q)
+    if n is None:
+        return None
+    return n * (8 if q.get("type") == "f64" else 4)
+
+
+def _wmma_stride(q: Mapping[str, str | None]) -> tuple[int, int, int] | None:
+    """(default stride in elements, element bits, fragment bytes) -- 9.7.14.4.2: the default
+    stride is the leading dimension (row-major MxK: K; column-major: M), a smaller one is
+    undefined behaviour, and ``stride x element bytes`` must be a multiple of the fragment
+    size."""
+    frag = _wmma_fragment_bytes(q)
+    shape, matrix, type_ = q.get("shape") or "", q.get("matrix"), q.get("type") or ""
+    if frag is None:
+        return None
+    m, n, k = (int(x) for x in shape[1:].replace("n", " ").replace("k", " ").split())
+    rows, cols = {"a": (m, k), "b": (k, n), "c": (m, n)}[matrix or "c"]
+    fam = next((f for f in WMMA_FRAGMENTS if shape in f.shapes and type_ in f.element_bits),
+               None)
+    bits = fam.element_bits[type_] if fam else 32
+    return (cols if q.get("layout") == "row" else rows), bits, frag
+
+
 WMMA_LOAD = InstructionModel(
     mnemonic="wmma.load",
     section="9.7.14.4.3",
@@ -454,6 +488,10 @@ WMMA_LOAD = InstructionModel(
     ),
     vector=_wmma_registers,
     vector_source=_WFRAG,
+    alignment=_wmma_fragment_bytes,
+    alignment_source=f"{_WSTORE}: the start of each row (column) is aligned to the fragment "
+                     "size in bytes",
+    stride=_wmma_stride,
     register_types=lambda q: WMMA_REGISTER_TYPES.get(q.get("type") or "", WMMA_INT_REGISTERS),
     arch=tuple(
         ({"shape": (s,), "type": f.types[m], "matrix": (m,)},
@@ -815,8 +853,15 @@ def _reg_check(mn: str, name: str, text: str, col: int, registers: Mapping[str, 
     return []
 
 
+#: Rules about operand *values* (addresses, strides) that ptxas cannot judge: a form breaking
+#: them assembles.  The ptxas test compares verdicts on every other rule.
+VALUE_RULES: tuple[str, ...] = ("stmatrix.alignment", "wmma.load.alignment", "wmma.load.stride",
+                                "tcgen05.ld.taddr", "tcgen05.st.taddr")
+
+
 def check_parsed(p: ParsedInstruction, *, registers: Mapping[str, str] | None = None,
-                 arch: str | None = None) -> list[Finding]:
+                 arch: str | None = None, constants: Mapping[str, int] | None = None
+                 ) -> list[Finding]:
     """Findings for a parsed instruction (errors first); see :func:`check_instruction`."""
     model = model_for(p.mnemonic)
     mn = model.mnemonic
@@ -842,7 +887,9 @@ def check_parsed(p: ParsedInstruction, *, registers: Mapping[str, str] | None = 
         expected = vector_sizes(model, q)
         for spec, (text, col) in zip(specs, ops):
             out += _operand_findings(model, q, spec, text, col, expected, registers,
-                                     skip_size=qual_errors)
+                                     skip_size=qual_errors, constants=constants or {})
+        if not qual_errors and mn.startswith("tcgen05"):
+            out += _taddr_findings(model, q, specs, ops, constants or {})
     # arch
     if arch is not None:
         target = parse_target(arch)
@@ -861,7 +908,8 @@ def check_parsed(p: ParsedInstruction, *, registers: Mapping[str, str] | None = 
 
 def _operand_findings(model: InstructionModel, q: Mapping[str, str | None], spec: OperandSpec,
                       text: str, col: int, expected: tuple[int, ...],
-                      registers: Mapping[str, str] | None, skip_size: bool) -> list[Finding]:
+                      registers: Mapping[str, str] | None, skip_size: bool,
+                      constants: Mapping[str, int]) -> list[Finding]:
     mn = model.mnemonic
     if spec.kind == "vector":
         if spec.bare_when is not None and all(q.get(g) in v for g, v in spec.bare_when.items()) \
@@ -920,11 +968,9 @@ def _operand_findings(model: InstructionModel, q: Mapping[str, str | None], spec
                                     + " or ".join(f"{b}-bit" for b in spec.bits)
                                     + " integer (.b/.u/.s) register",
                                     spec.source, spec.name, rtype))
-        if mn == "stmatrix" and offset % 16:
-            out.append(_finding("warning", "stmatrix.alignment", f"offset {offset} is not a "
-                                "multiple of 16: the row addresses are 16-byte aligned only if "
-                                f"{base} is {(-offset) % 16} mod 16 (rows are naturally aligned "
-                                "16-byte chunks)", _ST, spec.name, offset))
+        align = None if skip_size else model.alignment(q)
+        if align:
+            out += _alignment_findings(model, spec, base, offset, align, constants)
         return out
     if spec.kind == "immediate":
         v = _imm(text)
@@ -937,18 +983,89 @@ def _operand_findings(model: InstructionModel, q: Mapping[str, str | None], spec
         return _reg_check(mn, spec.name, text, col, registers, spec.types, spec.source,
                           spec.name)
     if spec.kind == "reg_or_imm":
-        if _imm(text) is not None:
-            return []
+        value = _imm(text)
+        if value is None and text in constants:
+            value = constants[text]
+        if value is not None:
+            return [] if skip_size else _stride_findings(model, q, spec, value)
         return _reg_check(mn, spec.name, text, col, registers, spec.types, spec.source,
                           spec.name)
     raise AssertionError(spec.kind)  # pragma: no cover - every kind is handled above
 
 
+def _alignment_findings(model: InstructionModel, spec: OperandSpec, base: str, offset: int,
+                        align: int, constants: Mapping[str, int]) -> list[Finding]:
+    mn = model.mnemonic
+    rule = f"{mn}.alignment"
+    if base in constants:
+        address = constants[base] + offset
+        if address % align:
+            return [_finding("error", rule, f"address {address:#x} ({base} = "
+                             f"{constants[base]:#x}{f' + {offset}' if offset else ''}) is not "
+                             f"{align}-byte aligned", model.alignment_source, spec.name, address)]
+        return []
+    if offset % align:
+        return [_finding("warning", rule, f"offset {offset} is not a multiple of {align}: the "
+                         f"address is {align}-byte aligned only if {base} is "
+                         f"{(-offset) % align} mod {align}", model.alignment_source, spec.name,
+                         offset)]
+    return []
+
+
+def _stride_findings(model: InstructionModel, q: Mapping[str, str | None], spec: OperandSpec,
+                     stride: int) -> list[Finding]:
+    info = model.stride(q)
+    if info is None:
+        return []
+    default, bits, frag = info
+    rule = f"{model.mnemonic}.stride"
+    out = []
+    if stride < default:
+        out.append(_finding("error", rule, f"stride {stride} is below the default {default} "
+                            "(the leading dimension): undefined behaviour",
+                            f"{_WSTORE}; {_WL}", spec.name, stride))
+    if (stride * bits) % (8 * frag):
+        out.append(_finding("error", rule, f"stride {stride} x {bits} bits = "
+                            f"{stride * bits / 8:g} bytes is not a multiple of the fragment "
+                            f"size, {frag} bytes", _WSTORE, spec.name, stride))
+    return out
+
+
+def _taddr_findings(model: InstructionModel, q: Mapping[str, str | None],
+                    specs: list[OperandSpec], ops: list[tuple[str, int]],
+                    constants: Mapping[str, int]) -> list[Finding]:
+    """A constant ``taddr``: :func:`descriptors.tmem.footprint`'s errors and warnings."""
+    from . import tmem
+    values: dict[str, str] = {spec.name: text for spec, (text, _) in zip(specs, ops)}
+    m = _ADDR.match(values.get("taddr", ""))
+    if m is None or m.group("base") not in constants:
+        return []
+    address = constants[m.group("base")] + (_imm(m.group("off") or "0") or 0)
+    imm = _imm(values["immHalfSplitoff"]) if "immHalfSplitoff" in values else None
+    if "immHalfSplitoff" in values and imm is None:
+        return []
+    op = model.mnemonic.split(".")[1]
+    try:
+        fp = tmem.footprint(op, q["shape"], q["num"], address, pack=bool(q.get("pack")),
+                            unpack=bool(q.get("unpack")), imm_half_splitoff=imm)
+    except ParameterError as exc:
+        return [_finding("error", f"{model.mnemonic}.taddr", str(exc), model.vector_source,
+                         "taddr", address)]
+    return [_finding(f.severity, f"{model.mnemonic}.taddr", f"[{f.rule}] {f.message}",
+                     f.source, "taddr", address)
+            for f in fp.verdict if f.severity in ("error", "warning")]
+
+
 def check_instruction(text: Any, *, registers: Mapping[str, str] | None = None,
-                      arch: str | None = "sm_100a") -> list[Finding]:
+                      arch: str | None = "sm_100a",
+                      constants: Mapping[str, int] | None = None) -> list[Finding]:
     """Findings for one PTX instruction line: qualifier legality, vector size and register
     types (when ``registers`` maps names to declared types, see :func:`parse_registers`),
     operand list, address form and alignment, target architecture (``arch``; ``None`` skips).
+    ``constants`` maps register names to values known at compile time (a module reader's
+    data flow): a constant address is then checked for alignment (an error, not a warning), a
+    constant wmma stride against 9.7.14.4.2, and a constant tcgen05 ``taddr`` by
+    :func:`descriptors.tmem.footprint`.
 
     A line that cannot be read comes back as one ``instruction.syntax`` error (the message of
     :class:`InstructionError`), so a snippet file gets a verdict per line.  Severity ``error``
@@ -958,4 +1075,4 @@ def check_instruction(text: Any, *, registers: Mapping[str, str] | None = None,
         p = parse_instruction(text)
     except InstructionError as exc:
         return [_finding("error", "instruction.syntax", str(exc), "PTX 9.7 (instruction syntax)")]
-    return check_parsed(p, registers=registers, arch=arch)
+    return check_parsed(p, registers=registers, arch=arch, constants=constants)

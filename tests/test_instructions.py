@@ -185,3 +185,29 @@ def test_red_arches_agree_with_tmem() -> None:
     assert not base.supports(parse_target("sm_90a")) and not base.supports(parse_target("sm_120a"))
     with pytest.raises(InstructionError.__mro__[1]):
         parse_target("gfx90a")
+
+
+def test_value_rules_alignment_stride_taddr() -> None:
+    st = "stmatrix.sync.aligned.m8n8.x1.b16 [%rd1+8], {r0};"
+    assert [f.severity for f in check_instruction(st)] == ["warning"]
+    f = check_instruction(st, constants={"%rd1": 0x400})
+    assert [(x.severity, x.rule) for x in f] == [("error", "stmatrix.alignment")]
+    assert "0x408" in f[0].message
+    assert check_instruction(st, constants={"%rd1": 0x408}) == []
+    wl = "wmma.load.a.sync.aligned.row.m16n16k16.f16 {r0,r1,r2,r3,r4,r5,r6,r7}, [p+16]"
+    # 9.7.14.4.2's example: p and 2*s multiples of 32 (the fragment is 32 bytes)
+    assert [x.rule for x in check_instruction(wl + ";")] == ["wmma.load.alignment"]
+    found = errors(wl + ", 8;", constants={"p": 16})
+    assert found == ["wmma.load.stride", "wmma.load.stride"]  # below 16, and 16 B % 32
+    assert errors(wl + ", 24;", constants={"p": 16}) == ["wmma.load.stride"]  # 48 B % 32
+    assert errors(wl + ", s;", constants={"p": 0x1000, "s": 8}) == [
+        "wmma.load.alignment", "wmma.load.stride", "wmma.load.stride"]
+    assert errors(wl + ", 32;", constants={"p": 16}) == []
+    # sub-byte: s4 row-major A of m8n8k32, default stride 32 (elements of 4 bits)
+    assert errors("wmma.load.a.sync.aligned.row.m8n8k32.s4 {r0}, [p], 16;") == \
+        ["wmma.load.stride"]
+    assert errors("wmma.load.a.sync.aligned.row.m8n8k32.s4 {r0}, [p], 40;") == []
+    ld = "tcgen05.ld.sync.aligned.32x32b.x8.b32 {r0,r1,r2,r3,r4,r5,r6,r7}, [t];"
+    assert errors(ld, constants={"t": 0x00100000}) == ["tcgen05.ld.taddr"]  # lanes 16-47
+    assert errors(ld, constants={"t": 0x00200000}) == []
+    assert errors(ld, constants={"t": 0x000001FC}) == ["tcgen05.ld.taddr"]  # columns > 511
