@@ -73,6 +73,7 @@ class _Ctx:
     arch: str
     cta_group: int | None = None
     ws: bool | None = None
+    sp: bool | None = None
     m: int | None = None
     alloc: int | None = None
     rule: Rule | None = None
@@ -322,6 +323,18 @@ def _idesc_selector(ctx: _Ctx) -> Iterator[Finding]:
                           "sparsity_selector")
 
 
+@rule("idesc.sparse_form", "idesc", "Table 42, 9.7.16.10.9",
+      "the sparsity bit matches the instruction: set for tcgen05.mma.sp, clear otherwise")
+def _idesc_sparse_form(ctx: _Ctx) -> Iterator[Finding]:
+    sparse = bool(ctx.d.fields["sparse"])
+    if ctx.sp is True and not sparse:
+        yield ctx.error("tcgen05.mma.sp needs the sparsity bit set (it is 0: a dense descriptor)",
+                        "sparse")
+    elif ctx.sp is False and sparse:
+        yield ctx.error("the sparsity bit is set but the tcgen05.mma has no .sp (a dense MMA)",
+                        "sparse")
+
+
 @rule("idesc.max_shift", "idesc", "Table 42", "maximum shift only for tcgen05.mma.ws")
 def _idesc_max_shift(ctx: _Ctx) -> Iterator[Finding]:
     raw = ctx.d.fields.get("max_shift", 0)
@@ -525,7 +538,7 @@ def _tmem_alloc(ctx: _Ctx) -> Iterator[Finding]:
 
 # ====================================================================== entry points
 
-_CONTEXT = {"idesc": ("cta_group", "ws"), "smem": (), "zcm": ("m", "n"), "tmem": ("alloc",)}
+_CONTEXT = {"idesc": ("cta_group", "ws", "sp"), "smem": (), "zcm": ("m", "n"), "tmem": ("alloc",)}
 
 
 def _arch(arch: str) -> str:
@@ -548,7 +561,8 @@ def validate(descriptor: str, word: int | None = None, *, kind: str | None = Non
              arch: str = "sm_100a", **params: Any) -> list[Finding]:
     """Check a word, or the parameters ``encode`` takes, against every rule of the descriptor.
 
-    Context parameters (not stored in the word): ``cta_group``, ``ws`` (idesc); ``m`` (zcm);
+    Context parameters (not stored in the word): ``cta_group``, ``ws``, ``sp`` (the
+    instruction is ``tcgen05.mma.sp``) (idesc); ``m`` (zcm);
     ``alloc`` (tmem: allocated columns).  Returns findings, errors first; an empty list or only
     notes/warnings means valid (:func:`is_valid`).  Raises :class:`ParameterError` for a
     malformed question (unknown parameter or architecture, both a word and parameters).
@@ -572,6 +586,7 @@ def validate(descriptor: str, word: int | None = None, *, kind: str | None = Non
     ctx = _Ctx(decoded, arch,
                cta_group=_int_or_none(context.get("cta_group"), "cta_group"),
                ws=_bool_or_none(context.get("ws"), "ws"),
+               sp=_bool_or_none(context.get("sp"), "sp"),
                m=_int_or_none(context.get("m"), "m"),
                alloc=_int_or_none(context.get("alloc"), "alloc"))
     if ctx.cta_group not in (None, 1, 2):
@@ -603,11 +618,11 @@ def _type_bits(type_name: str | None) -> int | None:
 
 def validate_pair(idesc: int, *, kind: str, a_desc: int | None = None, b_desc: int | None = None,
                   arch: str = "sm_100a", cta_group: int | None = None,
-                  ws: bool | None = None) -> list[Finding]:
+                  ws: bool | None = None, sp: bool | None = None) -> list[Finding]:
     """Check an instruction descriptor with the shared memory descriptors of A and/or B: each on
     its own, then the major-ness / type size / swizzle combinations of Table 52 and the
     absolute-LBO and unused-LBO rules that need the major-ness."""
-    findings = validate("idesc", idesc, kind=kind, arch=arch, cta_group=cta_group, ws=ws)
+    findings = validate("idesc", idesc, kind=kind, arch=arch, cta_group=cta_group, ws=ws, sp=sp)
     d = decode("idesc", idesc, kind=kind)
     for operand, word in (("a", a_desc), ("b", b_desc)):
         if word is None:
