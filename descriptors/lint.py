@@ -23,7 +23,9 @@ give it and the field it names is wholly constant.  A descriptor computed entire
 is a note (``lint.runtime``), never a guess.
 
 Each :class:`LintFinding` has the location (line and 1-based column of the operand), severity,
-rule id (the validators' ids, plus ``lint.runtime``, ``lint.nothing``), message, instruction
+rule id (the validators' ids, plus ``lint.runtime`` for a run-time value, ``lint.kind`` for a
+SASS word valid under only some candidate kinds, ``lint.split`` for a function analysed in
+pieces, ``lint.nothing`` for an input without tcgen05 instructions), message, instruction
 text, operand name and the word (hex; ``x``/``?`` for unknown nibbles, see
 :meth:`KnownBits.pattern <descriptors.readers.knownbits.KnownBits.pattern>`).
 """
@@ -453,6 +455,12 @@ def lint_lines(lines: Iterable[str], *, file: str = "<stdin>", arch: str | None 
     seen = False
     for item in items:
         if isinstance(item, Fact):
+            if item.use == "split":
+                yield LintFinding(file, item.line, 0, "note", "lint.split", "function "
+                                  f"{item.text or '(unnamed)'} is longer than the reader's piece "
+                                  "size: analysed in pieces; values carried over the boundary "
+                                  "are unknown, a loop over it is not seen before it", "")
+                continue
             if facts is not None:
                 facts.append(item)
             continue

@@ -18,7 +18,9 @@ Input is never trusted: bytes are decoded as UTF-8 with replacement characters, 
 CRLF line ends are accepted, a line longer than :data:`MAX_LINE` characters is cut there (the
 instruction on it is then skipped if it has no ``;``), unknown instructions are skipped and
 only make the registers they write unknown, and a function longer than :data:`MAX_FUNCTION`
-instructions is analysed in pieces (the values carried between pieces become unknown).
+instructions is analysed in pieces, so memory stays bounded: values carried into a piece are
+unknown, but a loop whose back edge crosses a piece boundary is not seen by the earlier piece
+(the reader then says so in a ``lint.split`` note).
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ __all__ = ["KnownBits", "Operand", "Instruction", "Fact", "MAX_LINE", "MAX_FUNCT
 #: Characters of one line that are read; the rest of a longer line is dropped.
 MAX_LINE = 4096
 #: Instructions of one function analysed together (memory bound).
-MAX_FUNCTION = 200_000
+MAX_FUNCTION = 50_000
 
 
 @dataclass(frozen=True, slots=True)

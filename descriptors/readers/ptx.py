@@ -114,7 +114,11 @@ def _statements(lines: Iterable[str]) -> Iterator[tuple[str, object]]:
             line = line[:s] + " " * (e + 2 - s) + line[e + 2:]
         if "//" in line:
             line = line[:line.find("//")]
-        if not line.strip():
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if stripped in ("{", "}", "(", ")", ");") or stripped.startswith(".param"):
+            pending = ""  # function braces and parameter lists end no statement
             continue
         m = _TARGET.match(line)
         if m:
@@ -148,7 +152,7 @@ def _statements(lines: Iterable[str]) -> Iterator[tuple[str, object]]:
 
 
 def _parse(stmt: str, line: int, col: int) -> _Stmt | None:
-    text = stmt.strip().lstrip("{}").strip()
+    text = stmt.strip().lstrip("{}()").strip()
     if not text or text.startswith((".", "}")):
         return None
     offset = col - 1 + (len(stmt) - len(stmt.lstrip()))
@@ -314,5 +318,7 @@ def read_ptx(lines: Iterable[str]) -> Iterator[Instruction | Fact]:
             fn.stmts.append(item)  # type: ignore[arg-type]
             if len(fn.stmts) >= MAX_FUNCTION:
                 yield from _analyse(fn, arch)
+                yield Fact(fn.stmts[-1].line, 0, KnownBits.unknown(1), "split", fn.name or "",
+                           "ptx")
                 fn = _Function(fn.name)
     yield from _analyse(fn, arch)

@@ -311,5 +311,6 @@ def read_sass(lines: Iterable[str]) -> Iterator[Instruction | Fact]:
             fn.append(item)  # type: ignore[arg-type]
             if len(fn) >= MAX_FUNCTION:
                 yield from _analyse(fn, labels, arch, name)
+                yield Fact(fn[-1].line, 0, KnownBits.unknown(1), "split", name or "", "sass")
                 fn, labels = [], {}
     yield from _analyse(fn, labels, arch, name)
