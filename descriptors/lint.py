@@ -15,7 +15,11 @@ for every instruction checks its descriptor operands **for that instruction**:
   and an error is reported only when every candidate kind breaks a rule).
 * ``tcgen05.alloc`` / ``tcgen05.dealloc`` -- a constant column count
   (:func:`descriptors.tmem.check_alloc`).
-* ``tcgen05.cp`` -- its shared memory descriptor.
+* ``tcgen05.cp`` -- its shared memory descriptor (PTX and SASS ``UTCCP``).
+* ``tcgen05.ld`` / ``tcgen05.st`` (PTX) -- the register vector against Tables 47/48 and, when
+  the Tensor Memory address is constant, the access rules of
+  :func:`descriptors.tmem.footprint` (lanes, columns, ``.pack``/``.unpack``, ``.red``).  SASS
+  ``LDTM``/``STTM`` do not show the shape and are not judged.
 
 Known bits: a finding is reported only when it holds whatever the run-time bits are -- the
 word is checked with its unknown bits all 0 and all 1 and a finding is kept only when both
@@ -332,7 +336,7 @@ def _check_smem(em: _Emitter, op: Operand | None, name: str, arch: str) -> None:
     if kb.width < 64:
         kb = kb.resize(64)
     word = kb.pattern()
-    label = "A" if name == "a_desc" else "B"
+    label = {"a_desc": "A", "b_desc": "B"}.get(name, "source")
     if kb.is_unknown:
         em.add("note", "lint.runtime", f"{label} shared memory descriptor is computed at run "
                "time; not checked", op, name, word)
@@ -415,6 +419,57 @@ def _check_alloc(em: _Emitter, ins: Instruction) -> None:
                f"{f.message} ({f.source})", op, "ncols", str(op.value.value))
 
 
+_LDST = re.compile(r"tcgen05\.(ld|st)\b.*?\.(\d+x\d+b(?:x2)?)\.x(\d+)")
+
+
+def _check_ldst(em: _Emitter, ins: Instruction, arch: str) -> None:
+    """tcgen05.ld/st: the register vector against Tables 47/48, and the access's footprint
+    (:func:`descriptors.tmem.footprint`) when the Tensor Memory address is constant."""
+    from .errors import ParameterError
+    from .tmem import footprint, registers
+    m = _LDST.match(ins.opcode)
+    if m is None:
+        return
+    op, shape, num = m.group(1), m.group(2), int(m.group(3))
+    ops = list(ins.operands)
+    vec = next((o for o in ops if o.text.startswith("{")), None)
+    addr = next((o for o in ops if o.memory), None)
+    imm = None
+    if shape.endswith("x2") and addr is not None:
+        rest = [o for o in ops if o is not addr and o is not vec]
+        imm = rest[0].value.value if rest and rest[0].value is not None and rest[0].value.is_const \
+            else None
+    try:
+        regs = registers(shape, num, op)
+    except ParameterError as exc:
+        em.add("error", f"tmem.{op}.num", f"{ins.opcode}: {exc}", None, None, None)
+        return
+    if vec is not None:
+        n = len([r for r in vec.text.strip("{}").split(",") if r.strip()])
+        if n != regs:
+            em.add("error", f"tmem.{op}.num", f"{ins.opcode}: the vector has {n} registers; "
+                   f".{shape}.x{num} moves {regs} per thread (Table {47 if op == 'ld' else 48})",
+                   vec, "registers", str(n))
+    if addr is None or addr.value is None or not addr.value.is_const:
+        return
+    if shape.endswith("x2") and imm is None:
+        return
+    try:
+        fp = footprint(op, shape, num, addr.value.value, pack=".pack::16b" in ins.opcode,
+                       unpack=".unpack::16b" in ins.opcode,
+                       red=(re.search(r"\.(min|max)\b", ins.opcode) or [None, None])[1]
+                       if ".red" in ins.opcode else None,
+                       imm_half_splitoff=imm, arch=arch)
+    except ParameterError as exc:
+        em.add("error", f"tmem.{op}.num", f"{ins.opcode}: {exc}", addr, "taddr",
+               addr.value.pattern())
+        return
+    for f in fp.verdict:
+        if f.severity in ("error", "warning"):
+            em.add(f.severity, f.rule, f"tcgen05.{op}: {f.message} ({f.source})", addr, "taddr",
+                   addr.value.pattern())
+
+
 def _check_cp(em: _Emitter, ins: Instruction, arch: str) -> None:
     for o in ins.operands[1:]:
         if o.value is not None and not o.memory and (o.value.width == 64 or _role(o) == "gdesc"):
@@ -434,6 +489,8 @@ def check_instruction(file: str, ins: Instruction, arch: str) -> list[LintFindin
             _check_alloc(em, ins)
         elif op.startswith("tcgen05.cp"):
             _check_cp(em, ins, arch)
+        elif op.startswith(("tcgen05.ld", "tcgen05.st")):
+            _check_ldst(em, ins, arch)
     else:
         ctx = _sass_context(ins)
         if ctx is not None:

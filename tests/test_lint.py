@@ -210,6 +210,21 @@ def test_alloc_dealloc_immediates():
     assert f == [(1, "tmem.alloc", "96"), (2, "tmem.alloc", "1024")]
 
 
+def test_ld_st_and_cp():
+    text = ["mov.b32 %r2, 8388608;",  # lane 128
+            "tcgen05.ld.sync.aligned.32x32b.x2.b32 {%r10, %r11, %r12}, [%r2];",
+            "mov.b32 %r5, 500;",
+            "tcgen05.st.sync.aligned.32x32b.x32.b32 [%r5], {" + ", ".join(
+                f"%r{i}" for i in range(100, 132)) + "};",
+            "ld.shared.u32 %r6, [tmem_base];",
+            "tcgen05.ld.sync.aligned.16x64b.x4.b32 {%r1, %r2, %r3, %r4}, [%r6];",
+            "mov.b64 %rd8, 4611686293305294848;",  # no 0b001 constant
+            "tcgen05.cp.cta_group::1.128x256b [%r5], %rd8;"]
+    got = [(f.line, f.rule, f.operand) for f in lint_lines(text) if f.severity == "error"]
+    assert got == [(2, "tmem.ld.num", "registers"), (2, "tmem.ld.lanes", "taddr"),
+                   (4, "tmem.st.columns", "taddr"), (8, "smem.reserved", "s_desc")]
+
+
 def test_arch_option_and_target():
     assert not [f for f in _lint("i8_cta1.ptx") if f.severity == "error"]
     err = [f for f in _lint("i8_cta1.ptx", arch="sm_103a") if f.severity == "error"]
