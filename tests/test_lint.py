@@ -217,7 +217,7 @@ def test_ld_st_and_cp():
             "tcgen05.st.sync.aligned.32x32b.x32.b32 [%r5], {" + ", ".join(
                 f"%r{i}" for i in range(100, 132)) + "};",
             "ld.shared.u32 %r6, [tmem_base];",
-            "tcgen05.ld.sync.aligned.16x64b.x4.b32 {%r1, %r2, %r3, %r4}, [%r6];",
+            "tcgen05.ld.sync.aligned.16x64b.x4.b32 {%r21, %r22, %r23, %r24}, [%r6];",
             "mov.b64 %rd8, 4611686293305294848;",  # no 0b001 constant
             "tcgen05.cp.cta_group::1.128x256b [%r5], %rd8;"]
     got = [(f.line, f.rule, f.operand) for f in lint_lines(text) if f.severity == "error"]
