@@ -1,10 +1,13 @@
 """descgen dump command (registered on the main app by cli.main).
 
 ``descgen dump [FILE|-]`` finds the descriptor words in a cuda-gdb register dump, a printf log
-or a SASS listing (:mod:`descriptors.dump`), prints a summary table (one row per word: line,
-register or name, value, best reading, confidence, verdict) and then the full decode of each
-word's best reading (rich, ``--plain`` text, or ``--format json``).  Bad input (a missing file,
-an unknown kind) is one line on stderr and exit code 2; a scan that finds nothing exits 0.
+or a SASS listing (:mod:`descriptors.dump`) and prints as it reads: one table row per word
+(line, register or name, value, confidence, verdict, best reading), the full decode of each
+distinct word at its first occurrence only, and at the end where each distinct word occurs
+(rich, ``--plain`` text, or ``--format json``).  Memory stays flat: the index remembers at
+most :data:`KEEP_WORDS` distinct words and :data:`KEEP_LOCATIONS` places of each.  Bad input
+(a missing file, an unknown kind) is one line on stderr and exit code 2; a scan that finds
+nothing exits 0.
 """
 
 from __future__ import annotations
@@ -12,11 +15,11 @@ from __future__ import annotations
 import json
 import sys
 from enum import Enum
+from collections.abc import Iterable
 from typing import IO, Annotated, Any
 
 import typer
 from rich.console import Console, Group
-from rich.table import Table
 from rich.text import Text
 
 from descriptors import DescgenError
@@ -37,39 +40,58 @@ class DumpAs(str, Enum):
     tmem = "tmem"
 
 
-_COLUMNS = ("line", "where", "value", "reading", "confidence", "verdict")
+_COLUMNS = ("line", "where", "value", "confidence", "verdict", "reading")
+#: Fixed widths of the streamed table (the reading, last, takes what it needs).
+_WIDTHS = (6, 14, 18, 11, 18)
+
+#: Locations remembered per distinct word, and distinct words remembered, for the index at
+#: the end: memory stays flat however long the input.  A word forgotten (beyond the limit) and
+#: met again is decoded again.
+KEEP_LOCATIONS = 8
+KEEP_WORDS = 4096
 
 
-def _row(f: DumpFinding) -> tuple[str, ...]:
+def _cells(f: DumpFinding, reading: str) -> tuple[str, ...]:
     best = f.best
     assert best is not None
-    return (str(f.line), f.where, f.hex, best.summary, f"{best.level} {best.confidence:.2f}",
-            best.verdict)
+    return (str(f.line), f.where, f.hex, f"{best.level} {best.confidence:.2f}", best.verdict,
+            reading)
 
 
-def _plain_table(findings: list[DumpFinding]) -> str:
-    rows = [_COLUMNS, *(_row(f) for f in findings)]
-    widths = [max(len(r[i]) for r in rows) for i in range(len(_COLUMNS))]
-    right = {0}
-    lines = []
-    for r in rows:
-        cells = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))]
-        lines.append("  ".join(cells).rstrip())
-    return "\n".join(lines)
+def _line(cells: tuple[str, ...]) -> str:
+    parts = [cells[0].rjust(_WIDTHS[0])]
+    parts += [c.ljust(w) for c, w in zip(cells[1:5], _WIDTHS[1:])]
+    parts.append(cells[5])
+    return "  ".join(parts).rstrip()
 
 
-def _rich_table(findings: list[DumpFinding], title: str) -> Table:
-    table = Table(title=title, title_justify="left", show_edge=False, pad_edge=False)
-    for name in _COLUMNS:
-        table.add_column(name, justify="right" if name == "line" else "left",
-                         no_wrap=name in ("value", "where"))
-    for f in findings:
+def _key(f: DumpFinding) -> tuple[Any, ...]:
+    """What makes two findings the same decode: the word and its best reading."""
+    best = f.best
+    assert best is not None
+    return (f.size, f.word, best.descriptor, best.kind, best.form, best.word)
+
+
+class _Seen:
+    __slots__ = ("line", "summary", "count", "places")
+
+    def __init__(self, f: DumpFinding) -> None:
         best = f.best
         assert best is not None
-        cells = _row(f)
-        style = "bold green" if best.valid else "bold red"
-        table.add_row(*cells[:5], Text(cells[5], style=style))
-    return table
+        self.line = f.line
+        self.summary = f"{f.hex}  {best.summary}"
+        self.count = 0
+        self.places: list[str] = []
+
+    def add(self, f: DumpFinding) -> None:
+        self.count += 1
+        if len(self.places) < KEEP_LOCATIONS:
+            self.places.append(f"{f.line} ({f.where})")
+
+    def index_line(self) -> str:
+        more = self.count - len(self.places)
+        return (f"{self.summary}: {self.count}x, line " + ", ".join(self.places)
+                + (f" and {more} more" if more else ""))
 
 
 def _heading(f: DumpFinding) -> list[str]:
@@ -129,7 +151,11 @@ def dump_cmd(
     table_only: Annotated[bool, typer.Option("--table-only", help="Only the summary table, no decodes.")] = False,
     no_color: Annotated[bool, typer.Option("--no-color", help="No colour in the terminal.")] = False,
 ) -> None:
-    """Find the descriptors in a register dump, printf log or SASS listing and explain them."""
+    """Find the descriptors in a register dump, printf log or SASS listing and explain them.
+
+    Text output streams: one table row per word as it is found; after the first occurrence of
+    each distinct word (and reading) its full decode; later occurrences point back to it; at
+    the end, where each distinct word occurs and the counts."""
     options = dict(as_=as_.value if as_ is not None else None, kind=kind, arch=arch,
                    min_confidence=min_confidence)
     stream, name, close = _open(file)
@@ -137,35 +163,91 @@ def dump_cmd(
         found = scan_stream(stream, **options)  # checks the options before reading
         if fmt is DumpFormat.json:
             _json(found, name)
-            return
-        findings = list(found)
+        else:
+            _text(found, name, plain_=plain_, table_only=table_only, no_color=no_color)
     finally:
         if close:
             stream.close()
-    if not findings:
-        typer.echo(f"no descriptor words found in {name}")
-        return
-    title = f"{len(findings)} descriptor word{'s' * (len(findings) != 1)} found in {name}"
-    if plain_:
-        out = [title, _plain_table(findings)]
-        if not table_only:
-            for f in findings:
-                best = f.best
-                assert best is not None
-                out += ["", *_heading(f), "", plain(best.decoded, best.findings)]
-        typer.echo("\n".join(out))
-        return
-    console = _console(no_color)
-    console.print(_rich_table(findings, title))
-    if table_only:
-        return
-    for f in findings:
+
+
+def _text(found: Iterable[DumpFinding], name: str, *, plain_: bool, table_only: bool,
+          no_color: bool) -> None:
+    """The streamed text report (see :func:`dump_cmd`)."""
+    console = None if plain_ else _console(no_color)
+    write = sys.stdout.write
+    # rows are coloured only in a colour terminal (where a human reads them); elsewhere they
+    # are written directly -- a 10 MB log has hundreds of thousands of rows
+    fast_rows = console is None or not console.is_terminal or console.color_system is None
+
+    def out(text: str = "", style: str | None = None) -> None:
+        if console is None:
+            write(text + "\n")
+        else:
+            console.print(Text(text, style=style or ""), soft_wrap=True)
+
+    seen: dict[tuple[Any, ...], _Seen] = {}
+    total = 0
+    for f in found:
         best = f.best
         assert best is not None
-        console.print("")
-        console.rule(Text(f"line {f.line}  {f.where}  {f.hex}", style="bold"), align="left")
-        console.print(Group(*(Text(line) for line in _heading(f)[1:]), Text(""),
-                            render(best.decoded, best.findings)))
+        if total == 0:
+            out(f"descriptor words in {name}, as they are found"
+                + ("" if table_only else " (each distinct word is decoded at its first "
+                   "occurrence)") + ":", "bold")
+            out(_line(_COLUMNS), "bold")
+        total += 1
+        key = _key(f)
+        entry = seen.get(key)
+        first = entry is None
+        if first:
+            entry = _Seen(f)
+            if len(seen) < KEEP_WORDS:
+                seen[key] = entry
+        assert entry is not None
+        entry.add(f)
+        reading = best.summary if first or table_only else \
+            f"{best.summary} (decoded at line {entry.line})"
+        row = _line(_cells(f, reading))
+        if fast_rows:
+            write(row + "\n")
+        else:
+            console.print(Text(row, style="green" if best.valid else "red"), soft_wrap=True)
+        if first and not table_only:
+            _decode_block(f, console, out)
+    if total == 0:
+        out(f"no descriptor words found in {name}")
+        return
+    if not table_only:
+        out()
+        out("where each distinct word occurs:", "bold")
+        for entry in seen.values():
+            out("  " + entry.index_line())
+        if len(seen) >= KEEP_WORDS:
+            out(f"  (the first {KEEP_WORDS} distinct words are listed)")
+    distinct = f", {len(seen)}{'+' if len(seen) >= KEEP_WORDS else ''} distinct"
+    out(f"{total} descriptor word{'s' * (total != 1)} found in {name}{distinct}", "bold")
+    if console is None:
+        sys.stdout.flush()
+
+
+def _decode_block(f: DumpFinding, console: Console | None, out: Any) -> None:
+    best = f.best
+    assert best is not None
+    heading = _heading(f)
+    if console is None:
+        out("")
+        for line in heading:
+            out("    " + line)
+        out("")
+        out("\n".join("    " + line if line else line
+                       for line in plain(best.decoded, best.findings).splitlines()))
+        out("")
+        return
+    console.print("")
+    console.rule(Text(heading[0], style="bold"), align="left")
+    console.print(Group(*(Text(line) for line in heading[1:]), Text(""),
+                        render(best.decoded, best.findings)))
+    console.print("")
 
 
 def _json(found: Any, name: str) -> None:

@@ -1,10 +1,12 @@
 """descgen layout command (registered on the main app by cli.main).
 
 ``descgen layout --major K --swizzle 128B --dtype bf16 --tile 128x64 --start-address 0x400``
-derives the shared memory descriptor of a tile from its layout (PTX 9.7.16.3.3, Tables 52-53);
-``--k-steps`` lists the descriptors an MMA loop issues through the tile's K; ``--show`` draws
-the swizzle atom, ``--svg FILE`` writes the same picture; ``--explain WORD`` goes the other way:
-the layout a descriptor word implies.  Bad input raises a DescgenError (one line, exit 2).
+derives the shared memory descriptor of a tile from its layout (PTX 9.7.16.3.3, Tables 52-53),
+its swizzle atoms stacked as ``--tile-order`` says; ``--k-steps`` lists the descriptors an MMA
+loop issues through the tile's K; ``--show`` draws the swizzle atom and how the tile stacks the
+atoms, ``--svg FILE`` writes the same picture; ``--cute LAYOUT`` reads a layout as CuTe prints
+it; ``--explain WORD`` goes the other way: the layout a descriptor word implies, with its CuTe
+layout.  Bad input raises a DescgenError (one line, exit 2).
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ import typer
 from rich.console import Console
 
 from descriptors import ParameterError, parse_int
-from descriptors.smem_layout import (DTYPES, DescriptorLayout, KStep, SmemLayout, atom_table,
-                                     explain_descriptor, layout_descriptor)
+from descriptors.cute_layout import CuteDescriptor, cute_layout_descriptor, descriptor_cute_layout
+from descriptors.smem_layout import (DTYPES, DescriptorLayout, KStep, SmemLayout, _tile,
+                                     atom_table, explain_descriptor, layout_descriptor,
+                                     tiling_table)
 
 
 class LayoutFormat(str, Enum):
@@ -37,7 +41,9 @@ def layout_cmd(
     major: Annotated[str | None, typer.Option("--major", help="Major-ness of the operand in shared memory: K or MN.")] = None,
     swizzle: Annotated[str | None, typer.Option("--swizzle", help="Swizzle mode: none, 128B_base32B, 128B, 64B, 32B.")] = None,
     dtype: Annotated[str | None, typer.Option("--dtype", help=f"Element type by PTX name: {_dtype_help()}.")] = None,
-    tile: Annotated[str | None, typer.Option("--tile", help="Tile ROWSxK in elements: rows of M (A) or N (B) by K, e.g. 128x64.")] = None,
+    tile: Annotated[str | None, typer.Option("--tile", help="Tile ROWSxK in elements: rows of M (A) or N (B) by K, e.g. 128x64. With --explain: the slice its CuTe layout spans.")] = None,
+    tile_order: Annotated[str | None, typer.Option("--tile-order", help="How the tile stacks its swizzle atoms: mn_first (CuTe Step<_1,_2>; the default) or k_first (Step<_2,_1>, how CUTLASS tiles MN-major operands).")] = None,
+    cute: Annotated[str | None, typer.Option("--cute", help="A layout as CuTe prints it (per-MMA slice (M/N,K) in elements, or a partitioned tensor), e.g. 'Sw<3,4,3>_smem_ptr[16b](0x400) o (_128,_16):(_64,_1)'.")] = None,
     start_address: Annotated[str | None, typer.Option("--start-address", help="Byte address of the tile in shared memory (default 0).")] = None,
     kind: Annotated[str | None, typer.Option("--kind", help="MMA kind: picks e2m1's packing (padded for f8f6f4/mxf8f6f4, packed for mxf4/mxf4nvf4) and the K of --k-steps.")] = None,
     unused_lbo_bytes: Annotated[str, typer.Option("--unused-lbo-bytes", help="LBO written where it is unused (K-major swizzled): 16 (raw 1, CUTLASS) or 0 (DeepGEMM).")] = "16",
@@ -52,32 +58,43 @@ def layout_cmd(
     fmt: Annotated[LayoutFormat, typer.Option("--format", "-f", help="text, json, or hex (the word; one per K step with --k-steps).")] = LayoutFormat.text,
     no_color: Annotated[bool, typer.Option("--no-color", help="No colour in the picture.")] = False,
 ) -> None:
-    """Shared memory descriptor from a layout (major-ness, swizzle, type, tile), its K steps and
-    swizzle atom; or, with --explain, the layout a descriptor word implies."""
+    """Shared memory descriptor from a layout (major-ness, swizzle, type, tile and tile order,
+    or a CuTe layout), its K steps and swizzle atom; or, with --explain, the layout a
+    descriptor word implies."""
     if show and fmt is not LayoutFormat.text:
         raise ParameterError("--show draws in the terminal: use it with --format text (or --svg)")
     if major is None or dtype is None:
-        raise ParameterError("give --major (K or MN) and --dtype" + ("" if explain else
-                             ", --swizzle and --tile (or --explain WORD)"))
-    result: SmemLayout | DescriptorLayout
+        raise ParameterError("give --major (K or MN) and --dtype" + ("" if explain or cute else
+                             ", --swizzle and --tile (or --cute LAYOUT, or --explain WORD)"))
+    if explain is not None and cute is not None:
+        raise ParameterError("--explain and --cute go opposite ways: give one")
+    result: SmemLayout | DescriptorLayout | CuteDescriptor
     steps: list[KStep] | None = None
-    if explain is not None:
-        given = [n for n, v in (("--swizzle", swizzle), ("--tile", tile), ("--start-address", start_address),
-                                ("--lbo-address", lbo_address)) if v is not None]
-        if unused_lbo_bytes != "16":
-            given.append("--unused-lbo-bytes")
-        if k_steps:
-            given.append("--k-steps")
-        if given:
-            raise ParameterError(f"--explain reads the layout from the word; {', '.join(given)} "
-                                 "cannot be combined with it (K steps need a tile)")
-        result = explain_descriptor(parse_int(explain, "--explain"), major=major, dtype=dtype, kind=kind)
+    cute_text: tuple[str, int, list[str]] | None = None
+    if cute is not None:
+        _refuse_with("--cute", (("--tile", tile), ("--tile-order", tile_order),
+                                ("--lbo-address", lbo_address), ("--umma-k", umma_k)),
+                     k_steps or sparse or compressed, "its K steps come from the layout itself")
+        result = cute_layout_descriptor(cute, dtype=dtype, major=major, swizzle=swizzle,
+                                        start_address=start_address, kind=kind,
+                                        unused_lbo_bytes=parse_int(unused_lbo_bytes, "--unused-lbo-bytes"))
+        steps = list(result.k_steps) or None
+    elif explain is not None:
+        _refuse_with("--explain", (("--swizzle", swizzle), ("--tile-order", tile_order),
+                                   ("--start-address", start_address), ("--lbo-address", lbo_address)),
+                     k_steps or unused_lbo_bytes != "16", "the layout comes from the word")
+        word = parse_int(explain, "--explain")
+        result = explain_descriptor(word, major=major, dtype=dtype, kind=kind)
+        rows, kk = _tile(tile) if tile is not None else (None, None)
+        if result.lbo_mode == "relative":
+            cute_text = descriptor_cute_layout(word, major=major, dtype=dtype, kind=kind, mn=rows, k=kk)
     else:
         if swizzle is None or tile is None:
             raise ParameterError("give --swizzle and --tile ROWSxK (or --explain WORD)")
         result = layout_descriptor(major, swizzle, dtype, tile,
                                    0 if start_address is None else start_address, kind=kind,
-                                   unused_lbo_bytes=unused_lbo_bytes, lbo_address=lbo_address)
+                                   unused_lbo_bytes=unused_lbo_bytes, lbo_address=lbo_address,
+                                   tile_order=tile_order)
         if k_steps:
             steps = result.k_steps(sparse=sparse, compressed=compressed, umma_k=umma_k)
         elif sparse or compressed or umma_k is not None:
@@ -90,13 +107,26 @@ def layout_cmd(
         data = result.to_dict()
         if steps is not None:
             data["k_steps"] = [s.to_dict() for s in steps]
+        if cute_text is not None:
+            data["cute_layout"] = cute_text[0]
+            data["cute_origin_bytes"] = cute_text[1]
         typer.echo(json.dumps(data, indent=2))
+    elif isinstance(result, CuteDescriptor):
+        typer.echo(_cute_text(result))
     else:
-        typer.echo(_text(result, steps, sparse, compressed))
+        typer.echo(_text(result, steps, sparse, compressed, cute_text))
         if show:
             console = Console(highlight=False, soft_wrap=False, width=160,
                               **({"color_system": None} if no_color else {}))
             console.print(_picture(result, colour=not no_color))
+
+
+def _refuse_with(what: str, options: tuple[tuple[str, Any], ...], flag: bool, why: str) -> None:
+    given = [n for n, v in options if v is not None]
+    if flag:
+        given.append("--k-steps/--sparse/--compressed/--unused-lbo-bytes")
+    if given:
+        raise ParameterError(f"{', '.join(given)} cannot be combined with {what}: {why}")
 
 
 def _pattern_start(result: SmemLayout | DescriptorLayout) -> int:
@@ -105,11 +135,18 @@ def _pattern_start(result: SmemLayout | DescriptorLayout) -> int:
     return result.pattern_start_bytes
 
 
-def _picture(result: SmemLayout | DescriptorLayout, *, colour: bool) -> Any:
-    return atom_table(result.atom, _pattern_start(result), colour=colour)
+def _picture(result: SmemLayout | DescriptorLayout | CuteDescriptor, *, colour: bool) -> Any:
+    if isinstance(result, CuteDescriptor):
+        raise ParameterError("--show/--svg draw a tile from --tile or a word from --explain; "
+                             "for a CuTe layout, --explain its word")
+    atom = atom_table(result.atom, _pattern_start(result), colour=colour)
+    if isinstance(result, SmemLayout):
+        from rich.console import Group
+        return Group(atom, tiling_table(result, colour=colour))
+    return atom
 
 
-def _write_svg(result: SmemLayout | DescriptorLayout, path: Path) -> None:
+def _write_svg(result: SmemLayout | DescriptorLayout | CuteDescriptor, path: Path) -> None:
     console = Console(record=True, file=io.StringIO(), width=160, highlight=False)
     console.print(_picture(result, colour=True))
     console.save_svg(str(path), title=f"descgen layout {result.hex}")
@@ -119,8 +156,34 @@ def _row(label: str, value: str) -> str:
     return f"  {label:<18}{value}"
 
 
+def _cute_text(r: CuteDescriptor) -> str:
+    f = r.fields
+    lines = [f"shared memory descriptor {r.hex}"]
+    lines.append(_row("layout", f"{r.major}-major {r.dtype} slice {r.shape[0]} x {r.shape[1]} (M/N x K "
+                      f"elements) at {r.start_address_bytes:#x}, {r.swizzle} swizzle"))
+    lines.append(_row("cute", r.layout))
+    lines.append(_row("canonical form", r.canonical_layout + "   (element units, 9.7.16.3.3)"))
+    lines.append(_row("LBO", f"{r.lbo_bytes} bytes (raw {f['leading_byte_offset']})"))
+    lines.append(_row("SBO", f"{r.sbo_bytes} bytes (raw {f['stride_byte_offset']})"))
+    lines.append(_row("swizzle", f"{r.swizzle} (code {f['swizzle']})"))
+    lines.append(_row("base offset", f"{r.base_offset} (swizzle pattern on "
+                      + ("absolute addresses)" if r.pattern == "address" else "the layout's origin)")))
+    lines.append(_row("fields", " ".join(f"{k}={v}" for k, v in f.items()
+                                         if not k.startswith(("reserved", "fixed")))))
+    for note in r.notes:
+        lines.append(_row("note", note))
+    if r.k_steps:
+        lines.append("")
+        lines.append(f"K steps (mode 2 of the layout, {len(r.k_steps)} steps):")
+        lines.append(f"  {'step':>4}  {'offset':>8}  {'start':>8}  {'+word':>6}  descriptor")
+        for s in r.k_steps:
+            lines.append(f"  {s.index:>4}  {s.offset_bytes:>#8x}  {s.start_address_bytes:>#8x}  "
+                         f"{s.delta:>+6}  {s.hex}")
+    return "\n".join(lines)
+
+
 def _text(result: SmemLayout | DescriptorLayout, steps: list[KStep] | None, sparse: bool,
-          compressed: bool) -> str:
+          compressed: bool, cute_text: tuple[str, int, list[str]] | None = None) -> str:
     atom = result.atom
     lines = [f"shared memory descriptor {result.hex}"]
     f = result.fields
@@ -138,15 +201,21 @@ def _text(result: SmemLayout | DescriptorLayout, steps: list[KStep] | None, spar
     lines.append(_row("packing", result.element.packing))
     lines.append(_row("canonical form", f"{atom.swizzle_functor} o {result.canonical_form}"))
     lines.append(_row("", f"= {result.canonical_layout}   (element units)"))
-    if isinstance(result, SmemLayout) and result.tile_layout != result.canonical_layout:
-        lines.append(_row("whole tile", f"{result.tile_layout}"))
+    if isinstance(result, SmemLayout):
+        lines.append(_row("whole tile", f"{result.tile_layout}   (CuTe)"))
+    if cute_text is not None:
+        text, origin, cute_notes = cute_text
+        lines.append(_row("cute", text))
+        for note in cute_notes:
+            lines.append(_row("", note + f"; pass --start-address {origin:#x} with --cute"))
     lines.append(_row("swizzle atom", f"{atom.shape} 128-bit units (Table 53) = {atom.elements[0]} "
                       f"M/N x {atom.elements[1]} K {result.dtype}, {atom.rows} rows of "
                       f"{atom.row_bytes} bytes, {atom.bytes} bytes"
                       + (f", pattern repeats every {atom.repeat_bytes} bytes" if atom.repeat_bytes else "")))
     if isinstance(result, SmemLayout):
-        lines.append(_row("atoms", f"{result.atoms[0]} along M/N x {result.atoms[1]} along K; next "
-                          f"atom along M/N +{result.mn_atom_stride_bytes} bytes, along K "
+        order = "M/N first, Step<_1,_2>" if result.tile_order == "mn_first" else "K first, Step<_2,_1>"
+        lines.append(_row("atoms", f"{result.atoms[0]} along M/N x {result.atoms[1]} along K, stacked "
+                          f"{order}; next atom along M/N +{result.mn_atom_stride_bytes} bytes, along K "
                           f"+{result.k_atom_stride_bytes} bytes; tile {result.footprint_bytes} bytes"))
     mode = f" ({result.lbo_mode} address)" if result.lbo_mode == "absolute" else ""
     lines.append(_row("LBO", f"{result.lbo_bytes} bytes (raw {f['leading_byte_offset']}){mode}: "

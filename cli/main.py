@@ -21,6 +21,7 @@ from rich.console import Console
 
 import descriptors
 from descriptors import DescgenError, InvalidDescriptorError
+from descriptors.errors import shorten
 from descriptors.batch import BATCH_FORMATS, encode_batch, load_batch, render
 from descriptors.output import FORMATS, render_word
 from descriptors.printer import plain, rank_readings, to_json
@@ -33,11 +34,15 @@ except ImportError:  # pragma: no cover - older typer with click as a dependency
     from click import exceptions as _click_exc  # type: ignore[no-redef]
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+#: Longest error message printed (a message quoting a huge input is cut).
+_MAX_MESSAGE = 600
 
 
 def _fail(message: str, code: int = EXIT_USAGE) -> None:
     """Print ``message`` as one line on stderr and exit with ``code``."""
     text = " ".join(str(message).split())
+    if len(text) > _MAX_MESSAGE:  # never echo a huge input in full
+        text = f"{text[:_MAX_MESSAGE - 40]} ... ({len(text)} characters, cut)"
     sys.stderr.write(f"descgen: error: {text}\n")
     sys.stderr.flush()
     sys.exit(code)
@@ -74,6 +79,12 @@ class _OneLineErrors(TyperGroup):
             _fail(str(exc), EXIT_USAGE)
         except OSError as exc:  # e.g. a closed pipe or an unwritable --output
             _fail(str(exc), EXIT_USAGE)
+        except RecursionError:
+            _fail("the input is nested too deeply", EXIT_USAGE)
+        except Exception as exc:  # noqa: BLE001 - the last line of defence: never a traceback
+            _fail(f"internal error ({type(exc).__name__}: {shorten(exc)}); this is a bug in "
+                  f"descgen {descriptors.__version__}, please report it with the command line",
+                  EXIT_USAGE)
         if standalone_mode:
             sys.exit(rv if isinstance(rv, int) else EXIT_OK)
         return rv
@@ -167,6 +178,7 @@ def idesc_cmd(
     k: Annotated[str | None, typer.Option("-k", "--k", help="K, only to ask for K=96 (mxf4, mxf4nvf4).")] = None,
     cta_group: Annotated[str | None, typer.Option("--cta-group", help="cta_group 1 or 2 (context, not stored).")] = None,
     ws: Annotated[bool | None, typer.Option("--ws/--no-ws", help="For tcgen05.mma.ws (context, not stored).")] = None,
+    scale_vec: Annotated[str | None, typer.Option("--scale-vec", help="Block-scaled kinds: the MMA's .scale_vec 1X, 2X or 4X (or block16/block32; context, not stored).")] = None,
     fmt: FormatOpt = OutFormat.hex,
     name: NameOpt = None,
     arch: ArchOpt = "sm_100a",
@@ -178,7 +190,7 @@ def idesc_cmd(
                   saturate=saturate, sparse=sparse, sparsity_selector=sparsity_selector,
                   max_shift=max_shift, scale_type=scale_type, a_scale_id=a_scale_id,
                   b_scale_id=b_scale_id, k=k, cta_group=cta_group, ws=ws)
-    _emit("idesc", params, fmt, name, arch, force)
+    _emit("idesc", params, fmt, name, arch, force, {"scale_vec": scale_vec})
 
 
 @app.command("smem")
@@ -225,7 +237,12 @@ def zcm_cmd(
     from descriptors import zcm as zcm_lib
     from descriptors.printer import plain_mask, render_mask
 
-    wanted = [x for x in (from_mask, zero_columns, conv) if x]
+    for option, value in (("--from-mask", from_mask), ("--conv", conv)):
+        if value is not None and not value.strip():
+            raise descriptors.ParameterError(f"{option} is empty")
+    if zero_columns is not None and not _list(zero_columns):
+        raise descriptors.ParameterError("--zero-columns is empty; give columns such as 3,7-9")
+    wanted = [x for x in (from_mask, zero_columns, conv) if x is not None]
     raw = dict(start_count=_list(start_count), first_span=_list(first_span),
                non_zero_mask=non_zero_mask, skip_span=skip_span, use_span=use_span)
     if len(wanted) > 1:
@@ -252,12 +269,15 @@ def zcm_cmd(
         if column_shift is not None:
             given["column_shift"] = column_shift
         word = descriptors.encode("zcm", **given)
-    findings = validate("zcm", word, arch=arch, **({"m": m} if m is not None else {}))
-    _checked(findings, force, f"the zcm descriptor {descriptors.format_word('zcm', word)}")
-    if show:
+    context = {k: v for k, v in (("m", m), ("n", n)) if v is not None}
+    findings = validate("zcm", word, arch=arch, **context)
+    z = None
+    if show:  # before any warning is printed: a refusal is one line
         if m is None or n is None:
             raise descriptors.ParameterError("--show needs -m and -n")
         z = zcm_lib.generate(word, m, n)
+    _checked(findings, force, f"the zcm descriptor {descriptors.format_word('zcm', word)}")
+    if z is not None:
         if fmt is OutFormat.json:
             typer.echo(json.dumps(z.to_dict(), indent=2))
         elif fmt is OutFormat.hex:
@@ -288,6 +308,7 @@ def tmem_cmd(
     cta_group: Annotated[str | None, typer.Option("--cta-group", help="For --datapath: cta_group 1 or 2.")] = None,
     sparse: Annotated[bool, typer.Option("--sparse", help="For --datapath: sparse A.")] = False,
     ws: Annotated[bool, typer.Option("--ws", help="For --datapath: tcgen05.mma.ws.")] = False,
+    shift: Annotated[bool, typer.Option("--shift", help="The address is the taddr of tcgen05.shift (lane aligned to 32).")] = False,
     fmt: FormatOpt = OutFormat.hex,
     name: NameOpt = None,
     arch: ArchOpt = "sm_100a",
@@ -308,8 +329,12 @@ def tmem_cmd(
                 typer.echo(f"{key}: {value}")
         return
     if ld is None and st is None:
-        _emit("tmem", dict(lane=lane, column=column), fmt, name, arch, force, {"alloc": alloc})
+        _emit("tmem", dict(lane=lane, column=column), fmt, name, arch, force,
+              {"alloc": alloc, "shift": shift or None})
         return
+    if shift:
+        raise descriptors.ParameterError("--shift checks an address (--lane/--column), not an "
+                                         "--ld/--st footprint")
     if ld is not None and st is not None:
         raise descriptors.ParameterError("give --ld or --st, not both")
     op, spec = ("ld", ld) if ld is not None else ("st", st)
@@ -333,25 +358,36 @@ def tmem_cmd(
             typer.echo(f"access {i}: address {a.address.word:#010x}  lanes {a.lanes[0]}-{a.lanes[1]}"
                        f"  columns {a.columns[0]}-{a.columns[1]}")
         for f in fp.verdict:
-            typer.echo(str(f))
+            if f.severity != "error":  # errors go to stderr, below
+                typer.echo(str(f))
         typer.echo("valid" if fp.ok else "INVALID")
-    if not fp.ok and not force:
-        raise typer.Exit(EXIT_INVALID)
+    _checked(fp.verdict, force, f"the {fp.ptx}")
 
 
 CtaOpt = Annotated[str | None, typer.Option("--cta-group", help="idesc context: cta_group 1 or 2.")]
 WsOpt = Annotated[bool | None, typer.Option("--ws/--no-ws", help="idesc context: for tcgen05.mma.ws.")]
 MOpt = Annotated[str | None, typer.Option("-m", "--m", help="zcm context: M of the MMA.")]
+NOpt = Annotated[str | None, typer.Option("-n", "--n", help="zcm context: N of the MMA (64, 128, 256).")]
+ScaleVecOpt = Annotated[str | None, typer.Option("--scale-vec", help="idesc context: .scale_vec of a block-scaled MMA (1X, 2X, 4X).")]
+ShiftOpt = Annotated[bool, typer.Option("--shift", help="tmem context: the address is the taddr of tcgen05.shift.")]
 AllocOpt = Annotated[str | None, typer.Option("--alloc", help="tmem context: allocated columns.")]
 KindOpt = Annotated[str | None, typer.Option("--kind", help="MMA kind of an instruction descriptor.")]
 AsOpt = Annotated[Descriptor | None, typer.Option("--as", help="Which descriptor the word is.")]
 
 
 def _context(descriptor: str, cta_group: str | None, ws: bool | None, m: str | None,
-             alloc: str | None) -> dict[str, Any]:
-    given = {"idesc": {"cta_group": cta_group, "ws": ws}, "zcm": {"m": m},
-             "tmem": {"alloc": alloc}}.get(descriptor, {})
-    return {k: v for k, v in given.items() if v is not None}
+             alloc: str | None, n: str | None = None, scale_vec: str | None = None,
+             shift: bool = False) -> dict[str, Any]:
+    """The context options that apply to ``descriptor``; one given for another descriptor is
+    refused (it would be silently ignored)."""
+    options = {"cta_group": ("idesc", cta_group), "ws": ("idesc", ws),
+               "scale_vec": ("idesc", scale_vec), "m": ("zcm", m), "n": ("zcm", n),
+               "alloc": ("tmem", alloc), "shift": ("tmem", shift or None)}
+    for key, (owner, value) in options.items():
+        if value is not None and owner != descriptor:
+            raise descriptors.ParameterError(
+                f"--{key.replace('_', '-')} is context of a {owner} word, not of {descriptor}")
+    return {k: v for k, (owner, v) in options.items() if owner == descriptor and v is not None}
 
 
 def _console(no_color: bool) -> Console:
@@ -373,6 +409,9 @@ def decode_cmd(
     ws: WsOpt = None,
     m: MOpt = None,
     alloc: AllocOpt = None,
+    n: NOpt = None,
+    scale_vec: ScaleVecOpt = None,
+    shift: ShiftOpt = False,
     fmt: Annotated[DecodeFormat, typer.Option("--format", "-f", help="text or json.")] = DecodeFormat.text,
     plain_: Annotated[bool, typer.Option("--plain", help="Plain-text dump (stable; no table, no colour).")] = False,
     no_color: Annotated[bool, typer.Option("--no-color", help="No colour in the terminal.")] = False,
@@ -380,7 +419,7 @@ def decode_cmd(
     """Decode a word: every field (bits, raw value, meaning), a bit diagram and the findings."""
     descriptor = as_.value
     value = descriptors.parse_int(word, "word")
-    ctx = _context(descriptor, cta_group, ws, m, alloc)
+    ctx = _context(descriptor, cta_group, ws, m, alloc, n, scale_vec, shift)
     if descriptor == "idesc" and kind is None:
         readings = rank_readings([(r, validate("idesc", value, kind=r.kind, arch=arch, **ctx))
                                   for r in descriptors.readings("idesc", value)])
@@ -426,6 +465,9 @@ def check_cmd(
     ws: WsOpt = None,
     m: MOpt = None,
     alloc: AllocOpt = None,
+    n: NOpt = None,
+    scale_vec: ScaleVecOpt = None,
+    shift: ShiftOpt = False,
     fmt: Annotated[DecodeFormat, typer.Option("--format", "-f", help="text or json.")] = DecodeFormat.text,
 ) -> None:
     """Validate a word, a parameter set or an idesc with its A/B descriptors; exit 1 on errors."""
@@ -434,21 +476,32 @@ def check_cmd(
             raise descriptors.ParameterError("a pair check needs --kind for --idesc")
         if word is not None or param:
             raise descriptors.ParameterError("a pair check takes --idesc/--a-desc/--b-desc only")
+        _context("idesc", cta_group, ws, m, alloc, n, scale_vec, shift)  # refuses the others
         findings = validate_pair(
             descriptors.parse_int(idesc, "--idesc"), kind=kind, arch=arch,
             a_desc=None if a_desc is None else descriptors.parse_int(a_desc, "--a-desc"),
             b_desc=None if b_desc is None else descriptors.parse_int(b_desc, "--b-desc"),
             cta_group=None if cta_group is None else descriptors.parse_int(cta_group, "--cta-group"),
-            ws=ws)
+            ws=ws, scale_vec=scale_vec)
     else:
         if as_ is None:
             raise descriptors.ParameterError("say which descriptor with --as (or give --idesc)")
         descriptor = as_.value
-        ctx = _context(descriptor, cta_group, ws, m, alloc)
+        ctx = _context(descriptor, cta_group, ws, m, alloc, n, scale_vec, shift)
         if param:
             if word is not None:
                 raise descriptors.ParameterError("give a word or --param values, not both")
             params = _params(param)
+            kind = _merge_param(params, "kind", kind, "--kind")
+            for key, option in (("descriptor", "--as"), ("arch", "--arch"), ("word", "WORD")):
+                if key in params:
+                    raise descriptors.ParameterError(f"--param {key}=... is not an encode "
+                                                     f"parameter; give it as {option}")
+            for key in list(ctx):
+                if key in params:
+                    raise descriptors.ParameterError(
+                        f"{key} given twice: as --param {key}=... and as "
+                        f"--{key.replace('_', '-')}")
             findings = validate(descriptor, kind=kind, arch=arch, **params, **ctx)
         elif word is None:
             raise descriptors.ParameterError("give a WORD, --param KEY=VALUE, or --idesc")
@@ -472,13 +525,26 @@ def check_cmd(
 _LIST_PARAMS = ("start_count", "first_span")
 
 
+def _merge_param(params: dict[str, Any], key: str, option_value: str | None,
+                 option: str) -> str | None:
+    """A value that may come as ``--param KEY=...`` or as its own option (not both, unless
+    they agree)."""
+    if key not in params:
+        return option_value
+    value = params.pop(key)
+    if option_value is not None and option_value != value:
+        raise descriptors.ParameterError(f"{key} given twice: --param {key}={value} and "
+                                         f"{option} {option_value}")
+    return value
+
+
 def _params(items: list[str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for item in items:
         key, sep, value = item.partition("=")
         key = key.strip().replace("-", "_")
         if not sep or not key:
-            raise descriptors.ParameterError(f"--param takes KEY=VALUE, not {item!r}")
+            raise descriptors.ParameterError(f"--param takes KEY=VALUE, not {shorten(item)}")
         out[key] = [v.strip() for v in value.split(",")] if key in _LIST_PARAMS else value.strip()
     return out
 

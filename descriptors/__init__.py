@@ -23,7 +23,7 @@ from .codec import (DESCRIPTORS, PARAMETERS, Decoded, decode, encode, encode_raw
                     layout_for, parse_int, readings, word_bits)
 from .enums import KINDS, Kind
 from .errors import (BatchError, DescgenError, FieldError, InvalidDescriptorError,
-                     KindRequiredError, ParameterError, WordError)
+                     KindRequiredError, LayoutError, ParameterError, WordError)
 from .layouts import IDESC, IDESC_MXF4, IDESC_MXF8F6F4, LAYOUTS, SMEM, TMEM, ZCM
 from .validate import ARCHES, RULES, Finding, is_valid, validate, validate_pair
 
@@ -33,10 +33,12 @@ __version__ = "0.1.0"
 # for generators (PEP 562).
 _LAZY = {"dump": (".dump", None), "zcm": (".zcm", None), "tmem": (".tmem", None),
          "smem_layout": (".smem_layout", None), "printer": (".printer", None),
-         "LayoutError": (".smem_layout", "LayoutError"),
          "KStepCarryError": (".smem_layout", "KStepCarryError"),
          "layout_descriptor": (".smem_layout", "layout_descriptor"),
-         "explain_descriptor": (".smem_layout", "explain_descriptor")}
+         "explain_descriptor": (".smem_layout", "explain_descriptor"),
+         "cute": (".cute", None), "cute_layout": (".cute_layout", None),
+         "cute_descriptor": (".cute_layout", "cute_descriptor"),
+         "cute_layout_descriptor": (".cute_layout", "cute_layout_descriptor")}
 
 
 def __getattr__(name: str) -> object:
@@ -54,5 +56,5 @@ __all__ = [
     "DescgenError", "ParameterError", "FieldError", "WordError", "KindRequiredError",
     "BatchError", "InvalidDescriptorError", "validate", "validate_pair", "is_valid", "Finding",
     "RULES", "ARCHES", "LayoutError", "KStepCarryError", "layout_descriptor",
-    "explain_descriptor", "__version__",
+    "explain_descriptor", "cute_descriptor", "cute_layout_descriptor", "__version__",
 ]

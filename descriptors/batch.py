@@ -21,9 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .codec import DESCRIPTORS, encode, format_word, parse_int
-from .errors import BatchError, DescgenError, InvalidDescriptorError
-from .output import c_literal, c_type, check_identifier, describe_params
+from .codec import _MAX_DIGITS, DESCRIPTORS, encode, format_word, parse_int
+from .errors import BatchError, DescgenError, InvalidDescriptorError, shorten, shorten_text
+from .output import (c_literal, c_type, check_identifier, comment_text, describe_params,
+                     docstring_text)
 
 __all__ = ["BatchConfig", "BatchResult", "BATCH_FORMATS", "load_batch", "parse_batch",
            "encode_batch", "render"]
@@ -33,7 +34,7 @@ BATCH_FORMATS = ("hex", "cpp", "python", "json")
 
 _META_KEYS = ("name", "descriptor", "expect", "source", "arch")
 #: Context keys a configuration may give for validation (not stored in the word).
-_CONTEXT_KEYS = {"zcm": ("m",), "tmem": ("alloc",)}
+_CONTEXT_KEYS = {"idesc": ("scale_vec",), "zcm": ("m", "n"), "tmem": ("alloc", "shift")}
 
 
 @dataclass(frozen=True)
@@ -72,14 +73,14 @@ def _config(entry: Any, index: int, seen: set[str]) -> BatchConfig:
         check_identifier(name)
     except DescgenError as exc:
         raise BatchError(f"{where}: {exc}") from None
-    where = f"config {name!r} (#{index + 1})"
+    where = f"config {shorten(name)} (#{index + 1})"
     if name in seen:
-        raise BatchError(f"{where}: name {name!r} is used twice")
+        raise BatchError(f"{where}: name {shorten(name)} is used twice")
     seen.add(name)
     descriptor = entry.get("descriptor")
     if descriptor not in DESCRIPTORS:
         raise BatchError(f"{where}: 'descriptor' must be one of {', '.join(DESCRIPTORS)}, "
-                         f"not {descriptor!r}")
+                         f"not {shorten(descriptor)}")
     expect = entry.get("expect")
     if expect is not None:
         try:
@@ -114,22 +115,81 @@ def parse_batch(document: Any) -> list[BatchConfig]:
     return [_config(entry, i, seen) for i, entry in enumerate(document)]
 
 
+#: Deepest nesting a batch document may have (configs > table > list value is 3 levels).
+MAX_DEPTH = 32
+#: Longest number a batch file may spell; longer ones are kept as text for a clear refusal.
+_MAX_NUMBER = _MAX_DIGITS
+
+
+def _json_int(text: str) -> int | str:
+    return int(text) if len(text) <= _MAX_NUMBER else text
+
+
+def _depth_ok(text: str, toml: bool) -> bool:
+    """Whether the brackets of ``text`` (outside strings and comments) nest at most
+    :data:`MAX_DEPTH` deep: a cheap pre-check so that the parsers never recurse deeply."""
+    depth = 0
+    quote = ""
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if quote:
+            if ch == "\\" and quote == '"':
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch == '"' or (toml and ch == "'"):
+            quote = ch
+        elif toml and ch == "#":
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return False
+        elif ch in "]}":
+            depth -= 1
+        i += 1
+    return True
+
+
 def load_batch(path: str | Path) -> list[BatchConfig]:
-    """Read a ``.toml`` or ``.json`` batch file.  Raises :class:`BatchError`."""
+    """Read a ``.toml`` or ``.json`` batch file (UTF-8, a byte-order mark allowed).  Raises
+    :class:`BatchError` naming the file and what is wrong: unreadable, empty, another format,
+    malformed, nested deeper than :data:`MAX_DEPTH`, or a configuration that is wrong."""
     p = Path(path)
+    shown = shorten(str(p))
+    suffix = p.suffix.lower()
+    if suffix not in (".toml", ".json"):
+        what = f"a {suffix[1:].upper()} file" if suffix else "a file without a suffix"
+        raise BatchError(f"{shown}: {what}; batch files are TOML (.toml) or JSON (.json)")
+    fmt = suffix[1:].upper()
     try:
         data = p.read_bytes()
     except OSError as exc:
-        raise BatchError(f"cannot read {str(p)!r}: {exc.strerror or exc}") from None
+        raise BatchError(f"cannot read {shown}: {exc.strerror or exc}") from None
     try:
-        if p.suffix.lower() == ".json":
-            document = json.loads(data)
-        elif p.suffix.lower() == ".toml":
-            document = tomllib.loads(data.decode("utf-8"))
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise BatchError(f"{shown}: not UTF-8 text (byte {exc.start})") from None
+    if not text.strip():
+        raise BatchError(f"{shown}: the file is empty; a batch file holds a list 'configs'")
+    if not _depth_ok(text, suffix == ".toml"):
+        raise BatchError(f"{shown}: nested deeper than {MAX_DEPTH} levels; a batch file is a "
+                         "list of flat configurations")
+    try:
+        if suffix == ".json":
+            document = json.loads(text, parse_int=_json_int)
         else:
-            raise BatchError(f"{str(p)!r}: batch files end in .toml or .json")
-    except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError, TOMLDecodeError
-        raise BatchError(f"{str(p)!r}: not valid {p.suffix[1:].upper()}: {exc}") from None
+            document = tomllib.loads(text)
+    except RecursionError:
+        raise BatchError(f"{shown}: nested too deeply") from None
+    except ValueError as exc:  # JSONDecodeError, TOMLDecodeError, int digit limit
+        message = str(exc)
+        if "int_max_str_digits" in message or "integer string conversion" in message:
+            message = (f"a number has more than 4300 digits; no descriptor value needs "
+                       f"more than {_MAX_NUMBER} characters")
+        raise BatchError(f"{shown}: not valid {fmt}: {shorten_text(message)}") from None
     return parse_batch(document)
 
 
@@ -164,13 +224,13 @@ def encode_batch(configs: Sequence[BatchConfig], *, force: bool = False) -> list
 
 
 def _comment(cfg: BatchConfig) -> str:
-    return f"{cfg.descriptor}: {describe_params(cfg.params)}"
+    return comment_text(f"{cfg.descriptor}: {describe_params(cfg.params)}")
 
 
 def render(results: Sequence[BatchResult], fmt: str = "hex", *, origin: str | None = None) -> str:
     """All constants as ``hex`` (an aligned listing), ``cpp`` (a C++ header), ``python``
     (a module) or ``json`` (a list of ``{"name", "descriptor", "word"}``)."""
-    what = f" from {origin}" if origin else ""
+    what = f" from {origin}" if origin else ""  # escaped per format below
     if fmt == "json":
         return json.dumps([{"name": r.config.name, "descriptor": r.config.descriptor,
                             "word": format_word(r.config.descriptor, r.word)} for r in results],
@@ -180,22 +240,23 @@ def render(results: Sequence[BatchResult], fmt: str = "hex", *, origin: str | No
         return "\n".join(f"{r.config.name:<{width}}  {format_word(r.config.descriptor, r.word):<18}"
                          f"  {r.config.descriptor}" for r in results)
     if fmt == "cpp":
-        lines = [f"// Descriptor constants generated by descgen {__version__}{what}. Do not edit.",
+        lines = [f"// Descriptor constants generated by descgen {__version__}{comment_text(what)}. "
+                 "Do not edit.",
                  "#pragma once", "", "#include <cstdint>", ""]
         for r in results:
             cfg = r.config
             if cfg.source:
-                lines.append(f"// {cfg.source}")
+                lines.append(f"// {comment_text(cfg.source)}")
             lines.append(f"constexpr {c_type(cfg.descriptor)} {cfg.name} = "
                          f"{c_literal(cfg.descriptor, r.word)};  // {_comment(cfg)}")
         return "\n".join(lines)
     if fmt == "python":
-        lines = [f'"""Descriptor constants generated by descgen {__version__}{what}. Do not edit."""',
-                 ""]
+        lines = [f'"""Descriptor constants generated by descgen {__version__}{docstring_text(what)}. '
+                 'Do not edit."""', ""]
         for r in results:
             cfg = r.config
             if cfg.source:
-                lines.append(f"# {cfg.source}")
+                lines.append(f"# {comment_text(cfg.source)}")
             lines.append(f"{cfg.name} = {format_word(cfg.descriptor, r.word)}  # {_comment(cfg)}")
         return "\n".join(lines)
-    raise BatchError(f"unknown batch format {fmt!r}; formats: " + ", ".join(BATCH_FORMATS))
+    raise BatchError(f"unknown batch format {shorten(fmt)}; formats: " + ", ".join(BATCH_FORMATS))

@@ -24,7 +24,7 @@ from typing import Any
 
 import construct as cs
 
-from .errors import FieldError, ParameterError, WordError, rewrap
+from .errors import FieldError, ParameterError, WordError, rewrap, shorten
 
 __all__ = ["Field", "Layout", "register", "reserved"]
 
@@ -75,16 +75,19 @@ class Field:
     def check(self, value: Any) -> int:
         """Return ``value`` as a raw field value, or raise :class:`FieldError` naming the field."""
         if isinstance(value, bool):
+            if self.width != 1:
+                raise self.error(value, f"{value!r} is a boolean, but the field is {self.width} "
+                                        f"bits wide; allowed 0..{self.max}")
             value = int(value)
         if not isinstance(value, int):
             try:
                 value = operator.index(value)
             except TypeError:
-                raise self.error(value, f"{value!r} is not an integer; allowed 0..{self.max}") from None
+                raise self.error(value, f"{shorten(value)} is not an integer; allowed 0..{self.max}") from None
         if value < 0:
-            raise self.error(value, f"{value} is negative; allowed 0..{self.max}")
+            raise self.error(value, f"{shorten(value)} is negative; allowed 0..{self.max}")
         if value > self.max:
-            raise self.error(value, f"{value} exceeds max {self.max}")
+            raise self.error(value, f"{shorten(value)} exceeds max {self.max}")
         return value
 
 
@@ -237,7 +240,7 @@ class Layout:
         if name in self.aliases:
             return self.aliases[name]
         raise ParameterError(
-            f"unknown field {name!r} for layout {self.name} ({self.source}); fields: "
+            f"unknown field {shorten(name)} for layout {self.name} ({self.source}); fields: "
             + ", ".join(f.name for f in self.fields))
 
     def encode(self, **fields: Any) -> int:
@@ -252,7 +255,7 @@ class Layout:
         for key, value in fields.items():
             name = self.canonical(key)
             if name in canon:
-                raise ParameterError(f"field {name!r} given twice (as {key!r} and an alias)")
+                raise ParameterError(f"field {shorten(name)} given twice (as {shorten(key)} and an alias)")
             canon[name] = value
         return self._encode(**canon)
 
@@ -265,7 +268,7 @@ class Layout:
         if word.__class__ is int and 0 <= word <= self.max_word:
             return word  # type: ignore[no-any-return]
         if isinstance(word, bool) or not hasattr(word, "__index__"):
-            raise WordError(f"{self.name}: word must be an integer, not {word!r}")
+            raise WordError(f"{self.name}: word must be an integer, not {shorten(word)}")
         value = operator.index(word)
         if not 0 <= value <= self.max_word:
             raise WordError(f"{self.name}: word {value:#x} does not fit in {self.size} bits "

@@ -17,7 +17,8 @@ from typing import Any
 
 from .bits import Field, Layout
 from .enums import KINDS, LBO_MODE, MAJOR, MAX_SHIFT, SWIZZLE, EnumTable, Kind, kind_named
-from .errors import KindRequiredError, ParameterError
+from .errors import KindRequiredError, ParameterError, WordError
+from .errors import shorten as _short
 from .layouts import IDESC, LAYOUTS, SMEM, TMEM, ZCM
 
 __all__ = [
@@ -64,13 +65,21 @@ def parse_int(value: Any, what: str) -> int:
         return value  # type: ignore[no-any-return]
     if isinstance(value, str):
         text = value.strip().replace("_", "").replace("'", "")
+        if len(text) > _MAX_DIGITS:
+            raise ParameterError(f"{what}: a number of {len(text)} characters is longer than "
+                                 f"any descriptor value ({_MAX_DIGITS} at most)")
         try:
             return int(text, 0)
         except ValueError:
-            raise ParameterError(f"{what}: {value!r} is not an integer (decimal or 0x hex)") from None
+            raise ParameterError(f"{what}: {_short(value)} is not an integer (decimal or 0x hex)") from None
     if isinstance(value, bool) or not hasattr(value, "__index__"):
-        raise ParameterError(f"{what}: {value!r} is not an integer")
+        raise ParameterError(f"{what}: {_short(value)} is not an integer")
     return int(value.__index__())
+
+
+#: Longest integer text parse_int reads: a 256-bit zero-column mask in binary with its 0b prefix.
+_MAX_DIGITS = 260
+
 
 
 def _parse_bool(value: Any, what: str) -> bool:
@@ -80,7 +89,7 @@ def _parse_bool(value: Any, what: str) -> bool:
         return bool(value)
     if isinstance(value, str) and value.strip().lower() in _BOOL_WORDS:
         return _BOOL_WORDS[value.strip().lower()]
-    raise ParameterError(f"{what}: {value!r} is not a boolean (true/false, 1/0)")
+    raise ParameterError(f"{what}: {_short(value)} is not a boolean (true/false, 1/0)")
 
 
 _BOOL_WORDS = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}
@@ -99,7 +108,7 @@ def _choice(table: EnumTable, field: Field, value: Any, what: str, *, ints: bool
     key = str(value) if ints and value.__class__ is int else value
     choice = table.lookup(key) if isinstance(key, str) else None
     if choice is None:
-        raise field.error(value, f"{what}={value!r} is not a valid {table.what}; allowed "
+        raise field.error(value, f"{what}={_short(value)} is not a valid {table.what}; allowed "
                                  + ", ".join(table.names))
     return choice.value
 
@@ -141,13 +150,14 @@ def _normalise(descriptor: str, params: Mapping[str, Any]) -> dict[str, Any]:
     for key, value in params.items():
         name = aliases.get(key, key)
         if name not in known:
-            hint = difflib.get_close_matches(key, [*known, *aliases], n=1)
+            hint = difflib.get_close_matches(key, [*known, *aliases], n=1) \
+                if isinstance(key, str) and len(key) < 100 else []
             raise ParameterError(
-                f"unknown parameter {key!r} for {descriptor}"
-                + (f" (did you mean {hint[0]!r}?)" if hint else "")
+                f"unknown parameter {_short(key)} for {descriptor}"
+                + (f" (did you mean {_short(hint[0])}?)" if hint else "")
                 + "; parameters: " + ", ".join(known))
         if name in out:
-            raise ParameterError(f"{descriptor}: parameter {name!r} given twice (once as an alias)")
+            raise ParameterError(f"{descriptor}: parameter {_short(name)} given twice (once as an alias)")
         out[name] = value
     return out
 
@@ -160,7 +170,7 @@ def _kind(value: Any) -> Kind:
         raise ParameterError("idesc needs kind= one of " + ", ".join(KINDS))
     kind = kind_named(value)
     if kind is None:
-        raise ParameterError(f"unknown kind {value!r}; kinds: " + ", ".join(KINDS))
+        raise ParameterError(f"unknown kind {_short(value)}; kinds: " + ", ".join(KINDS))
     return kind
 
 
@@ -186,7 +196,7 @@ def _absent(kind: Kind, p: Mapping[str, Any], name: str, default: Any, why: str)
     except ParameterError:
         same = False
     if not same:
-        raise ParameterError(f"{name}={value!r} cannot be encoded for kind {kind.name}: {why}")
+        raise ParameterError(f"{name}={_short(value)} cannot be encoded for kind {kind.name}: {why}")
 
 
 def _encode_idesc(params: Mapping[str, Any]) -> int:
@@ -204,7 +214,7 @@ def _encode_idesc(params: Mapping[str, Any]) -> int:
     else:
         d = p.get("d_type")
         if d is not None and not (isinstance(d, str) and d.lower() in ("f32", "float")):
-            raise ParameterError(f"d_type={d!r} cannot be encoded for kind {kind.name}: D is "
+            raise ParameterError(f"d_type={_short(d)} cannot be encoded for kind {kind.name}: D is "
                                  f"always f32 and {src} has no D type field")
     if p.get("m") is None or p.get("n") is None:
         raise ParameterError("idesc needs m and n (the MMA shape M x N)")
@@ -247,7 +257,7 @@ def _encode_idesc(params: Mapping[str, Any]) -> int:
                 f"K is implied by kind and sparsity (Table 39): {implied}{alt}")
     cta = p.get("cta_group")
     if cta is not None and parse_int(cta, "cta_group") not in (1, 2):
-        raise ParameterError(f"cta_group={cta!r}: allowed 1 or 2")
+        raise ParameterError(f"cta_group={_short(cta)}: allowed 1 or 2")
     if p.get("ws") is not None:
         _parse_bool(p["ws"], "ws")
     return lay.encode(**raw)
@@ -318,7 +328,7 @@ def _values_smem(f: Mapping[str, int]) -> dict[str, Any]:
 
 def _four(value: Any, what: str) -> list[Any]:
     if isinstance(value, (str, bytes, bytearray, memoryview)) or not isinstance(value, Sequence):
-        raise ParameterError(f"{what} takes up to 4 values (index i for sub-mask i), got {value!r}")
+        raise ParameterError(f"{what} takes up to 4 values (index i for sub-mask i), got {_short(value)}")
     if not 1 <= len(value) <= 4:
         raise ParameterError(f"{what} takes 1 to 4 values (sub-masks 0..3), got {len(value)}")
     return [*value, *([0] * (4 - len(value)))]
@@ -376,7 +386,7 @@ _FIXED_LAYOUT = {"smem": SMEM, "zcm": ZCM, "tmem": TMEM}
 def _descriptor(descriptor: Any) -> str:
     if isinstance(descriptor, str) and descriptor in _ENCODERS:
         return descriptor
-    raise ParameterError(f"unknown descriptor {descriptor!r}; descriptors: " + ", ".join(DESCRIPTORS))
+    raise ParameterError(f"unknown descriptor {_short(descriptor)}; descriptors: " + ", ".join(DESCRIPTORS))
 
 
 def layout_for(descriptor: str, kind: str | None = None) -> Layout:
@@ -399,8 +409,19 @@ def word_bits(descriptor: str) -> int:
 
 
 def format_word(descriptor: str, word: int) -> str:
-    """``0x%08x`` for 32-bit descriptors, ``0x%016x`` for 64-bit ones."""
-    return f"{word:#0{word_bits(descriptor) // 4 + 2}x}"
+    """``0x%08x`` for 32-bit descriptors, ``0x%016x`` for 64-bit ones.  Raises
+    :class:`WordError` for anything but an integer in ``0 .. 2**bits - 1`` (no sign, never
+    wider than the word)."""
+    bits = word_bits(descriptor)
+    if word.__class__ is not int or word < 0 or word >> bits:
+        if isinstance(word, bool) or not hasattr(word, "__index__"):
+            raise WordError(f"{descriptor}: word must be an integer, not {_short(word)}")
+        value = int(word.__index__())
+        if not 0 <= value < 1 << bits:
+            raise WordError(f"{descriptor}: word {_short(value)} does not fit in {bits} bits "
+                            f"(allowed 0..{(1 << bits) - 1:#x})")
+        word = value
+    return f"{word:#0{bits // 4 + 2}x}"
 
 
 def encode(descriptor: str, **params: Any) -> int:
@@ -429,7 +450,7 @@ def encode(descriptor: str, **params: Any) -> int:
     try:
         encoder = _ENCODERS[descriptor]
     except (KeyError, TypeError):
-        raise ParameterError(f"unknown descriptor {descriptor!r}; descriptors: "
+        raise ParameterError(f"unknown descriptor {_short(descriptor)}; descriptors: "
                              + ", ".join(DESCRIPTORS)) from None
     return encoder(params)
 
@@ -439,11 +460,24 @@ def _layout_docs() -> str:
     return "\n\n".join(lay.__doc__ or "" for lay in LAYOUTS.values())
 
 
-def encode_raw(descriptor: str, *, kind: str | None = None, **fields: Any) -> int:
+def encode_raw(descriptor: str, *, kind: str | None = None, force: bool = False,
+               **fields: Any) -> int:
     """Build a word from raw field values (PTX field names or CUTLASS aliases, reserved fields
     included); missing fields are 0, fixed constants take their value.  ``kind`` selects the
-    instruction-descriptor layout.  Raises :class:`FieldError` / :class:`ParameterError`."""
-    return layout_for(descriptor, kind).encode(**fields)
+    instruction-descriptor layout.  A fixed constant given a different value (Table 40's
+    bits 46-48 must be 0b001) is refused unless ``force=True`` (to build a broken word on
+    purpose, e.g. to test a validator).  Booleans are accepted for one-bit fields only.
+    Raises :class:`FieldError` / :class:`ParameterError`."""
+    layout = layout_for(descriptor, kind)
+    for key, value in fields.items():
+        f = layout.by_name[layout.canonical(key)]
+        if isinstance(value, bool):
+            f.check(value)  # refused for fields wider than one bit
+        if f.role == "constant" and not force and f.check(value) != f.default:
+            raise f.error(value, f"fixed constant must be {f.default:#0{f.width + 2}b}, not "
+                                 f"{f.check(value):#0{f.width + 2}b} (pass force=True to build a "
+                                 "word that breaks it)")
+    return layout.encode(**fields)
 
 
 class Decoded:
@@ -492,6 +526,26 @@ class Decoded:
         """Reserved fields that are set and fixed constants that differ from their value."""
         return {f.name: self.fields[f.name] for f in self.layout.fields
                 if f.role != "field" and self.fields[f.name] != f.default}
+
+    @property
+    def refused(self) -> dict[str, str]:
+        """Fields holding what :func:`encode` would refuse, with the reason: an enumerated code
+        the table does not define (a type, scale type or swizzle code) and, for
+        ``kind::mxf4``/``mxf4nvf4``, K=96 (bit 31) together with sparsity (bit 2) -- Table 44
+        defines K=96 for dense MMAs only.  The printer marks these fields like set reserved
+        bits; validation reports them as errors."""
+        out: dict[str, str] = {}
+        f = self.fields
+        if self.descriptor == "idesc":
+            v = self.values
+            for name in ("a_type", "b_type", "d_type", "scale_type"):
+                if name in f and v.get(name) is None:
+                    out[name] = f"code {f[name]} is not defined for kind::{self.kind}"
+            if f.get("k_dim") and f["sparse"]:
+                out["k_dim"] = "K=96 is defined for dense MMAs only (Table 44); the word is sparse"
+        elif self.descriptor == "smem" and self.values["swizzle"] is None:
+            out["swizzle"] = f"swizzle code {f['swizzle']} is invalid (3, 5 and 7 are undefined)"
+        return out
 
     def __int__(self) -> int:
         return self.layout._encode_map(self.fields)

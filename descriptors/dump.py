@@ -78,7 +78,7 @@ from typing import IO, Any
 from .bits import Field, Layout
 from .codec import Decoded, decode
 from .enums import KINDS, kind_named
-from .errors import ParameterError
+from .errors import ParameterError, shorten
 from .layouts import IDESC, LAYOUTS, SMEM, TMEM, ZCM
 from .printer import to_json
 from .validate import TMEM_COLUMNS as _TMEM_COLUMNS
@@ -600,17 +600,18 @@ Hint = tuple[str, float, bool, str]
 
 
 def _check_options(as_: str | None, kind: str | None, arch: str) -> tuple[str | None, str | None]:
-    if as_ is not None and as_ not in FAMILIES:
-        raise ParameterError(f"unknown descriptor {as_!r}; descriptors: " + ", ".join(FAMILIES))
+    if as_ is not None and (not isinstance(as_, str) or as_ not in FAMILIES):
+        raise ParameterError(f"unknown descriptor {shorten(as_)}; descriptors: "
+                             + ", ".join(FAMILIES))
     if kind is not None:
         k = kind_named(kind)
         if k is None:
-            raise ParameterError(f"unknown kind {kind!r}; kinds: " + ", ".join(KINDS))
+            raise ParameterError(f"unknown kind {shorten(kind)}; kinds: " + ", ".join(KINDS))
         if as_ not in (None, "idesc"):
             raise ParameterError(f"kind applies to idesc only, not {as_}")
         kind = k.name
     if arch not in ARCHES:
-        raise ParameterError(f"unknown architecture {arch!r}; known: " + ", ".join(ARCHES))
+        raise ParameterError(f"unknown architecture {shorten(arch)}; known: " + ", ".join(ARCHES))
     return as_, kind
 
 
@@ -1168,6 +1169,15 @@ def scan_lines(lines: Iterable[str | bytes], *, as_: str | None = None, kind: st
     reporting threshold for words the text does not name.  Raises :class:`ParameterError` for
     a bad option, before the first line is read."""
     as_, kind = _check_options(as_, kind, arch)
+    if isinstance(lines, (str, bytes)) or not isinstance(lines, Iterable):
+        raise ParameterError(f"scan_lines takes an iterable of lines (str or bytes), not "
+                             f"{shorten(lines)}; scan() takes one text")
+    if isinstance(min_confidence, bool) or not isinstance(min_confidence, (int, float)) \
+            or not 0.0 <= min_confidence <= 1.0:  # NaN fails both comparisons
+        raise ParameterError(f"min_confidence must be a number in 0..1, not "
+                             f"{shorten(min_confidence)}")
+    if window.__class__ is not int or window < 1:
+        raise ParameterError(f"window must be a positive integer of lines, not {shorten(window)}")
     return _scan(lines, as_, kind, arch, min_confidence, window)
 
 
@@ -1185,7 +1195,10 @@ def _scan(lines: Iterable[str | bytes], as_: str | None, kind: str | None, arch:
     for line in lines:
         lineno += 1
         if line.__class__ is not str:
-            line = bytes(line).decode("utf-8", "replace")  # type: ignore[arg-type]
+            if not isinstance(line, (bytes, bytearray, memoryview)):
+                raise ParameterError(f"line {lineno}: lines are str or bytes, not "
+                                     f"{shorten(line)}")
+            line = bytes(line).decode("utf-8", "replace")
         if len(line) > MAX_LINE:
             line = line[:MAX_LINE]
         if prefilter(line) is None:
@@ -1269,6 +1282,8 @@ def _text_lines(text: str) -> Iterator[str]:
 
 def scan_stream(stream: IO[bytes], **options: Any) -> Iterator[DumpFinding]:
     """:func:`scan_lines` over a binary stream (a file opened ``"rb"``, ``sys.stdin.buffer``)."""
+    if not callable(getattr(stream, "read", None)):
+        raise ParameterError(f"scan_stream takes a binary stream, not {shorten(stream)}")
     return scan_lines(iter_lines(stream), **options)
 
 

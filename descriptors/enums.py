@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 __all__ = [
-    "Choice", "EnumTable", "Kind", "KINDS", "SWIZZLE", "LBO_MODE", "MAJOR", "MAX_SHIFT",
+    "Choice", "EnumTable", "Kind", "KINDS", "SWIZZLE", "LBO_MODE", "MAJOR", "MAX_SHIFT", "TILE_ORDER",
     "kind_named",
 ]
 
@@ -92,6 +92,18 @@ LBO_MODE = _table(
      ("offset", "0")),
     ("absolute", 1, "leading_byte_offset is an absolute shared-memory byte address (sm_103a)",
      ("address", "1")),
+)
+
+#: How a shared-memory tile stacks its swizzle atoms: the order CuTe's ``tile_to_shape(atom,
+#: shape, order)`` fills the tile in.  CUTLASS's collectives use MN-first (Step<_1,_2,_3>) for
+#: K-major operands and K-first (Step<_2,_1,_3>) for MN-major ones (cute/atom/mma_traits_sm100.hpp
+#: and the sm100 collective builders); the descriptor's LBO and SBO differ between the two.
+TILE_ORDER = _table(
+    "tile order", "CuTe tile_to_shape",
+    ("mn_first", 0, "atoms stacked along M/N first, then K (CuTe Step<_1,_2>)",
+     ("mn-first", "Step<_1,_2>", "Step<_1,_2,_3>", "Step<1,2>", "Step<1,2,3>")),
+    ("k_first", 1, "atoms stacked along K first, then M/N (CuTe Step<_2,_1>)",
+     ("k-first", "Step<_2,_1>", "Step<_2,_1,_3>", "Step<2,1>", "Step<2,1,3>")),
 )
 
 # ---------------------------------------------------------------- instruction descriptor

@@ -24,7 +24,10 @@ __all__ = [
     "KindRequiredError",
     "BatchError",
     "InvalidDescriptorError",
+    "LayoutError",
     "rewrap",
+    "shorten",
+    "shorten_text",
 ]
 
 
@@ -66,12 +69,44 @@ class BatchError(DescgenError, ValueError):
     """A batch file cannot be read, or one of its configurations is wrong."""
 
 
+class LayoutError(DescgenError, ValueError):
+    """A shared-memory layout no descriptor expresses, or one the PTX text does not allow;
+    ``source`` names the rule (a PTX table or section), or is None for layout text that does
+    not parse."""
+
+    def __init__(self, message: str, source: str | None = None) -> None:
+        self.source = source
+        super().__init__(message if source is None else f"{message} (PTX {source})")
+
+
 class InvalidDescriptorError(DescgenError):
     """A descriptor encodes, but breaks rules of the PTX text; ``findings`` lists them."""
 
     def __init__(self, message: str, findings: list[Any]) -> None:
         self.findings = findings
         super().__init__(message)
+
+
+#: Longest piece of an input echoed in a message.
+_ECHO = 80
+
+
+def shorten(value: Any) -> str:
+    """``repr(value)``, cut to a readable length (errors never echo a huge input in full)."""
+    if isinstance(value, int) and value.bit_length() > 200:
+        return f"<integer of {value.bit_length()} bits>"
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - a hostile __repr__ must not hide the real error
+        text = f"<{type(value).__name__}>"
+    return shorten_text(text)
+
+
+def shorten_text(text: str) -> str:
+    """``text`` cut to a readable length, without quotes."""
+    if len(text) <= _ECHO:
+        return text
+    return f"{text[:_ECHO - 20]}...{text[-12:]} ({len(text)} characters)"
 
 
 @contextlib.contextmanager

@@ -24,7 +24,8 @@ class FieldReading:
     field: Field
     raw: int
     meaning: str
-    unexpected: bool  # a reserved field that is set, or a constant that differs
+    unexpected: bool  # a reserved field that is set, a constant that differs, or a value
+    # encode refuses (Decoded.refused)
 
     @property
     def name(self) -> str:
@@ -56,6 +57,8 @@ def _idesc(d: Decoded, f: Field, raw: int) -> str:
     if name == "sparsity_selector":
         return f"selector {raw}" + ("" if v["sparse"] else " (used only when sparse)")
     if name == "sparse":
+        if raw and d.fields.get("k_dim"):
+            return "sparse (with K=96 set: no such MMA)"
         return f"sparse, K = {v['k']}" if raw else f"dense, K = {v['k']}"
     if name == "saturate":
         return _yes_no(raw)
@@ -130,11 +133,14 @@ _MEANINGS: dict[str, Callable[[Decoded, Field, int], str]] = {
 def explain(decoded: Decoded) -> list[FieldReading]:
     """One :class:`FieldReading` per field of ``decoded``, MSB first."""
     meaning = _MEANINGS[decoded.descriptor]
+    refused = decoded.refused
     out = []
     for f in reversed(decoded.layout.fields):
         raw = decoded.fields[f.name]
         if f.role == "field":
-            text, odd = meaning(decoded, f, raw), False
+            text, odd = meaning(decoded, f, raw), f.name in refused
+            if f.name == "k_dim" and odd:
+                text = f"K = 96 BUT SPARSE: {refused[f.name]}"
         else:
             odd = raw != f.default
             if f.role == "constant":

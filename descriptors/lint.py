@@ -8,7 +8,7 @@ for every instruction checks its descriptor operands **for that instruction**:
 * ``tcgen05.mma`` (dense, ``.sp``, ``.ws``, ``.block_scale``, ``cta_group::1/2``) -- the
   instruction descriptor with the instruction's kind, ``cta_group``, ``.ws`` and ``.sp``
   (:func:`descriptors.validate.validate`: Table 39 shapes, types per kind, reserved bits, max
-  shift, sparsity, target arch); the A/B shared memory descriptors' constant fields; when the
+  shift, sparsity, ``.scale_vec``, target arch); the A/B shared memory descriptors' constant fields; when the
   words are known, the pair rules (:func:`~descriptors.validate.validate_pair`); the
   zero-column mask of ``.ws`` with the idesc's M.  In SASS the opcode gives the context
   (:data:`SASS_MMA`; ``UTCHMMA`` is kind::f16 or kind::tf32, so the word is judged under both
@@ -16,6 +16,7 @@ for every instruction checks its descriptor operands **for that instruction**:
 * ``tcgen05.alloc`` / ``tcgen05.dealloc`` -- a constant column count
   (:func:`descriptors.tmem.check_alloc`).
 * ``tcgen05.cp`` -- its shared memory descriptor (PTX and SASS ``UTCCP``).
+* ``tcgen05.shift`` -- a constant ``taddr`` (lane aligned to 32, 9.7.16.9.3).
 * ``tcgen05.ld`` / ``tcgen05.st`` (PTX) -- the register vector against Tables 47/48 and, when
   the Tensor Memory address is constant, the access rules of
   :func:`descriptors.tmem.footprint` (lanes, columns, ``.pack``/``.unpack``, ``.red``).  SASS
@@ -98,6 +99,7 @@ class _Context:
     ws: bool
     sp: bool | None
     block_scale: bool
+    scale_vec: str | None = None
     a_tmem: bool = False
     label: str = ""
 
@@ -106,6 +108,7 @@ class _Context:
 
 _PTX_KIND = re.compile(r"\.kind::(\w+)")
 _PTX_CTA = re.compile(r"\.cta_group::([12])")
+_PTX_SCALE_VEC = re.compile(r"\.(scale_vec::\dX|block16|block32)\b")
 
 
 def _ptx_context(ins: Instruction) -> _Context | None:
@@ -116,6 +119,8 @@ def _ptx_context(ins: Instruction) -> _Context | None:
     c = _PTX_CTA.search(op)
     ctx = _Context((k.group(1),), int(c.group(1)) if c else None, ".ws" in op.split(".kind")[0],
                    ".sp" in op.split(".kind")[0], ".block_scale" in op)
+    v = _PTX_SCALE_VEC.search(op)
+    ctx.scale_vec = v.group(1) if v else None
     ctx.label = op
     return ctx
 
@@ -139,9 +144,15 @@ def _sass_context(ins: Instruction) -> _Context | None:
     ctx = _Context(kinds, 2 if "2CTA" in parts else 1, "WS" in parts, None, bool(entry[1]) and
                    (block_scale or not entry[0]))
     ctx.a_tmem = roles[0][0] == "tmem" if roles else False
+    ctx.scale_vec = "4X" if "4X" in parts else None
     ctx.label = f"{ins.opcode} (" + " or ".join(f"kind::{k}" for k in kinds) + \
         f", cta_group::{ctx.cta_group}{', .ws' if ctx.ws else ''})"
     return ctx
+
+
+def _scale_vec(ctx: _Context, kind: str) -> dict[str, str]:
+    """The ``scale_vec`` context for a block-scaled kind (none for the others)."""
+    return {"scale_vec": ctx.scale_vec} if ctx.scale_vec and KINDS[kind].block_scaled else {}
 
 
 def _role(o: Operand) -> str | None:
@@ -269,7 +280,7 @@ def _check_idesc(em: _Emitter, ctx: _Context, op: Operand | None, arch: str,
 
         def check(idesc: int, kind: str = kind) -> list[Finding]:
             return validate("idesc", idesc, kind=kind, arch=arch, cta_group=ctx.cta_group,
-                            ws=ctx.ws, sp=ctx.sp)
+                            ws=ctx.ws, sp=ctx.sp, **_scale_vec(ctx, kind))
         per_kind[kind] = [f for f in _certain(check, {"idesc": kb})
                           if _field_known(lay, f.field, kb)]
     if not kb.is_const:
@@ -370,7 +381,8 @@ def _check_pair(em: _Emitter, ctx: _Context, idesc: Operand | None, a: Operand |
         def check(kind: str = kind, **w: int) -> list[Finding]:
             return [f for f in validate_pair(w["idesc"], kind=kind, a_desc=w.get("a_desc"),
                                              b_desc=w.get("b_desc"), arch=arch,
-                                             cta_group=ctx.cta_group, ws=ctx.ws, sp=ctx.sp)
+                                             cta_group=ctx.cta_group, ws=ctx.ws, sp=ctx.sp,
+                                             **_scale_vec(ctx, kind))
                     if f.rule.startswith("pair.")]
         try:
             results.append(_certain(check, words))
@@ -470,6 +482,18 @@ def _check_ldst(em: _Emitter, ins: Instruction, arch: str) -> None:
                    addr.value.pattern())
 
 
+def _check_shift(em: _Emitter, ins: Instruction, arch: str) -> None:
+    """tcgen05.shift: a constant ``taddr`` is a valid TMEM address with its lane aligned to 32
+    (validate("tmem", ..., shift=True))."""
+    addr = next((o for o in ins.operands if o.memory), None)
+    if addr is None or addr.value is None or not addr.value.is_const:
+        return
+    for f in validate("tmem", addr.value.value, arch=arch, shift=True):
+        if f.severity in ("error", "warning"):
+            em.add(f.severity, f.rule, f"tcgen05.shift: {_fmt(f)}", addr, "taddr",
+                   addr.value.pattern())
+
+
 def _check_cp(em: _Emitter, ins: Instruction, arch: str) -> None:
     for o in ins.operands[1:]:
         if o.value is not None and not o.memory and (o.value.width == 64 or _role(o) == "gdesc"):
@@ -491,6 +515,8 @@ def check_instruction(file: str, ins: Instruction, arch: str) -> list[LintFindin
             _check_cp(em, ins, arch)
         elif op.startswith(("tcgen05.ld", "tcgen05.st")):
             _check_ldst(em, ins, arch)
+        elif op.startswith("tcgen05.shift"):
+            _check_shift(em, ins, arch)
     else:
         ctx = _sass_context(ins)
         if ctx is not None:

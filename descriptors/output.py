@@ -6,14 +6,16 @@ Shared by the single-descriptor commands and ``descgen batch`` so both print the
 from __future__ import annotations
 
 import json
+import keyword
 import re
 from collections.abc import Mapping
 from typing import Any
 
 from .codec import format_word, word_bits
-from .errors import ParameterError
+from .errors import ParameterError, shorten
 
-__all__ = ["FORMATS", "DEFAULT_NAMES", "describe_params", "check_identifier", "render_word"]
+__all__ = ["FORMATS", "DEFAULT_NAMES", "CPP_KEYWORDS", "describe_params", "check_identifier",
+           "comment_text", "docstring_text", "render_word"]
 
 #: Output formats of one word.
 FORMATS = ("hex", "c", "python", "json")
@@ -23,13 +25,92 @@ DEFAULT_NAMES = {"idesc": "IDESC", "smem": "SMEM_DESC", "zcm": "ZCM_DESC", "tmem
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
+#: C++23 keywords and alternative tokens, plus the C keywords a C compiler would trip on
+#: (``restrict``, ``typeof``): none of them can name a constant.
+CPP_KEYWORDS = frozenset("""
+    alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t
+    char16_t char32_t class compl concept const consteval constexpr constinit const_cast
+    continue co_await co_return co_yield decltype default delete do double dynamic_cast else
+    enum explicit export extern false float for friend goto if inline int long mutable
+    namespace new noexcept not not_eq nullptr operator or or_eq private protected public
+    register reinterpret_cast requires return short signed sizeof static static_assert
+    static_cast struct switch template this thread_local throw true try typedef typeid typename
+    union unsigned using virtual void volatile wchar_t while xor xor_eq
+    restrict typeof typeof_unqual
+""".split())
 
-def check_identifier(name: str) -> str:
-    """``name`` if it is a valid C and Python identifier, else :class:`ParameterError`."""
-    if not isinstance(name, str) or not _IDENTIFIER.match(name):
-        raise ParameterError(f"constant name {name!r} is not a valid C/Python identifier "
+#: Macros GCC predefines in its default GNU modes (``g++ -dM -E``): a constant of that name
+#: would not compile.
+GNU_MACROS = frozenset(("linux", "unix", "i386"))
+
+#: Names the generated header's ``#include <cstdint>`` declares (types and macros).
+_CSTDINT = re.compile(
+    r"(?:u?int(?:8|16|32|64|ptr|max)_t|u?int_(?:least|fast)(?:8|16|32|64)_t"
+    r"|U?INT(?:8|16|32|64|PTR|MAX)_(?:C|MIN|MAX|WIDTH)|U?INT_(?:LEAST|FAST)(?:8|16|32|64)_(?:MIN|MAX|WIDTH)"
+    r"|(?:SIZE|PTRDIFF|SIG_ATOMIC|WCHAR|WINT)_(?:MIN|MAX|WIDTH)|std|NULL)\Z")
+
+
+def check_identifier(name: Any) -> str:
+    """``name`` if it can name a constant in the generated C/C++ and Python, else
+    :class:`ParameterError` saying why: empty, not an identifier (``[A-Za-z_][A-Za-z0-9_]*``),
+    a Python keyword, a C++ keyword, a macro GCC predefines (``linux``, ``unix``), a reserved
+    identifier (``_`` + capital, ``__`` anywhere, or a leading ``_``: the C++ standard reserves
+    them), or a name ``<cstdint>`` declares."""
+    if not isinstance(name, str):
+        raise ParameterError(f"constant name must be text, not {shorten(name)}")
+    if not name:
+        raise ParameterError("constant name is empty; give a C/Python identifier")
+    if not _IDENTIFIER.match(name):
+        raise ParameterError(f"constant name {shorten(name)} is not a valid C/Python identifier "
                              "([A-Za-z_][A-Za-z0-9_]*)")
+    if keyword.iskeyword(name):
+        raise ParameterError(f"constant name {shorten(name)} is a Python keyword")
+    if name in CPP_KEYWORDS:
+        raise ParameterError(f"constant name {shorten(name)} is a C++ keyword")
+    if name == "main":
+        raise ParameterError("constant name 'main' is reserved in C++ (a global variable may "
+                             "not be called main)")
+    if name in GNU_MACROS:
+        raise ParameterError(f"constant name {name!r} is a macro GCC predefines (g++ -dM -E)")
+    if name.startswith("_") or "__" in name:
+        raise ParameterError(f"constant name {shorten(name)} is a reserved identifier in C++ (a leading "
+                             "underscore or a double underscore)")
+    if _CSTDINT.match(name):
+        raise ParameterError(f"constant name {shorten(name)} is declared by <cstdint>, which the "
+                             "generated header includes")
     return name
+
+
+_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _printable(text: str) -> str:
+    """Every character that is not printable (newlines, NUL, other controls, line separators,
+    lone surrogates) written as an escape: ``\\n``, ``\\x00``, ``\\u2028``."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else _ESCAPES.get(ch) or (
+        f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}" if ord(ch) < 0x10000
+        else f"\\U{ord(ch):08x}") for ch in text)
+
+
+def comment_text(text: str) -> str:
+    """``text`` made safe for a one-line ``//`` or ``#`` comment: what is not printable is
+    escaped (``\\n``, ``\\x00``, ``\\u2028``), and a line end that would splice the next C++
+    line into the comment (a trailing backslash, or the trigraph ``??/``) ends in ``\\x5c`` /
+    ``\\x2f`` instead."""
+    out = _printable(text).rstrip()
+    if out.endswith("\\"):
+        out = out[:-1] + "\\x5c"
+    elif out.endswith("??/"):
+        out = out[:-1] + "\\x2f"
+    return out
+
+
+def docstring_text(text: str) -> str:
+    """``text`` made safe inside a ``\"\"\"`` docstring: backslashes and quotes escaped and
+    what is not printable written as an escape."""
+    return _printable(text.replace("\\", "\\\\").replace('"', '\\"'))
 
 
 def _param_text(value: Any) -> str:
@@ -41,8 +122,9 @@ def _param_text(value: Any) -> str:
 
 
 def describe_params(params: Mapping[str, Any]) -> str:
-    """``key=value`` pairs of the given parameters, for a comment next to the constant."""
-    return " ".join(f"{k}={_param_text(v)}" for k, v in params.items())
+    """``key=value`` pairs of the given parameters, for a comment next to the constant (made
+    safe for a one-line comment by :func:`comment_text`)."""
+    return comment_text(" ".join(f"{k}={_param_text(v)}" for k, v in params.items()))
 
 
 def c_type(descriptor: str) -> str:
@@ -63,7 +145,7 @@ def render_word(descriptor: str, word: int, fmt: str, *, name: str | None = None
     if fmt == "json":
         return json.dumps({"descriptor": descriptor, "word": format_word(descriptor, word),
                            "params": params})
-    const = check_identifier(name or DEFAULT_NAMES[descriptor])
+    const = check_identifier(DEFAULT_NAMES[descriptor] if name is None else name)
     comment = describe_params(params)
     if fmt == "c":
         line = f"constexpr {c_type(descriptor)} {const} = {c_literal(descriptor, word)};"
@@ -71,4 +153,4 @@ def render_word(descriptor: str, word: int, fmt: str, *, name: str | None = None
     if fmt == "python":
         line = f"{const} = {format_word(descriptor, word)}"
         return f"{line}  # {descriptor}: {comment}" if comment else line
-    raise ParameterError(f"unknown format {fmt!r}; formats: " + ", ".join(FORMATS))
+    raise ParameterError(f"unknown format {shorten(fmt)}; formats: " + ", ".join(FORMATS))

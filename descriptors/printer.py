@@ -12,7 +12,7 @@ Field positions come from the layout (the Construct definitions); bit strings fr
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bitstring import Bits
@@ -22,6 +22,7 @@ from rich.text import Text
 
 from .bits import Field
 from .codec import Decoded
+from .errors import ParameterError, shorten
 from .explain import FieldReading, explain
 from .validate import Finding, is_valid
 
@@ -91,8 +92,25 @@ def _verdict(findings: Sequence[Finding]) -> str:
     return f"{head}: {counts['error']} error(s), {counts['warning']} warning(s), {counts['note']} note(s)"
 
 
+def _arguments(decoded: Any, findings: Any) -> list[Finding]:
+    """Refuse what is not a :class:`Decoded` and a sequence of :class:`Finding` with a
+    :class:`ParameterError` (instead of an AttributeError deep inside)."""
+    if not isinstance(decoded, Decoded):
+        raise ParameterError(f"the printer takes a Decoded (from descriptors.decode), not "
+                             f"{shorten(decoded)}")
+    if isinstance(findings, (str, bytes)) or not isinstance(findings, Iterable):
+        raise ParameterError(f"findings must be a list of Finding, not {shorten(findings)}")
+    out = list(findings)
+    for f in out:
+        if not isinstance(f, Finding):
+            raise ParameterError(f"findings must be Finding objects (from validate), not "
+                                 f"{shorten(f)}")
+    return out
+
+
 def plain(decoded: Decoded, findings: Sequence[Finding] = ()) -> str:
     """Plain-text dump: header, one row per field (MSB first), bit diagram, findings."""
+    findings = _arguments(decoded, findings)
     rows = explain(decoded)
     wn = max(len(r.name) for r in rows)
     wb = max(len(r.bits) for r in rows)
@@ -121,6 +139,7 @@ def _style(r: FieldReading, i: int) -> str:
 
 def render(decoded: Decoded, findings: Sequence[Finding] = ()) -> RenderableType:
     """Rich renderables: title, field table, coloured bit diagram, findings."""
+    findings = _arguments(decoded, findings)
     rows = explain(decoded)
     styles = {r.name: _style(r, i) for i, r in enumerate(rows)}
     table = Table(title=_header(decoded), title_justify="left", show_edge=False, pad_edge=False)
@@ -155,6 +174,7 @@ def render(decoded: Decoded, findings: Sequence[Finding] = ()) -> RenderableType
 
 def to_json(decoded: Decoded, findings: Sequence[Finding] = ()) -> dict[str, Any]:
     """Word, layout, kind, raw ``fields``, ``meanings``, ``values``, ``findings``, ``valid``."""
+    findings = _arguments(decoded, findings)
     doc = decoded.to_dict()
     doc["layout"] = decoded.layout.name
     doc["meanings"] = {r.name: r.meaning for r in explain(decoded)}

@@ -15,9 +15,13 @@ canonical layouts of PTX ISA 9.7.16.3.3 and the swizzle atoms of Table 53:
 ['0x4000404000010000', '0x4000404000010002']
 
 How a tile is laid out.  The tile is ``rows x K`` elements (rows of M for A, of N for B), built
-from swizzle atoms (Table 53) tiled over the tile M/N-first -- CuTe's
-``tile_to_shape(Layout_<major>_<swizzle>_Atom<T>, (rows, K))``, as CUTLASS builds its
-shared-memory tiles (and as the PTX worked examples are laid out).  Element types are normalised
+from swizzle atoms (Table 53) stacked over the tile in a *tile order* -- CuTe's
+``tile_to_shape(Layout_<major>_<swizzle>_Atom<T>, (rows, K), order)``: M/N first
+(``Step<_1,_2>``, the default; CUTLASS's order for K-major operands and the PTX worked
+examples') or K first (``Step<_2,_1>``; CUTLASS's order for MN-major operands).  The order
+decides which of LBO and SBO spans one atom and which a whole row or column of atoms; the
+CUTLASS oracle (tests/test_cutlass_layout_oracle.py) checks both.  Layouts given as CuTe prints
+are read by :mod:`descriptors.cute_layout`.  Element types are normalised
 to 128 bits: ``T = 128 / bits`` elements fill one 16-byte chunk, where ``bits`` is the element's
 shared-memory container (9.7.16.10.4): 4- and 6-bit types of ``kind::f8f6f4`` /
 ``kind::mxf8f6f4`` are padded (16 elements per 16-byte chunk, Figures 202-203; CUTLASS
@@ -48,23 +52,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .codec import decode, encode, format_word, parse_int
-from .enums import KINDS, MAJOR, SWIZZLE, Kind, kind_named
-from .errors import DescgenError, ParameterError
+from .cute import format_tuple
+from .enums import KINDS, MAJOR, SWIZZLE, TILE_ORDER, Kind, kind_named
+from .errors import DescgenError, LayoutError, ParameterError
 from .layouts import SMEM
 
 __all__ = [
     "LayoutError", "KStepCarryError", "ElementType", "SwizzleAtom", "SmemLayout", "KStep",
     "DescriptorLayout", "element_type", "swizzle_atom", "layout_descriptor", "explain_descriptor",
-    "k_steps", "advance_descriptor", "atom_table", "DTYPES", "CANONICAL_FORMS",
+    "k_steps", "advance_descriptor", "atom_table", "tiling_table", "DTYPES", "CANONICAL_FORMS",
 ]
-
-
-class LayoutError(DescgenError, ValueError):
-    """A shared-memory layout the PTX text does not allow; ``source`` names the rule."""
-
-    def __init__(self, message: str, source: str) -> None:
-        self.source = source
-        super().__init__(f"{message} (PTX {source})")
 
 
 class KStepCarryError(LayoutError):
@@ -213,6 +210,14 @@ def _major(value: Any) -> str:
     choice = MAJOR.lookup(value) if isinstance(value, str) else None
     if choice is None:
         raise ParameterError(f"major={value!r}: allowed K or MN")
+    return choice.name
+
+
+def _tile_order(value: Any) -> str:
+    choice = TILE_ORDER.lookup("".join(value.split())) if isinstance(value, str) else None
+    if choice is None:
+        raise ParameterError(f"tile_order={value!r}: allowed mn_first (CuTe Step<_1,_2>) or "
+                             "k_first (Step<_2,_1>)")
     return choice.name
 
 
@@ -387,6 +392,25 @@ def _base_offset(mode: _Mode, start: int) -> int:
     return (start >> 7) & SMEM.by_name["base_offset"].max
 
 
+def cute_print(mode: _Mode, el: ElementType, start: int, base_offset: int, shape: str,
+               stride: str, offset_elements: int = 0) -> str:
+    """A layout (``shape``/``stride`` already printed, element units) as CuTe prints it, with the
+    swizzle where the descriptor says its pattern starts: on the shared-memory pointer (CuTe's
+    ``Sw<B,M,S>_smem_ptr[bits](addr)``, a pattern on absolute addresses) when the base offset is
+    0, else composed with the layout in element units (``Sw<B,M',S> o OFFSET o L``, a pattern
+    starting at the layout's origin ``start``; OFFSET elements from it)."""
+    body = f"{shape}:{stride}"
+    ptr = f"smem_ptr[{el.smem_bits}b]"
+    if mode.name == "none":
+        return f"{ptr}({start + el.bytes_of(offset_elements):#x}) o {body}"
+    b, m, sh = mode.functor
+    if base_offset == 0:
+        return f"Sw<{b},{m},{sh}>_{ptr}({start + el.bytes_of(offset_elements):#x}) o {body}"
+    # byte bit M is element bit M - log2(bytes per element)
+    m_el = m - (el.smem_bits.bit_length() - 4)
+    return f"Sw<{b},{m_el},{sh}> o {offset_elements if offset_elements else '_0'} o {body}"
+
+
 # ---------------------------------------------------------------------------- K steps
 
 
@@ -395,13 +419,15 @@ class KStep:
     """One descriptor of an MMA loop through K: step ``index`` reads K elements
     ``k_elements`` .. ``k_elements + k_per_step - 1`` of the tile, ``offset_bytes`` past the tile
     start; ``word`` is the tile's descriptor with ``offset_bytes >> 4`` added to the start
-    address (what kernels do to the low word)."""
+    address (what kernels do to the low word); ``layout`` is the slice this step's MMA reads, as
+    CuTe prints it (what ``make_umma_desc`` is given)."""
 
     index: int
     k_elements: int
     offset_bytes: int
     start_address_bytes: int
     word: int
+    layout: str = ""
 
     @property
     def hex(self) -> str:
@@ -415,7 +441,7 @@ class KStep:
     def to_dict(self) -> dict[str, Any]:
         return {"index": self.index, "k_elements": self.k_elements,
                 "offset_bytes": self.offset_bytes, "start_address_bytes": self.start_address_bytes,
-                "delta": self.delta, "word": self.hex}
+                "delta": self.delta, "word": self.hex, "layout": self.layout}
 
 
 def advance_descriptor(word: int, offset_bytes: int) -> int:
@@ -481,9 +507,10 @@ class SmemLayout:
     ``lbo_bytes``/``sbo_bytes`` (the byte values encoded; ``lbo_used``/``sbo_used`` say
     whether an MMA follows them); ``swizzle``, ``base_offset``, ``lbo_mode``;
     ``canonical_form`` (PTX's symbolic layout), ``canonical_layout`` (the same with the numbers
-    filled in, element units) and ``tile_layout`` (the whole tile; it differs from the
-    canonical layout only when a K-major swizzled tile spans several atoms along K); ``atom``
-    (Table 53), ``atoms`` (atom counts along M/N and K) and their strides; ``notes``.
+    filled in, element units) and ``tile_layout`` (the whole tile as a CuTe layout print,
+    ``(M/N mode, K mode)`` in elements, as :func:`~descriptors.cute_layout.cute_descriptor`
+    reads it); ``atom`` (Table 53), ``atoms`` (atom counts along M/N and K), ``tile_order``
+    (``mn_first`` or ``k_first``) and the atoms' strides; ``notes``.
     """
 
     major: str
@@ -510,6 +537,7 @@ class SmemLayout:
     tile_layout: str
     atom: SwizzleAtom
     atoms: tuple[int, int]
+    tile_order: str
     mn_atom_stride_bytes: int
     k_atom_stride_bytes: int
     footprint_bytes: int
@@ -545,6 +573,34 @@ class SmemLayout:
         krows = atom.rows
         return (k_elements // krows) * self.k_atom_stride_bytes + (k_elements % krows) * atom.row_bytes
 
+    def slice_layout(self, k_elements: int, k_width: int) -> str:
+        """The slice of ``k_width`` K elements from K element ``k_elements`` (all M/N rows) as
+        CuTe prints it: the layout one MMA reads, which ``make_umma_desc`` is given."""
+        el, atom, mode = self.element, self.atom, _MODES[self.swizzle]
+        el_of = lambda b: b * 8 // el.smem_bits  # noqa: E731
+        off = self.k_offset_bytes(k_elements, k_width)
+        row = el_of(atom.row_bytes)
+        if self.major == "K":
+            mn_shape, mn_stride = (8, self.atoms[0]), (row, el_of(self.mn_atom_stride_bytes))
+            if self.swizzle == "none":
+                k_shape: Any = (el.T, k_width // el.T)
+                k_stride: Any = (1, el_of(self.k_atom_stride_bytes))
+            else:
+                k_shape, k_stride = k_width, 1
+        else:
+            mn_shape = (atom.elements[0], self.atoms[0])
+            mn_stride = (1, el_of(self.mn_atom_stride_bytes))
+            g = atom.rows
+            if k_width <= g:
+                k_shape, k_stride = k_width, row
+            else:
+                k_shape, k_stride = (g, k_width // g), (row, el_of(self.k_atom_stride_bytes))
+        return cute_print(mode, el, self.start_address_bytes, self.base_offset,
+                          format_tuple((mn_shape, k_shape)), format_tuple((mn_stride, k_stride)),
+                          el_of(off) if self.base_offset else 0) if self.base_offset else \
+            cute_print(mode, el, self.start_address_bytes + off, 0,
+                       format_tuple((mn_shape, k_shape)), format_tuple((mn_stride, k_stride)))
+
     def k_steps(self, kind: str | None = None, *, sparse: bool = False, compressed: bool = False,
                 umma_k: int | None = None) -> list[KStep]:
         """The descriptors an MMA loop issues through the tile's K; see :func:`k_steps`."""
@@ -567,7 +623,7 @@ class SmemLayout:
             "swizzle_code": self.swizzle_code, "base_offset": self.base_offset,
             "canonical_form": f"{self.atom.swizzle_functor} o {self.canonical_form}",
             "canonical_layout": self.canonical_layout, "tile_layout": self.tile_layout,
-            "atom": self.atom.to_dict(), "atoms": list(self.atoms),
+            "atom": self.atom.to_dict(), "atoms": list(self.atoms), "tile_order": self.tile_order,
             "mn_atom_stride_bytes": self.mn_atom_stride_bytes,
             "k_atom_stride_bytes": self.k_atom_stride_bytes,
             "footprint_bytes": self.footprint_bytes, "atom_grid": self.atom_grid(),
@@ -577,10 +633,17 @@ class SmemLayout:
 
 def layout_descriptor(major: str, swizzle: str, dtype: str, tile: Any, start_address: Any = 0, *,
                       kind: str | None = None, unused_lbo_bytes: int = 16,
-                      lbo_address: Any = None) -> SmemLayout:
+                      lbo_address: Any = None, tile_order: str | None = None) -> SmemLayout:
     """The shared memory descriptor of a ``tile`` = (rows, K) elements (rows of M for A, of N
     for B; ``"128x64"`` also accepted) of ``dtype`` (PTX name), ``major`` (``K`` or ``MN``),
     ``swizzle`` (none, 128B_base32B, 128B, 64B, 32B), starting at byte ``start_address``.
+
+    ``tile_order`` is how the tile stacks its swizzle atoms (CuTe's ``tile_to_shape(atom,
+    (rows, K), order)``): ``"mn_first"`` (``Step<_1,_2>``, the default; CUTLASS's order for
+    K-major operands) or ``"k_first"`` (``Step<_2,_1>``; CUTLASS's order for MN-major
+    operands).  It decides which of LBO/SBO spans one atom and which spans a whole row or
+    column of atoms; when it is left out and the two orders give different words, a note says
+    so.
 
     ``kind`` chooses the packing of ``e2m1`` (padded for f8f6f4/mxf8f6f4, packed for
     mxf4/mxf4nvf4) and is kept for :meth:`SmemLayout.k_steps`.  ``unused_lbo_bytes`` is the
@@ -602,6 +665,7 @@ def layout_descriptor(major: str, swizzle: str, dtype: str, tile: Any, start_add
     if unused not in (0, _UNIT_BYTES):
         raise ParameterError(f"unused_lbo_bytes={unused}: allowed 16 (raw 1, the PTX's 'assumed 1', "
                              "CUTLASS) or 0 (DeepGEMM)")
+    order = _tile_order("mn_first" if tile_order is None else tile_order)
     atom = _atom(maj, mode, el)
     T = el.T
     atom_mn, atom_k = atom.elements
@@ -635,8 +699,12 @@ def layout_descriptor(major: str, swizzle: str, dtype: str, tile: Any, start_add
                               f" {atom.shape}); K={kk} is not a multiple of {atom_k}", "Table 53")
         m, k = rows // atom_mn, kk // atom_k
         atoms = (m, k)
-    mn_stride = atom.bytes                      # atoms tiled M/N first (CuTe tile_to_shape)
-    k_stride = atoms[0] * atom.bytes
+    # CuTe tile_to_shape: the first order's atoms are adjacent, the other's a whole row or
+    # column of atoms apart.
+    if order == "mn_first":
+        mn_stride, k_stride = atom.bytes, atoms[0] * atom.bytes
+    else:
+        mn_stride, k_stride = atoms[1] * atom.bytes, atom.bytes
     footprint = el.bytes_of(rows * kk)
     once = "spans a mode that repeats once ({} = 1): no MMA follows it; written 0 as CUTLASS's " \
            "make_umma_desc does"
@@ -653,8 +721,8 @@ def layout_descriptor(major: str, swizzle: str, dtype: str, tile: Any, start_add
             notes.append("SBO " + once.format("m"))
         if atoms[1] > 1 and mode.name != "none":
             notes.append(f"the tile spans {atoms[1]} swizzle atoms along K; each is {W} bytes wide "
-                         f"and the next along K starts {k_stride} bytes further (rows x {W}); one "
-                         "descriptor addresses K within one atom")
+                         f"and the next along K starts {k_stride} bytes further; one descriptor "
+                         "addresses K within one atom")
     elif mode.name == "none":
         sbo, sbo_used = (mn_stride, True) if m > 1 else (0, False)
         lbo, lbo_used = (k_stride, True) if k > 1 else (0, False)
@@ -696,19 +764,26 @@ def layout_descriptor(major: str, swizzle: str, dtype: str, tile: Any, start_add
     values = {"T": T, "m": m, "k": k, "SBO": el_of(sbo), "LBO": el_of(lbo)}
     form = CANONICAL_FORMS[maj, mode.name]
     canonical = f"{mode.swizzle_functor} o {_fill(form, values)}"
-    tile_layout = canonical
-    if maj == "K" and mode.name != "none" and atoms[1] > 1:
-        per_atom = W // 32
-        sw = mode.atoms["K"][1] * T
-        tile_layout = (f"{mode.swizzle_functor} o ((8,{m}),({T},{2 * per_atom},{atoms[1]})):"
-                       f"(({sw},{el_of(sbo)}),(1,{T},{el_of(k_stride)}))")
+    if maj == "K":
+        tile_shape = ((8, atoms[0]), (atom_k, atoms[1]))
+        tile_stride = ((el_of(W), el_of(mn_stride)), (1, el_of(k_stride)))
+    else:
+        tile_shape = ((atom_mn, atoms[0]), (atom.rows, atoms[1]))
+        tile_stride = ((1, el_of(mn_stride)), (el_of(W), el_of(k_stride)))
+    tile_layout = cute_print(mode, el, start, base, format_tuple(tile_shape), format_tuple(tile_stride))
+    if tile_order is None and atoms[0] > 1 and atoms[1] > 1:
+        notes.append(f"tile order not given: atoms stacked M/N first (Step<_1,_2>); stacked K "
+                     f"first (Step<_2,_1>, how CUTLASS tiles MN-major operands) the next atom "
+                     f"along M/N would be {atoms[1] * atom.bytes} bytes on and along K "
+                     f"{atom.bytes}, a different descriptor: pass tile_order")
     lm, sm = _lbo_sbo_meaning(maj, mode, T)
     return SmemLayout(
         major=maj, swizzle=mode.name, dtype=el.name, kind=kind_name, element=el, tile_rows=rows,
         tile_k=kk, start_address_bytes=start, T=T, m=m, k=k, lbo_bytes=lbo, sbo_bytes=sbo,
         lbo_used=lbo_used, sbo_used=sbo_used, lbo_mode=lbo_mode, base_offset=base, word=word,
         fields=fields, canonical_form=form, canonical_layout=canonical, tile_layout=tile_layout,
-        atom=atom, atoms=atoms, mn_atom_stride_bytes=mn_stride, k_atom_stride_bytes=k_stride,
+        atom=atom, atoms=atoms, tile_order=order, mn_atom_stride_bytes=mn_stride,
+        k_atom_stride_bytes=k_stride,
         footprint_bytes=footprint, lbo_meaning=lm, sbo_meaning=sm, notes=tuple(notes))
 
 
@@ -758,7 +833,8 @@ def k_steps(layout: SmemLayout, kind: str | None = None, *, sparse: bool = False
         kk = i * step
         off = layout.k_offset_bytes(kk, step)
         word = advance_descriptor(layout.word, off)
-        out.append(KStep(i, kk, off, layout.start_address_bytes + off, word))
+        out.append(KStep(i, kk, off, layout.start_address_bytes + off, word,
+                         layout.slice_layout(kk, step)))
     return out
 
 
@@ -814,6 +890,42 @@ class DescriptorLayout:
         }
 
 
+def _tile_readings(maj: str, mode: _Mode, el: ElementType, atom: SwizzleAtom, lbo: int, sbo: int,
+                   lbo_mode: str) -> list[str]:
+    """What dense tiles (CuTe tile_to_shape) the word's strides fit, in each tile order: the
+    stride spanning one atom says which atoms are adjacent, the other how many of them a row
+    or column of the tile holds."""
+    if lbo_mode == "absolute":
+        return []
+    if maj == "K":
+        mn_step = sbo                                     # next 8-row group
+        k_step = lbo if mode.name == "none" else None     # next K chunk (swizzled: inside the row)
+    elif mode.name == "none":
+        mn_step, k_step = sbo, lbo                        # next M/N chunk, next 8 K
+    else:
+        mn_step, k_step = lbo, sbo                        # next M/N atom, next K group
+    out = []
+    a_mn, a_k = atom.elements
+    if mn_step == atom.bytes and k_step:
+        if k_step % atom.bytes == 0:
+            n = k_step // atom.bytes
+            out.append(f"read as a dense tile stacked M/N first (Step<_1,_2>): {n * a_mn} M/N "
+                       f"{el.name} per K block ({n} atoms along M/N)")
+    if k_step == atom.bytes and mn_step:
+        if mn_step % atom.bytes == 0:
+            n = mn_step // atom.bytes
+            out.append(f"read as a dense tile stacked K first (Step<_2,_1>): {n * a_k} K "
+                       f"{el.name} per M/N block ({n} atoms along K)")
+    if maj == "K" and mode.name != "none" and sbo and sbo != atom.bytes and sbo % atom.bytes == 0:
+        n = sbo // atom.bytes
+        out.append(f"SBO {sbo} bytes spans {n} {atom.bytes}-byte atoms: a tile stacked K first "
+                   f"(Step<_2,_1>) {n * a_k} {el.name} wide, or 8-row groups not packed densely")
+    elif maj == "K" and sbo and sbo % atom.bytes:
+        out.append(f"SBO {sbo} bytes is not a whole number of {atom.bytes}-byte atoms: the 8-row "
+                   "groups are not packed densely")
+    return out
+
+
 def explain_descriptor(word: Any, *, major: str, dtype: str, kind: str | None = None) -> DescriptorLayout:
     """The layout ``word`` (a shared memory descriptor) implies for a ``major`` operand of
     ``dtype``.  Refuses (:class:`LayoutError`) a word no layout fits: reserved or fixed bits
@@ -862,16 +974,7 @@ def explain_descriptor(word: Any, *, major: str, dtype: str, kind: str | None = 
         raw = d.fields["leading_byte_offset"]
         notes.append(f"LBO raw {raw} is ignored (K-major swizzled: assumed 1; CUTLASS writes 1, "
                      "DeepGEMM 0)" + ("" if raw <= 1 else " -- unusual value"))
-    # What a dense tile (atoms tiled M/N-first, as CuTe's tile_to_shape) would have.
-    if maj == "K" and sbo and sbo != atom.bytes:
-        notes.append(f"SBO {sbo} bytes is not the {atom.bytes}-byte atom: the 8-row groups are not "
-                     "packed densely")
-    if maj == "K" and mode.name == "none" and sbo == atom.bytes and lbo % atom.bytes == 0 and lbo:
-        notes.append(f"if packed densely (M/N first), the tile has {lbo // _UNIT_BYTES} rows "
-                     f"(m = {lbo // atom.bytes})")
-    if maj == "MN" and mode.name != "none" and lbo == atom.bytes and sbo % atom.bytes == 0 and sbo:
-        notes.append(f"if packed densely (M/N first), the tile has {sbo // atom.bytes * atom.elements[0]} "
-                     f"{el.name} along M/N (m = {sbo // atom.bytes})")
+    notes += _tile_readings(maj, mode, el, atom, lbo, sbo, v["lbo_mode"])
     return DescriptorLayout(
         word=w, fields=dict(d.fields), major=maj, swizzle=mode.name, dtype=el.name,
         kind=_kind(kind).name if kind is not None else None, element=el, T=el.T,
@@ -915,3 +1018,39 @@ def atom_table(atom: SwizzleAtom, pattern_start: int = 0, *, colour: bool = True
             cells.append(Text(label, style=style))
         table.add_row(f"{pattern_start + r * atom.row_bytes:#x}", str(r), *cells)
     return Group(Text(title, style="bold" if colour else ""), table, Text(caption))
+
+
+_MAX_TILING = 16          # atoms per direction drawn; larger tiles are cut with a note
+
+
+def tiling_table(layout: SmemLayout, *, colour: bool = True) -> Any:
+    """A rich renderable of how ``layout``'s tile stacks its swizzle atoms (its tile order): a
+    row per atom along M/N, a column per atom along K, each cell the atom's byte address.  The
+    step from one cell to the next down a column is the M/N atom stride, along a row the K atom
+    stride -- the two strides LBO and SBO are made of."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    atom = layout.atom
+    n_mn, n_k = layout.atoms
+    order = "M/N first (Step<_1,_2>)" if layout.tile_order == "mn_first" else "K first (Step<_2,_1>)"
+    title = (f"{n_mn} x {n_k} swizzle atoms ({atom.elements[0]} M/N x {atom.elements[1]} K "
+             f"{atom.dtype} each) stacked {order}: next along M/N +{layout.mn_atom_stride_bytes} "
+             f"bytes, along K +{layout.k_atom_stride_bytes} bytes")
+    table = Table(show_lines=False)
+    table.add_column("M/N \\ K", justify="right", no_wrap=True)
+    for j in range(min(n_k, _MAX_TILING)):
+        table.add_column(f"K {j * atom.elements[1]}", justify="right", no_wrap=True)
+    for i in range(min(n_mn, _MAX_TILING)):
+        cells = []
+        for j in range(min(n_k, _MAX_TILING)):
+            addr = layout.start_address_bytes + i * layout.mn_atom_stride_bytes + j * layout.k_atom_stride_bytes
+            rank = (i * n_k + j) if layout.tile_order == "k_first" else (j * n_mn + i)
+            style = f"bold black on {_COLOURS[rank % len(_COLOURS)]}" if colour else ""
+            cells.append(Text(f"{addr:#x}", style=style))
+        table.add_row(f"M/N {i * atom.elements[0]}", *cells)
+    parts: list[Any] = [Text(title, style="bold" if colour else ""), table]
+    if n_mn > _MAX_TILING or n_k > _MAX_TILING:
+        parts.append(Text(f"(first {_MAX_TILING} atoms per direction shown)"))
+    return Group(*parts)

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .codec import decode, encode, parse_int
-from .errors import FieldError, ParameterError
+from .errors import FieldError, ParameterError, shorten
 from .layouts import TMEM
 from .validate import ARCHES, SEVERITIES, Finding
 
@@ -216,7 +216,7 @@ def _table_name(op: str) -> str:
 def _op(op: Any) -> str:
     text = str(op).strip().lower().removeprefix("tcgen05.").lstrip(".")
     if text not in TABLES:
-        raise ParameterError(f"op {op!r}: allowed 'ld' (tcgen05.ld) or 'st' (tcgen05.st)")
+        raise ParameterError(f"op {shorten(op)}: allowed 'ld' (tcgen05.ld) or 'st' (tcgen05.st)")
     return text
 
 
@@ -225,7 +225,7 @@ def parse_shape(shape: Any) -> str:
     :class:`ParameterError` naming the five ld/st shapes otherwise."""
     text = str(shape).strip().lower().lstrip(".") if isinstance(shape, str) else None
     if text not in SHAPES:
-        raise ParameterError(f"shape {shape!r} is not a tcgen05.ld/st shape; allowed "
+        raise ParameterError(f"shape {shorten(shape)} is not a tcgen05.ld/st shape; allowed "
                              + ", ".join(f".{s}" for s in SHAPES) + " (PTX 9.7.16.2.3)")
     return text
 
@@ -242,7 +242,7 @@ def parse_num(num: Any) -> int:
         m = re.fullmatch(r"\.?x?(\d+)", num.strip().lower())
         value = int(m.group(1)) if m else None
     if value not in NUMS:
-        raise ParameterError(f".num {num!r} is not a repeat factor; allowed "
+        raise ParameterError(f".num {shorten(num)} is not a repeat factor; allowed "
                              + ", ".join(f".x{n}" for n in NUMS) + " (PTX 9.7.16.8.3)")
     assert value is not None
     return value
@@ -273,10 +273,10 @@ def parse_ld_spec(spec: str) -> tuple[str, int]:
     ``"16x32bx2.x4"`` -> ``("32x32b", 8)`` ...  Raises :class:`ParameterError` for a malformed
     spec, an unknown shape or num, or an NA cell of Table 47."""
     if not isinstance(spec, str):
-        raise ParameterError(f"ld/st spec {spec!r} is not a string like '32x32b.x8'")
+        raise ParameterError(f"ld/st spec {shorten(spec)} is not a string like '32x32b.x8'")
     m = _SPEC.fullmatch(spec.strip().lower())
     if m is None:
-        raise ParameterError(f"ld/st spec {spec!r}: expected <shape>.x<num>, e.g. 32x32b.x8 or "
+        raise ParameterError(f"ld/st spec {shorten(spec)}: expected <shape>.x<num>, e.g. 32x32b.x8 or "
                              "16x32bx2.x4; shapes " + ", ".join(SHAPES) + "; num "
                              + ", ".join(f"x{n}" for n in NUMS))
     shape = parse_shape(m.group("shape"))
@@ -432,7 +432,7 @@ def _flag(value: Any, what: str) -> bool:
         return value
     if value in (0, 1) and isinstance(value, int):
         return bool(value)
-    raise ParameterError(f"{what}: {value!r} is not a boolean")
+    raise ParameterError(f"{what}: {shorten(value)} is not a boolean")
 
 
 def _ptx(op: str, shape: str, num: int, pack16: bool, unpack16: bool, red: str | None,
@@ -495,14 +495,14 @@ def footprint(op: str, shape: str, num: int | str, address: int | str, *,
                                  "tcgen05.st has no reduction")
         red = str(red).strip().lower().lstrip(".")
         if red not in RED_OPS:
-            raise ParameterError(f"red {red!r}: .redOp is one of " + ", ".join(RED_OPS)
+            raise ParameterError(f"red {shorten(red)}: .redOp is one of " + ", ".join(RED_OPS)
                                  + " (PTX 9.7.16.8.3)")
     red_type = str(red_type).strip().lower().lstrip(".")
     if red_type not in RED_TYPES:
-        raise ParameterError(f"red_type {red_type!r}: allowed " + ", ".join(RED_TYPES)
+        raise ParameterError(f"red_type {shorten(red_type)}: allowed " + ", ".join(RED_TYPES)
                              + " (PTX 9.7.16.8.3)")
     if arch is not None and arch not in ARCHES:
-        raise ParameterError(f"unknown architecture {arch!r}; known: " + ", ".join(ARCHES))
+        raise ParameterError(f"unknown architecture {shorten(arch)}; known: " + ", ".join(ARCHES))
     if s.accesses == 2:
         if imm_half_splitoff is None:
             raise ParameterError(f".{shape} needs immHalfSplitoff (imm_half_splitoff): the "
@@ -836,7 +836,7 @@ def _bool(value: Any, what: str) -> bool:
     if isinstance(value, str) and value.strip().lower() in ("true", "false", "1", "0", "yes",
                                                             "no", "sparse", "dense"):
         return value.strip().lower() in ("true", "1", "yes", "sparse")
-    raise ParameterError(f"{what}: {value!r} is not a boolean")
+    raise ParameterError(f"{what}: {shorten(value)} is not a boolean")
 
 
 def datapath_layout(m: int, *, cta_group: int = 1, sparse: bool = False,

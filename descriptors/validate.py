@@ -7,8 +7,9 @@ fit their fields comes back as an ``encode.field`` error finding.  Malformed que
 unknown parameter, an unknown architecture, an instruction-descriptor word without its kind)
 raise :class:`~descriptors.errors.DescgenError`.
 
-Context that a word does not store -- ``cta_group`` and ``ws`` for an instruction descriptor,
-``m`` for a zero-column mask, ``alloc`` (allocated columns) for a TMEM address -- is passed as
+Context that a word does not store -- ``cta_group``, ``ws`` and ``scale_vec`` for an
+instruction descriptor, ``m`` and ``n`` for a zero-column mask, ``alloc`` (allocated columns)
+and ``shift`` (the address of a ``tcgen05.shift``) for a TMEM address -- is passed as
 a parameter; where it is not given, a rule accepts what some context would allow and says so
 in a note.  ``validate_pair`` checks an instruction descriptor with its A/B shared memory
 descriptors (Table 52).  Every rule is listed in :data:`RULES`.
@@ -22,7 +23,7 @@ from typing import Any
 
 from .codec import Decoded, decode, encode
 from .enums import KINDS, MAJOR, SWIZZLE, Kind
-from .errors import FieldError, ParameterError
+from .errors import FieldError, ParameterError, shorten
 from .layouts import TMEM
 
 __all__ = ["Finding", "Rule", "RULES", "ARCHES", "validate", "validate_pair", "is_valid",
@@ -76,6 +77,9 @@ class _Ctx:
     sp: bool | None = None
     m: int | None = None
     alloc: int | None = None
+    n: int | None = None
+    scale_vec: str | None = None
+    shift: bool | None = None
     rule: Rule | None = None
 
     def find(self, severity: str, message: str, field: str | None = None,
@@ -315,12 +319,24 @@ def _idesc_t8(ctx: _Ctx) -> Iterator[Finding]:
                        "n_dim", n)
 
 
-@rule("idesc.sparsity_selector", "idesc", "Table 42", "sparsity selector only when sparse")
+#: Kinds whose sparsity selector must be 0 (9.7.16.10.8.4.5, 9.7.16.10.8.4.6): their sparsity
+#: metadata uses all columns.
+SELECTOR_ZERO_KINDS = ("i8", "f8f6f4")
+
+
+@rule("idesc.sparsity_selector", "idesc", "Table 42, 9.7.16.10.8.4.5-6",
+      "sparsity selector only when sparse; 0 for kind::i8 and kind::f8f6f4")
 def _idesc_selector(ctx: _Ctx) -> Iterator[Finding]:
     f = ctx.d.fields
-    if f.get("sparsity_selector") and not f["sparse"]:
+    if not f.get("sparsity_selector"):
+        return
+    if not f["sparse"]:
         yield ctx.warning("sparsity selector is set on a dense MMA (it applies only when sparse)",
                           "sparsity_selector")
+    elif ctx.kind.name in SELECTOR_ZERO_KINDS:
+        yield ctx.find("error", f"the sparsity selector must be 0 for kind::{ctx.kind.name} "
+                       f"(the metadata uses all columns), not {f['sparsity_selector']}",
+                       "sparsity_selector", source="9.7.16.10.8.4.5-6")
 
 
 @rule("idesc.sparse_form", "idesc", "Table 42, 9.7.16.10.9",
@@ -362,6 +378,76 @@ def _idesc_scale_id(ctx: _Ctx) -> Iterator[Finding]:
             if ctx.d.fields[f] not in (0, 2):
                 yield ctx.error(f"kind::{ctx.kind.name} allows scale factor ID 0 or 2, not "
                                 f"{ctx.d.fields[f]}", f)
+
+
+#: Table 54/55: the .scale_vec::NX sizes each block-scaled kind allows, and those a scale type
+#: narrows them to (kind::mxf4nvf4 with UE4M3 scales: 4X only).
+SCALE_VECS: dict[str, tuple[str, ...]] = {"mxf8f6f4": ("1X",), "mxf4": ("2X",),
+                                          "mxf4nvf4": ("2X", "4X")}
+SCALE_VEC_BY_TYPE: dict[tuple[str, str], tuple[str, ...]] = {("mxf4nvf4", "ue4m3"): ("4X",)}
+
+
+def _scale_vec_name(value: Any, kind: str | None) -> str:
+    """``"1X"``, ``"2X"`` or ``"4X"`` from ``1X``, ``scale_vec::4X``, ``.scale_vec::2X``, an int
+    1/2/4, or the aliases ``block16`` (4X) and ``block32`` (1X for mxf8f6f4, else 2X)."""
+    text = str(value).strip().lower().lstrip(".") if isinstance(value, (str, int)) and \
+        not isinstance(value, bool) else None
+    if text is not None:
+        text = text.removeprefix("scale_vec::").removeprefix("scale_vec")
+        if text in ("1", "2", "4"):
+            text += "x"
+        if text in ("1x", "2x", "4x"):
+            return text.upper()
+        if text == "block16":
+            return "4X"
+        if text == "block32":
+            return "1X" if kind == "mxf8f6f4" else "2X"
+    raise ParameterError(f"scale_vec={shorten(value)}: allowed 1X, 2X, 4X (or scale_vec::NX, "
+                         "block16, block32)")
+
+
+@rule("idesc.scale_vec", "idesc", "Tables 54-55, 9.7.16.10.7.1",
+      "the .scale_vec size is one the block-scaled kind and scale type allow")
+def _idesc_scale_vec(ctx: _Ctx) -> Iterator[Finding]:
+    if ctx.scale_vec is None:
+        return
+    kind = ctx.kind.name
+    if kind not in SCALE_VECS:
+        yield ctx.error(f"scale_vec::{ctx.scale_vec} is a qualifier of the block-scaled kinds "
+                        f"(mxf8f6f4, mxf4, mxf4nvf4), not kind::{kind}", value=ctx.scale_vec)
+        return
+    allowed = SCALE_VECS[kind]
+    scale_type = ctx.d.values.get("scale_type")
+    narrowed = SCALE_VEC_BY_TYPE.get((kind, scale_type or ""))
+    if ctx.scale_vec not in allowed:
+        yield ctx.error(f"kind::{kind} allows scale_vec::{' or scale_vec::'.join(allowed)}, not "
+                        f"scale_vec::{ctx.scale_vec}", value=ctx.scale_vec)
+    elif narrowed is not None and ctx.scale_vec not in narrowed:
+        yield ctx.error(f"kind::{kind} with {scale_type} scale factors allows "
+                        f"scale_vec::{' or scale_vec::'.join(narrowed)} only, not "
+                        f"scale_vec::{ctx.scale_vec}", "scale_type", value=ctx.scale_vec)
+
+
+@rule("idesc.scale_id_4x", "idesc", "9.7.16.10.7.2.3, 9.7.16.10.7.3.3",
+      "with scale_vec::4X (block16) the scale factor IDs are 0")
+def _idesc_scale_id_4x(ctx: _Ctx) -> Iterator[Finding]:
+    kind = ctx.kind.name
+    if kind not in SCALE_VECS:
+        return
+    implied = SCALE_VEC_BY_TYPE.get((kind, ctx.d.values.get("scale_type") or ""))
+    four = ctx.scale_vec == "4X" or (ctx.scale_vec is None and implied == ("4X",))
+    maybe = ctx.scale_vec is None and "4X" in SCALE_VECS[kind] and not four
+    for f in ("a_scale_id", "b_scale_id"):
+        raw = ctx.d.fields[f]
+        if not raw:
+            continue
+        if four:
+            why = "" if ctx.scale_vec else \
+                f" ({ctx.d.values['scale_type']} scales mean scale_vec::4X, Table 55)"
+            yield ctx.error(f"the scale factor ID must be 0 with scale_vec::4X{why}, not {raw}", f)
+        elif maybe:
+            yield ctx.note(f"scale factor ID {raw} is invalid with scale_vec::4X (valid with 2X)",
+                           f)
 
 
 @rule("idesc.k96", "idesc", "Table 44, 9.7.16.2.1.1",
@@ -472,6 +558,17 @@ def _zcm_m(ctx: _Ctx) -> Iterator[Finding]:
         yield ctx.error(f"M={ctx.m}: the zero-column mask is defined for M = 32, 64, 128", value=ctx.m)
 
 
+#: N of tcgen05.mma.ws, the only MMA with a zero-column mask (Table 39, cta_group::1 .ws).
+ZCM_N = (64, 128, 256)
+
+
+@rule("zcm.n", "zcm", "Table 39", "N is an N of tcgen05.mma.ws: 64, 128 or 256 (sparse: 64, 128)")
+def _zcm_n(ctx: _Ctx) -> Iterator[Finding]:
+    if ctx.n is not None and ctx.n not in ZCM_N:
+        yield ctx.error(f"N={ctx.n}: tcgen05.mma.ws (the MMA that takes a zero-column mask) has "
+                        f"N = {', '.join(map(str, ZCM_N))} (sparse: 64, 128)", value=ctx.n)
+
+
 @rule("zcm.unused_submasks", "zcm", "9.7.16.4.3",
       "start counts and first spans of sub-masks that M does not use are zero")
 def _zcm_unused(ctx: _Ctx) -> Iterator[Finding]:
@@ -536,14 +633,30 @@ def _tmem_alloc(ctx: _Ctx) -> Iterator[Finding]:
                         value=n)
 
 
+#: tcgen05.shift: "The lane of the address operand taddr must be aligned to 32" (9.7.16.9.3).
+SHIFT_LANE_ALIGN = 32
+
+
+@rule("tmem.shift_lane", "tmem", "9.7.16.9.3",
+      "the taddr of tcgen05.shift has its lane aligned to 32")
+def _tmem_shift(ctx: _Ctx) -> Iterator[Finding]:
+    if not ctx.shift:
+        return
+    lane = ctx.d.fields["lane"] & ((1 << _BYTE_INDEX_SHIFT) - 1)
+    if lane % SHIFT_LANE_ALIGN:
+        yield ctx.error(f"lane {lane} of the tcgen05.shift address is not aligned to "
+                        f"{SHIFT_LANE_ALIGN}", "lane", lane)
+
+
 # ====================================================================== entry points
 
-_CONTEXT = {"idesc": ("cta_group", "ws", "sp"), "smem": (), "zcm": ("m", "n"), "tmem": ("alloc",)}
+_CONTEXT = {"idesc": ("cta_group", "ws", "sp", "scale_vec"), "smem": (), "zcm": ("m", "n"),
+            "tmem": ("alloc", "shift")}
 
 
 def _arch(arch: str) -> str:
     if arch not in ARCHES:
-        raise ParameterError(f"unknown architecture {arch!r}; known: " + ", ".join(ARCHES))
+        raise ParameterError(f"unknown architecture {shorten(arch)}; known: " + ", ".join(ARCHES))
     return arch
 
 
@@ -561,16 +674,20 @@ def validate(descriptor: str, word: int | None = None, *, kind: str | None = Non
              arch: str = "sm_100a", **params: Any) -> list[Finding]:
     """Check a word, or the parameters ``encode`` takes, against every rule of the descriptor.
 
-    Context parameters (not stored in the word): ``cta_group``, ``ws``, ``sp`` (the
-    instruction is ``tcgen05.mma.sp``) (idesc); ``m`` (zcm);
-    ``alloc`` (tmem: allocated columns).  Returns findings, errors first; an empty list or only
-    notes/warnings means valid (:func:`is_valid`).  Raises :class:`ParameterError` for a
-    malformed question (unknown parameter or architecture, both a word and parameters).
+    Context parameters (not stored in the word): ``cta_group``, ``ws``, ``sp`` (True: the
+    instruction is ``tcgen05.mma.sp``) and ``scale_vec``
+    (``"1X"``, ``"2X"``, ``"4X"``, or ``scale_vec::NX`` / ``block16`` / ``block32``: the
+    ``.scale_vectorsize`` of a block-scaled MMA, Tables 54-55) for an idesc; ``m`` and ``n``
+    (the M and N of the tcgen05.mma.ws) for a zcm; ``alloc`` (allocated columns) and ``shift``
+    (True: the address is the ``taddr`` of ``tcgen05.shift``, 9.7.16.9.3) for a tmem address.
+    Returns findings, errors first; an empty list or only notes/warnings means valid
+    (:func:`is_valid`).  Raises :class:`ParameterError` for a malformed question (unknown
+    parameter or architecture, both a word and parameters).
     """
     arch = _arch(arch)
     context = {k: params.pop(k) for k in _CONTEXT.get(descriptor, ()) if k in params}
     if word is None:
-        if descriptor == "idesc":  # encode checks the context parameters too
+        if descriptor == "idesc":  # encode checks the context parameters cta_group, ws too
             params.update({k: context[k] for k in ("cta_group", "ws") if k in context})
         try:
             word = encode(descriptor, kind=kind, **params) if descriptor == "idesc" else \
@@ -588,7 +705,11 @@ def validate(descriptor: str, word: int | None = None, *, kind: str | None = Non
                ws=_bool_or_none(context.get("ws"), "ws"),
                sp=_bool_or_none(context.get("sp"), "sp"),
                m=_int_or_none(context.get("m"), "m"),
-               alloc=_int_or_none(context.get("alloc"), "alloc"))
+               alloc=_int_or_none(context.get("alloc"), "alloc"),
+               n=_int_or_none(context.get("n"), "n"),
+               scale_vec=None if context.get("scale_vec") is None else
+               _scale_vec_name(context["scale_vec"], decoded.kind),
+               shift=_bool_or_none(context.get("shift"), "shift"))
     if ctx.cta_group not in (None, 1, 2):
         raise ParameterError(f"cta_group={ctx.cta_group}: allowed 1 or 2")
     return _run(ctx, descriptor)
@@ -618,11 +739,15 @@ def _type_bits(type_name: str | None) -> int | None:
 
 def validate_pair(idesc: int, *, kind: str, a_desc: int | None = None, b_desc: int | None = None,
                   arch: str = "sm_100a", cta_group: int | None = None,
-                  ws: bool | None = None, sp: bool | None = None) -> list[Finding]:
+                  ws: bool | None = None, scale_vec: str | None = None,
+                  sp: bool | None = None) -> list[Finding]:
     """Check an instruction descriptor with the shared memory descriptors of A and/or B: each on
     its own, then the major-ness / type size / swizzle combinations of Table 52 and the
-    absolute-LBO and unused-LBO rules that need the major-ness."""
-    findings = validate("idesc", idesc, kind=kind, arch=arch, cta_group=cta_group, ws=ws, sp=sp)
+    absolute-LBO and unused-LBO rules that need the major-ness, and Table 53 (no K-major atom
+    for 128B swizzling with 32B atomicity).  ``cta_group``, ``ws``, ``sp`` and ``scale_vec`` are the
+    instruction's context, as for :func:`validate`."""
+    findings = validate("idesc", idesc, kind=kind, arch=arch, cta_group=cta_group, ws=ws,
+                        scale_vec=scale_vec, sp=sp)
     d = decode("idesc", idesc, kind=kind)
     for operand, word in (("a", a_desc), ("b", b_desc)):
         if word is None:
@@ -632,6 +757,12 @@ def validate_pair(idesc: int, *, kind: str, a_desc: int | None = None, b_desc: i
         findings += list(_pair_checks(d, s, operand))
     order = {s: i for i, s in enumerate(SEVERITIES)}
     return sorted(findings, key=lambda f: order[f.severity])
+
+
+def _table53_atoms(swizzle: str) -> Any:
+    """The major-nesses Table 53 has a swizzle atom for (the layout module's table)."""
+    from .smem_layout import _MODES
+    return _MODES[swizzle].atoms
 
 
 def _tag(f: Finding, operand: str) -> Finding:
@@ -651,6 +782,14 @@ def _pair_checks(d: Decoded, s: Decoded, operand: str) -> Iterator[Finding]:
         return Finding(sev, rule_id, f"{op}: {msg}", RULES[rule_id].source, f,
                        s.layout.by_name[f].bits, s.fields[f])
 
+    major = "MN" if mn else "K"
+    if swz is not None and major not in _table53_atoms(swz):
+        yield find("error", "pair.table53",
+                   f"{swz} has no {major}-major swizzle atom: Table 53 lists 128B swizzling with "
+                   f"32B atomicity for M/N-major only ('-' for K). Table 52's non-transposed row "
+                   f"says 'All swizzling modes', but without an atom the layout the hardware "
+                   f"reads is undefined, so descgen refuses it (as CUTLASS does: "
+                   f"'SWIZZLE_128B_BASE32B is invalid for Major-K')")
     if mn and bits is not None and swz is not None:
         if bits == 32 and swz != "128B_base32B":
             yield find("error", "pair.table52", f"32-bit ({type_name}) MN-major operands need "
@@ -672,6 +811,10 @@ def _pair_checks(d: Decoded, s: Decoded, operand: str) -> Iterator[Finding]:
 rule("pair.table52", "pair", "Table 52, 9.7.16.10.1",
      "type size x major-ness x swizzle: tf32 transposed only with 128B_base32B; 8/16-bit "
      "transposed never with 128B_base32B; 4/6-bit never transposed")(lambda ctx: iter(()))
+rule("pair.table53", "pair", "Table 53, Table 52",
+     "a swizzle atom exists for the operand's major-ness: 128B swizzling with 32B atomicity is "
+     "M/N-major only (Table 53 has no K-major atom; Table 52's 'all swizzling modes' for "
+     "non-transposed operands is read as limited by it)")(lambda ctx: iter(()))
 rule("pair.lbo_absolute", "pair", "9.7.16.3.1.2.1",
      "absolute LBO mode only with both instruction-descriptor transpose bits 0 (K-major)")(lambda ctx: iter(()))
 rule("pair.lbo_unused", "pair", "9.7.16.3.1.1",

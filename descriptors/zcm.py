@@ -22,10 +22,10 @@ from typing import Any
 from bitstring import Bits
 
 from .codec import Decoded, decode, encode, parse_int
-from .errors import DescgenError, ParameterError
+from .errors import DescgenError, ParameterError, shorten
 from .layouts import ZCM
 
-__all__ = ["ZcmMask", "NoDescriptorError", "SUBMASKS", "generate", "synthesise",
+__all__ = ["ZcmMask", "NoDescriptorError", "SUBMASKS", "MAX_N", "WS_N", "generate", "synthesise",
            "mask_from_columns", "conv_padding_mask", "pattern"]
 
 #: M -> number of sub-masks (PTX 9.7.16.4.3).
@@ -40,8 +40,23 @@ class NoDescriptorError(DescgenError, ValueError):
     """No zero-column mask descriptor generates the wanted mask; the message says why."""
 
 
+#: Largest N of any MMA (PTX Table 39); the .ws forms that take a zero-column mask have
+#: N = 64, 128 or 256 (:data:`WS_N`).
+MAX_N = 256
+#: N of tcgen05.mma.ws (Table 39, cta_group::1 .ws: dense 64/128/256, sparse 64/128).
+WS_N = (64, 128, 256)
+
+
+def _n(n: Any) -> int:
+    ni = parse_int(n, "n")
+    if not 0 < ni <= MAX_N:
+        raise ParameterError(f"N={shorten(ni)} is outside 1..{MAX_N}: no MMA has such an N "
+                             f"(Table 39; tcgen05.mma.ws takes N = {', '.join(map(str, WS_N))})")
+    return ni
+
+
 def _shape(m: Any, n: Any) -> tuple[int, int, int]:
-    mi, ni = parse_int(m, "m"), parse_int(n, "n")
+    mi, ni = parse_int(m, "m"), _n(n)
     if mi not in SUBMASKS:
         raise ParameterError(f"M={mi}: the zero-column mask is defined for M = 32, 64, 128 "
                              "(PTX 9.7.16.4.3)")
@@ -130,7 +145,10 @@ def generate(word: int | Decoded, m: Any, n: Any) -> ZcmMask:
 def mask_from_columns(n: Any, zero_columns: Iterable[Any]) -> int:
     """An N-bit mask with bit j set for every zeroed column j.  Items are column numbers, ``range``
     objects or ``"a-b"`` strings (inclusive)."""
-    ni = parse_int(n, "n")
+    ni = _n(n)
+    if isinstance(zero_columns, (str, bytes)) or not isinstance(zero_columns, Iterable):
+        raise ParameterError(f"zero_columns takes a list of columns, ranges or 'a-b' strings, "
+                             f"not {shorten(zero_columns)}")
     mask = 0
     for item in zero_columns:
         if isinstance(item, range):
@@ -139,7 +157,7 @@ def mask_from_columns(n: Any, zero_columns: Iterable[Any]) -> int:
             a, b = item.strip().split("-", 1)
             lo, hi = parse_int(a, "column range"), parse_int(b, "column range")
             if hi < lo:
-                raise ParameterError(f"column range {item!r} runs backwards")
+                raise ParameterError(f"column range {shorten(item)} runs backwards")
             cols = range(lo, hi + 1)
         else:
             cols = [parse_int(item, "column")]
@@ -154,7 +172,7 @@ def conv_padding_mask(n: Any, q: Any, left: Any, right: Any, start: Any = 0) -> 
     """The mask of the convolution case: N output columns walk a row of width Q (pixel
     ``(start + j) % Q``); the first ``left`` and last ``right`` pixels of each row are padding
     (zeroed)."""
-    ni, qi = parse_int(n, "n"), parse_int(q, "q")
+    ni, qi = _n(n), parse_int(q, "q")
     li, ri, si = parse_int(left, "left"), parse_int(right, "right"), parse_int(start, "start")
     if qi <= 0 or li < 0 or ri < 0 or li + ri >= qi or si < 0:
         raise ParameterError(f"conv padding needs Q > left + right >= 0 and start >= 0 "

@@ -139,7 +139,7 @@ def test_bad_toml_and_cli_exit_code(tmp_path):
 def test_unknown_extension(tmp_path):
     f = tmp_path / "a.yaml"
     f.write_text("x")
-    with pytest.raises(descriptors.BatchError, match=r"\.toml or \.json"):
+    with pytest.raises(descriptors.BatchError, match=r"a YAML file; batch files are TOML \(\.toml\) or JSON \(\.json\)"):
         load_batch(f)
 
 
@@ -175,3 +175,111 @@ def test_toml_and_json_fixtures_agree():
     toml = {r.config.name: r.word for r in encode_batch(load_batch(REAL))}
     js = {r.config.name: r.word for r in encode_batch(load_batch(FIXTURES / "real-world.json"))}
     assert js and all(toml[name] == word for name, word in js.items())
+
+
+# ---------------------------------------------------------------- injected text (issue 15)
+
+
+def _compiles(header: str, tmp_path) -> None:
+    import shutil
+    import subprocess
+    gxx = shutil.which("g++")
+    if gxx is None:
+        pytest.skip("g++ not found")
+    (tmp_path / "h.hpp").write_text(header, encoding="utf-8")
+    (tmp_path / "main.cpp").write_text('#include "h.hpp"\n', encoding="utf-8")
+    r = subprocess.run([gxx, "-std=c++17", "-fsyntax-only", "-Wall", "-Werror", "main.cpp"],
+                       cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+
+
+def test_injected_source_text_stays_in_comments(tmp_path):
+    import ast
+    sources = ["line1\n#error injected", "x\nimport os; os.system('echo pwned')", "nul\x00byte",
+               "ends in a backslash \\", "trigraph ??/", "\u2028separator", "*/ /*"]
+    results = encode_batch(parse_batch([{"name": f"C{i}", "descriptor": "tmem", "lane": 1,
+                                         "source": s} for i, s in enumerate(sources)]))
+    origin = 'q""".toml\n#error too'
+    cpp = render(results, "cpp", origin=origin)
+    py = render(results, "python", origin=origin)
+    assert not any(line.startswith(("#error", "import")) for line in cpp.splitlines())
+    assert "\x00" not in cpp + py and "\u2028" not in cpp + py
+    module = ast.parse(py)
+    assert [type(n).__name__ for n in module.body] == ["Expr", *["Assign"] * len(sources)]
+    namespace: dict = {}
+    exec(compile(module, "generated", "exec"), namespace)  # nothing but the constants
+    assert {k for k in namespace if not k.startswith("__")} == {f"C{i}" for i in range(len(sources))}
+    _compiles(cpp, tmp_path)
+
+
+@pytest.mark.parametrize("name, why", [
+    ("class", "Python keyword"), ("None", "Python keyword"), ("int", "C++ keyword"),
+    ("constexpr", "C++ keyword"), ("main", "reserved in C++"), ("linux", "GCC predefines"),
+    ("_X", "reserved"), ("_x", "reserved"), ("a__b", "reserved"), ("uint32_t", "<cstdint>"),
+    ("INT8_C", "<cstdint>"), ("", "empty"), ("1x", "not a valid"), ("x-y", "not a valid"),
+])
+def test_constant_names_are_identifiers_in_both_languages(name, why, tmp_path):
+    import re
+    with pytest.raises(descriptors.BatchError, match=re.escape(why)):
+        parse_batch([{"name": name, "descriptor": "tmem"}])
+    r = CliRunner().invoke(app, ["tmem", "--lane", "1", "-f", "python", "--name", name])
+    assert r.exit_code == 2 and why in r.stderr and len(r.stderr.splitlines()) == 1
+
+
+def test_accepted_names_compile_and_parse(tmp_path):
+    import ast
+    names = ["match", "type", "print", "final", "override", "SMEM", "x1", "std_"]
+    results = encode_batch(parse_batch([{"name": n, "descriptor": "tmem"} for n in names]))
+    ast.parse(render(results, "python"))
+    _compiles(render(results, "cpp"), tmp_path)
+
+
+def test_batch_context_keys_reach_the_rules():
+    """scale_vec (idesc), n (zcm) and shift (tmem) are context in a configuration (issue 15)."""
+    ok = parse_batch([
+        {"name": "NV", "descriptor": "idesc", "kind": "mxf4nvf4", "a_type": "e2m1",
+         "b_type": "e2m1", "scale_type": "ue8m0", "m": 128, "n": 256, "a_scale_id": 2,
+         "scale_vec": "2X"},
+        {"name": "Z", "descriptor": "zcm", "skip_span": 2, "use_span": 3, "m": 64, "n": 128},
+        {"name": "T", "descriptor": "tmem", "lane": 32, "shift": True}])
+    assert [r.word for r in encode_batch(ok)][2] == 0x00200000
+    for bad, rule in (({**ok[0].params, "scale_vec": "4X"}, "idesc.scale_id_4x"),):
+        cfgs = parse_batch([{"name": "NV", "descriptor": "idesc", **bad}])
+        with pytest.raises(descriptors.InvalidDescriptorError) as exc:
+            encode_batch(cfgs)
+        assert rule in {f.rule for f in exc.value.findings}
+    for entry, rule in (({"descriptor": "zcm", "skip_span": 2, "m": 64, "n": 96}, "zcm.n"),
+                        ({"descriptor": "tmem", "lane": 16, "shift": True}, "tmem.shift_lane")):
+        with pytest.raises(descriptors.InvalidDescriptorError) as exc:
+            encode_batch(parse_batch([{"name": "X", **entry}]))
+        assert rule in {f.rule for f in exc.value.findings}
+
+
+@pytest.mark.parametrize("name, content, message", [
+    ("deep.json", "[" * 100_000 + "]" * 100_000, "nested deeper than 32 levels"),
+    ("deep.toml", "a = " + "[" * 3000 + "]" * 3000, "nested deeper than 32 levels"),
+    ("big.json", '[{"name": "A", "descriptor": "tmem", "lane": ' + "9" * 5000 + "}]",
+     "lane: a number of 5000 characters is longer than any descriptor value"),
+    ("big.toml", '[[configs]]\nname = "A"\ndescriptor = "tmem"\nlane = ' + "9" * 5000 + "\n",
+     "a number has more than 4300 digits"),
+    ("empty.json", "", "the file is empty"),
+    ("blank.toml", "\n  \n", "the file is empty"),
+    ("x.yaml", "a: 1", "a YAML file; batch files are TOML (.toml) or JSON (.json)"),
+    ("noext", "[]", "a file without a suffix"),
+])
+def test_batch_file_problems_are_one_clear_line(tmp_path, name, content, message):
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    r = CliRunner().invoke(app, ["batch", str(path)])
+    assert r.exit_code == 2 and r.stdout == "", r.stderr
+    assert len(r.stderr.splitlines()) == 1 and message in r.stderr, r.stderr
+    assert "set_int_max_str_digits" not in r.stderr and len(r.stderr) < 400
+
+
+def test_batch_file_with_a_byte_order_mark(tmp_path):
+    path = tmp_path / "bom.toml"
+    path.write_text('[[configs]]\nname = "A"\ndescriptor = "tmem"\nlane = 1\n',
+                    encoding="utf-8-sig")
+    assert load_batch(path)[0].params == {"lane": 1}
+    r = CliRunner().invoke(app, ["batch", "/dev/null"])
+    assert r.exit_code == 2 and "not valid :" not in r.stderr

@@ -294,3 +294,36 @@ def test_batch_refuses_invalid_configs_unless_forced(tmp_path):
     result = run("batch", str(path), "--force")
     assert result.exit_code == 0 and "0x10400490" in result.stdout
     assert "(forced)" in result.stderr
+
+
+# ---------------------------------------------------------------- issue 15
+
+
+def test_check_param_kind_and_duplicates():
+    out = ok("check", "--as", "idesc", "-p", "kind=f16", "-p", "a_type=f16", "-p", "b_type=f16",
+             "-p", "m=128", "-p", "n=256")
+    assert out.splitlines()[-1].startswith("valid")
+    assert "kind given twice" in fails("check", "--as", "idesc", "--kind", "f16", "-p", "kind=tf32")
+    assert "give it as --arch" in fails("check", "--as", "idesc", "-p", "arch=sm_100a")
+    assert "give it as --as" in fails("check", "--as", "idesc", "-p", "descriptor=smem")
+    assert "cta_group given twice" in fails("check", "--as", "idesc", "--kind", "f16", "-p",
+                                            "cta_group=1", "--cta-group", "1")
+    assert "alloc given twice" in fails("check", "--as", "tmem", "-p", "alloc=64", "--alloc", "64")
+    assert "context of a zcm word, not of smem" in fails("decode", "0", "--as", "smem", "-m", "64")
+
+
+def test_empty_names_and_synthesis_inputs_are_refused():
+    assert "constant name is empty" in fails("tmem", "--lane", "1", "-f", "c", "--name", "")
+    assert "--conv is empty" in fails("zcm", "--conv", "", "-m", "128", "-n", "128")
+    assert "--zero-columns is empty" in fails("zcm", "--zero-columns", ",", "-m", "128", "-n", "128")
+
+
+def test_context_options_reach_the_rules():
+    r = run("idesc", "--kind", "mxf4nvf4", "--scale-type", "ue8m0", "-m", "128", "-n", "256",
+            "--a-scale-id", "2", "--scale-vec", "4X")
+    assert r.exit_code == 1 and "[idesc.scale_id_4x]" in r.stderr
+    r = run("check", "0x0003028000000000", "--as", "zcm", "-m", "128", "-n", "96")
+    assert r.exit_code == 1 and "[zcm.n]" in r.stdout
+    r = run("tmem", "--lane", "16", "--shift")
+    assert r.exit_code == 1 and "[tmem.shift_lane]" in r.stderr and r.stdout == ""
+    assert ok("tmem", "--lane", "32", "--shift") == "0x00200000\n"

@@ -504,14 +504,16 @@ def test_cli_plain_is_stable_text():
     result = dump(str(DUMPS / "nvdisasm.txt"), "--plain")
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0].endswith("9 descriptor words found in " + str(DUMPS / "nvdisasm.txt"))
-    assert lines[1].split() == ["line", "where", "value", "reading", "confidence", "verdict"]
-    assert lines[2].split()[:4] == ["12", "UR8:UR9", "0x4000404000000080", "smem"]
+    assert lines[0].startswith("descriptor words in " + str(DUMPS / "nvdisasm.txt"))
+    assert lines[1].split() == ["line", "where", "value", "confidence", "verdict", "reading"]
+    assert lines[2].split()[:7] == ["12", "UR8:UR9", "0x4000404000000080", "high", "0.99",
+                                    "valid", "smem"]
+    assert lines[-1] == f"9 descriptor words found in {DUMPS / 'nvdisasm.txt'}, 7 distinct"
     assert "idesc 0x08400480  kind::mxf4nvf4  (Instruction descriptor (kind::mxf4, mxf4nvf4); " \
            "32-bit; PTX Table 44)" in result.stdout
     assert "\x1b[" not in result.stdout
     table = dump(str(DUMPS / "nvdisasm.txt"), "--plain", "--table-only").stdout.splitlines()
-    assert len(table) == 2 + 9
+    assert len(table) == 2 + 9 + 1
 
 
 def test_cli_json_from_stdin():
@@ -557,3 +559,71 @@ def test_cli_bad_input_is_one_line_exit_2(args, message):
 def test_cli_directory_is_refused(tmp_path):
     result = dump(str(tmp_path))
     assert result.exit_code == 2 and result.stderr.startswith("descgen: error: cannot read")
+
+
+# ---------------------------------------------------------------- default output at scale (issue 15)
+
+
+def _busy_log(lines: int = 300, words: int = 40) -> str:
+    """A printf log of ``lines`` x ``words`` hex words: real descriptors repeated over and over,
+    mixed with random values (the shape of the log that took 2 minutes in issue 15)."""
+    import random
+    rng = random.Random(15)
+    real = [0x08400490, 0x10400490, 0x4000404000010000, 0x0000400800000000, 0x00200040,
+            0x0003028000000000, 0x08400480, 0x10C00000]
+    out = []
+    for i in range(lines):
+        ws = (rng.choice(real) if rng.random() < 0.6 else rng.getrandbits(32) for _ in range(words))
+        out.append(f"[blk {i}] desc " + " ".join(f"0x{w:x}" for w in ws))
+    return "\n".join(out) + "\n"
+
+
+def test_cli_default_output_decodes_each_distinct_word_once():
+    text = _busy_log()
+    start = time.perf_counter()
+    result = dump("-", "--no-color", input=text)
+    elapsed = time.perf_counter() - start
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    last = out.splitlines()[-1]
+    m = re.fullmatch(r"(\d+) descriptor words found in <stdin>, (\d+) distinct", last)
+    assert m, last
+    total, distinct = int(m.group(1)), int(m.group(2))
+    assert total > 5000 and distinct < 50
+    # one decode per distinct word: its rule heading and its "best reading" block, once each
+    assert out.count("best reading:") == distinct
+    assert out.count("(decoded at line ") == total - distinct
+    # the index lists every distinct word with its count and first places
+    index = out[out.index("where each distinct word occurs:"):].splitlines()[1:-1]
+    assert len(index) == distinct
+    assert sum(int(re.search(r": (\d+)x, line ", row).group(1)) for row in index) == total
+    assert elapsed < 30  # was 2 minutes for this input (every occurrence decoded)
+
+
+def test_cli_default_output_streams(monkeypatch, capsys):
+    """Rows are written as findings arrive, not after the scan: the first row is out before
+    the second finding exists."""
+    from cli import dump_cmd
+    findings = scan("adesc = 0x4000404000010000\nidesc = 0x08400490\n")
+    assert len(findings) == 2
+
+    def source():
+        yield findings[0]
+        assert "0x4000404000010000" in capsys.readouterr().out
+        yield findings[1]
+
+    dump_cmd._text(source(), "<test>", plain_=True, table_only=False, no_color=True)
+    assert "0x08400490" in capsys.readouterr().out
+
+
+def test_cli_default_output_memory_is_bounded(monkeypatch, capsys):
+    """The index remembers at most KEEP_WORDS distinct words and KEEP_LOCATIONS places each."""
+    from cli import dump_cmd
+    monkeypatch.setattr(dump_cmd, "KEEP_WORDS", 3)
+    monkeypatch.setattr(dump_cmd, "KEEP_LOCATIONS", 2)
+    text = "".join(f"tmem_addr = 0x{col:08x}\n" for col in range(6)) + "tmem_addr = 0x0\n" * 5
+    dump_cmd._text(iter(scan(text)), "<test>", plain_=True, table_only=False, no_color=True)
+    out = capsys.readouterr().out
+    assert "(the first 3 distinct words are listed)" in out
+    assert "0x00000000  tmem lane 0, column 0: 6x, line 1 (tmem_addr), 7 (tmem_addr) and 4 more" in out
+    assert out.splitlines()[-1] == "11 descriptor words found in <test>, 3+ distinct"

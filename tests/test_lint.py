@@ -88,8 +88,12 @@ EXPECTED = [
      "UTCHMMA (kind::f16 or kind::tf32, cta_group::1): as kind::f16: sparse[2]: tcgen05.mma.sp needs the sparsity bit set (it is 0: a dense descriptor) (Table 42, 9.7.16.10.9)"),
     ("bad_mxf4nvf4_scale_id.ptx", 62, 86, "error", "idesc.scale_id", "idesc", "0x28400480",
      "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.scale_vec::4X: a_scale_id[30:29]: kind::mxf4nvf4 allows scale factor ID 0 or 2, not 1 (Tables 43-44)"),
+    ("bad_mxf4nvf4_scale_id.ptx", 62, 86, "error", "idesc.scale_id_4x", "idesc", "0x28400480",
+     "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.scale_vec::4X: a_scale_id[30:29]: the scale factor ID must be 0 with scale_vec::4X, not 1 (9.7.16.10.7.2.3, 9.7.16.10.7.3.3)"),
     ("bad_mxf4nvf4_scale_id.sass", 157, 94, "error", "idesc.scale_id", "idesc", "0x28400480",
      "UTCOMMA.4X (kind::mxf4nvf4, cta_group::1): a_scale_id[30:29]: kind::mxf4nvf4 allows scale factor ID 0 or 2, not 1 (Tables 43-44)"),
+    ("bad_mxf4nvf4_scale_id.sass", 157, 94, "error", "idesc.scale_id_4x", "idesc", "0x28400480",
+     "UTCOMMA.4X (kind::mxf4nvf4, cta_group::1): a_scale_id[30:29]: the scale factor ID must be 0 with scale_vec::4X, not 1 (9.7.16.10.7.2.3, 9.7.16.10.7.3.3)"),
     ("bad_ws_m256.ptx", 61, 58, "error", "idesc.shape", "idesc", "0x10200010",
      "tcgen05.mma.ws.cta_group::1.kind::f16: m_dim[28:24]: M=256 is not allowed for kind::f16 cta_group::1 .ws dense; M is 32 or 64 or 128 (Table 39)"),
     ("bad_ws_m256.sass", 153, 94, "error", "idesc.shape", "idesc", "0x10200010",
@@ -219,10 +223,13 @@ def test_ld_st_and_cp():
             "ld.shared.u32 %r6, [tmem_base];",
             "tcgen05.ld.sync.aligned.16x64b.x4.b32 {%r21, %r22, %r23, %r24}, [%r6];",
             "mov.b64 %rd8, 4611686293305294848;",  # no 0b001 constant
-            "tcgen05.cp.cta_group::1.128x256b [%r5], %rd8;"]
+            "tcgen05.cp.cta_group::1.128x256b [%r5], %rd8;",
+            "mov.b32 %r30, 1048576;",  # lane 16
+            "tcgen05.shift.cta_group::1.down [%r30];"]
     got = [(f.line, f.rule, f.operand) for f in lint_lines(text) if f.severity == "error"]
     assert got == [(2, "tmem.ld.num", "registers"), (2, "tmem.ld.lanes", "taddr"),
-                   (4, "tmem.st.columns", "taddr"), (8, "smem.reserved", "s_desc")]
+                   (4, "tmem.st.columns", "taddr"), (8, "smem.reserved", "s_desc"),
+                   (10, "tmem.shift_lane", "taddr")]
 
 
 def test_arch_option_and_target():
@@ -375,7 +382,5 @@ def test_fixtures_rebuild_sample(name, tmp_path):
 
 @pytest.mark.nvcc_all
 @pytest.mark.parametrize("name", [v.name for v in build.VARIANTS if v.name not in SAMPLE])
-def test_fixtures_rebuild_all(name, tmp_path, request):
-    if "nvcc_all" not in (request.config.option.markexpr or ""):
-        pytest.skip("slow: run with -m nvcc_all")
+def test_fixtures_rebuild_all(name, tmp_path):
     _rebuild(name, tmp_path)

@@ -54,8 +54,21 @@ def test_reserved_bits_are_marked_in_the_dump():
     d = descriptors.decode("smem", 0x7FE0004000010000)
     text = plain(d, descriptors.validate("smem", d.word))
     marked = [line.split()[2] for line in text.splitlines() if line.startswith(" !")]
-    assert marked == ["fixed_zero", "fixed_constant"]
+    # the set reserved bits, the broken constant, and the swizzle code encode refuses (3)
+    assert marked == ["swizzle", "fixed_zero", "fixed_constant"]
     assert "INVALID: 3 error(s)" in text  # fixed_zero, fixed_constant, swizzle code 3
+
+
+def test_values_encode_refuses_are_marked_in_the_dump():
+    """A mxf4 word with K=96 (bit 31) and sparse (bit 2) has no MMA: decode flags it."""
+    word = descriptors.encode("idesc", kind="mxf4", a_type="e2m1", b_type="e2m1", m=256, n=256,
+                              k=96) | 1 << descriptors.IDESC_MXF4.by_name["sparse"].lsb
+    d = descriptors.decode("idesc", word, kind="mxf4")
+    assert set(d.refused) == {"k_dim"}
+    text = plain(d)
+    marked = [line.split()[2] for line in text.splitlines() if line.startswith(" !")]
+    assert marked == ["k_dim"]
+    assert "dense MMAs only" in text
 
 
 def test_diagram_rows_cover_every_bit_once():

@@ -526,7 +526,11 @@ def test_cli_ld_footprint_and_verdict():
         "tcgen05.ld.sync.aligned.32x32b.x8.b32", "registers per thread: 8",
         "access 1: address 0x00200040  lanes 32-63  columns 64-71"]
     r = _cli("tmem", "--ld", "32x32b.x8", "--warp", "0", "--address", "0x00200040")
-    assert r.exit_code == 1 and "error: [tmem.ld.warp_lanes]" in r.stdout
+    # a broken rule: exit 1, the report on stdout, the errors on stderr (issue 15)
+    assert r.exit_code == 1 and r.stdout.splitlines()[-1] == "INVALID"
+    assert "error" not in r.stdout
+    assert r.stderr.startswith("descgen: error: [tmem.ld.warp_lanes]")
+    assert r.stderr.splitlines()[-1].startswith("descgen: error: the tcgen05.ld")
 
 
 def test_cli_ld_json_and_bad_spec():

@@ -85,7 +85,7 @@ def S(*, arch: str = "sm_100a", **params: Any) -> Run:
 
 
 def SR(*, arch: str = "sm_100a", **raw: int) -> Run:
-    word = encode_raw("smem", **raw)
+    word = encode_raw("smem", force=True, **raw)
     return (lambda: validate("smem", word, arch=arch)), SMEM
 
 
@@ -296,6 +296,14 @@ CASES: list[Case] = [
     C("idesc.sparsity_selector", "dense-0", I("f16")),
     C("idesc.sparsity_selector", "dense-1", I("f16", sparsity_selector=1), "warning",
       "sparsity_selector", only=True),
+    # 9.7.16.10.8.4.5-6: the selector must be 0 for kind::i8 and kind::f8f6f4 (issue 15)
+    C("idesc.sparsity_selector", "i8-sparse-0", I("i8", sparse=True), clean=True),
+    C("idesc.sparsity_selector", "f8f6f4-sparse-0", I("f8f6f4", sparse=True), clean=True),
+    *[C("idesc.sparsity_selector", f"{k}-sparse-{sel}", I(k, sparse=True, sparsity_selector=sel),
+        "error", "sparsity_selector", only=True)
+      for k in ("i8", "f8f6f4") for sel in (1, 2, 3)],
+    C("idesc.sparsity_selector", "tf32-sparse-3", I("tf32", sparse=True, sparsity_selector=3),
+      clean=True),
     # ------------------------------------------------------------------ max shift
     C("idesc.sparse_form", "sp-sparse", (lambda: validate(
         "idesc", idesc_word("f16", {"n": 128}, sparse=1), kind="f16", cta_group=1, ws=False,
@@ -327,6 +335,32 @@ CASES: list[Case] = [
     C("idesc.scale_id", "mxf4-b3", I("mxf4", b_scale_id=3), "error", "b_scale_id"),
     C("idesc.scale_id", "mxf4nvf4-a3", I("mxf4nvf4", a_scale_id=3), "error", "a_scale_id"),
     C("idesc.scale_id", "mxf4nvf4-b1", I("mxf4nvf4", b_scale_id=1), "error", "b_scale_id"),
+    # ------------------------------------------------------------------ scale_vec (Tables 54-55)
+    C("idesc.scale_vec", "unknown", I("mxf4nvf4")),
+    C("idesc.scale_vec", "mxf8f6f4-1X", I("mxf8f6f4", scale_vec="1X"), clean=True),
+    C("idesc.scale_vec", "mxf4-2X", I("mxf4", scale_vec="scale_vec::2X"), clean=True),
+    C("idesc.scale_vec", "mxf4nvf4-ue8m0-2X", I("mxf4nvf4", scale_type="ue8m0", scale_vec="2X"),
+      clean=True),
+    C("idesc.scale_vec", "mxf4nvf4-ue8m0-4X", I("mxf4nvf4", scale_type="ue8m0", scale_vec="4X"),
+      clean=True),
+    C("idesc.scale_vec", "mxf4nvf4-ue4m3-block16", I("mxf4nvf4", scale_vec="block16"), clean=True),
+    C("idesc.scale_vec", "mxf8f6f4-2X", I("mxf8f6f4", scale_vec="2X"), "error", only=True),
+    C("idesc.scale_vec", "mxf4-4X", I("mxf4", scale_vec="4X"), "error", only=True),
+    C("idesc.scale_vec", "mxf4nvf4-1X", I("mxf4nvf4", scale_type="ue8m0", scale_vec="1X"), "error"),
+    C("idesc.scale_vec", "mxf4nvf4-ue4m3-2X", I("mxf4nvf4", scale_vec="2X"), "error",
+      "scale_type", only=True),
+    C("idesc.scale_vec", "f16-1X", I("f16", scale_vec="1X"), "error", only=True),
+    # 9.7.16.10.7.2.3: scale factor IDs 0 under scale_vec::4X
+    C("idesc.scale_id_4x", "4X-ids-0", I("mxf4nvf4", scale_type="ue8m0", scale_vec="4X"), clean=True),
+    C("idesc.scale_id_4x", "2X-ids-2", I("mxf4nvf4", scale_type="ue8m0", scale_vec="2X",
+                                         a_scale_id=2, b_scale_id=2), clean=True),
+    C("idesc.scale_id_4x", "4X-a2", I("mxf4nvf4", scale_type="ue8m0", scale_vec="4X", a_scale_id=2),
+      "error", "a_scale_id", only=True),
+    C("idesc.scale_id_4x", "4X-b2", I("mxf4nvf4", scale_type="ue8m0", scale_vec="4X", b_scale_id=2),
+      "error", "b_scale_id", only=True),
+    C("idesc.scale_id_4x", "ue4m3-implies-4X", I("mxf4nvf4", a_scale_id=2), "error", "a_scale_id"),
+    C("idesc.scale_id_4x", "ue8m0-unknown-vec", I("mxf4nvf4", scale_type="ue8m0", b_scale_id=2),
+      "note", "b_scale_id", only=True),
     # ------------------------------------------------------------------ K = 96
     C("idesc.k96", "mxf4-sm_103a", I("mxf4", k=96, m=256, n=256, cta_group=2, arch="sm_103a"),
       clean=True),
@@ -404,6 +438,10 @@ CASES: list[Case] = [
     C("zcm.m", "m256", Z(m=256), "error"),
     C("zcm.m", "m16", Z(m=16), "error"),
     C("zcm.m", "m96", Z(m=96), "error"),
+    # ------------------------------------------------------------------ N of the .ws MMA
+    *[C("zcm.n", f"n{n}", Z(m=128, n=n), clean=True) for n in (64, 128, 256)],
+    C("zcm.n", "n-unknown", Z(m=128)),
+    *[C("zcm.n", f"n{n}", Z(m=128, n=n), "error", only=True) for n in (8, 32, 96, 192, 512)],
     C("zcm.unused_submasks", "m32-all", Z(m=32, start_count=[1, 2, 1, 0], first_span=[1, 1, 0, 0],
                                           skip_span=2, use_span=3, column_shift=2), clean=True),
     C("zcm.unused_submasks", "m64-sc1", Z(m=64, start_count=[0, 3], first_span=[1, 1])),
@@ -436,6 +474,12 @@ CASES: list[Case] = [
     C("tmem.column", "col32-alloc32", T(column=32, alloc=32), "warning", "column"),
     *[C("tmem.alloc", f"alloc{n}", T(alloc=n), clean=True) for n in (32, 64, 128, 256, 512)],
     C("tmem.alloc", "alloc-unknown", T()),
+    # ------------------------------------------------------------------ tcgen05.shift (9.7.16.9.3)
+    *[C("tmem.shift_lane", f"lane{lane}", T(lane=lane, shift=True), clean=True)
+      for lane in (0, 32, 64, 96)],
+    C("tmem.shift_lane", "not-shift", T(lane=16)),
+    *[C("tmem.shift_lane", f"lane{lane}", T(lane=lane, shift=True), "error", "lane", only=True)
+      for lane in (1, 16, 31, 33, 127)],
     *[C("tmem.alloc", f"alloc{n}", T(alloc=n), "error") for n in (0, 16, 48, 96, 1024, 768)],
     # ------------------------------------------------------------------ pairs (Table 52, 9.7.16.3.1)
     C("pair.table52", "tf32-mn-128B_base32B",
@@ -447,6 +491,19 @@ CASES: list[Case] = [
     C("pair.table52", "i8-mn-64B", P("i8", a_major="MN", a={"swizzle": "64B"})),
     C("pair.table52", "bf16-k-128B_base32B", P("f16", a={"swizzle": "128B_base32B"},
                                                b={"swizzle": "128B_base32B"})),
+    # Table 53 has no K-major atom for 128B_base32B ("-"); Table 52's non-transposed row says
+    # "All swizzling modes".  Decision (issue 15): Table 53 limits Table 52 -- refuse, as the
+    # layout API and CUTLASS ("SWIZZLE_128B_BASE32B is invalid for Major-K") do.
+    C("pair.table53", "bf16-k-128B_base32B-a", P("f16", a={"swizzle": "128B_base32B"}),
+      "error", "swizzle", only=True),
+    C("pair.table53", "tf32-k-128B_base32B-b", P("tf32", b={"swizzle": "128B_base32B"}),
+      "error", "swizzle", only=True),
+    C("pair.table53", "e2m1-k-128B_base32B", P("mxf4", a={"swizzle": "128B_base32B"}),
+      "error", "swizzle", only=True),
+    C("pair.table53", "tf32-mn-128B_base32B", P("tf32", a_major="MN", a={"swizzle": "128B_base32B"}),
+      clean=True),
+    *[C("pair.table53", f"bf16-k-{swz}", P("f16", a={"swizzle": swz}, b={"swizzle": swz}),
+        clean=True) for swz in ("none", "32B", "64B", "128B")],
     C("pair.table52", "tf32-k-128B", P("tf32", a={"swizzle": "128B"}, b={"swizzle": "128B"})),
     C("pair.table52", "tf32-mn-128B", P("tf32", a_major="MN", a={"swizzle": "128B"}), "error",
       "swizzle"),

@@ -1,17 +1,19 @@
 // CUTLASS layout oracle for tests/test_cutlass_layout_oracle.py.
 //
-// Built by the test (one translation unit, host only) against the headers of the PyPI wheel
-// nvidia-cutlass==4.2.0.0 (cutlass_library/source/include).  For every case of the generated
-// "layout_cases.inc" it builds a shared-memory tile exactly as CUTLASS kernels do --
+// Built by the test (host only) against the headers of the PyPI wheel nvidia-cutlass==4.2.0.0
+// (cutlass_library/source/include).  For every case of the generated "layout_cases.inc" it
+// builds a shared-memory tile exactly as CUTLASS kernels do --
 //
-//   tile_to_shape(UMMA::Layout_<major>_<swizzle>_Atom<T>, (ROWS, K))     at byte address ADDR
+//   tile_to_shape(UMMA::Layout_<major>_<swizzle>_Atom<T>, (ROWS, K), ORDER)   at byte address ADDR
 //
-// -- partitions it into MMA K blocks of UK elements (tiled_divide by (ROWS, UK)), makes the
-// descriptor tensor with cute's MakeTensor<UMMA::smem_desc<Major>> (which calls
-// UMMA::make_umma_desc, cute/atom/mma_traits_sm100.hpp) and prints the descriptor of every K
-// block, as an MMA loop indexes it (DescriptorIterator: low word + offset):
+// with ORDER Step<_1,_2> (atoms stacked M/N first) or Step<_2,_1> (K first, CUTLASS's order for
+// MN-major operands) -- partitions it into MMA K blocks of UK elements (tiled_divide by
+// (ROWS, UK)), makes the descriptor tensor with cute's MakeTensor<UMMA::smem_desc<Major>> (which
+// calls UMMA::make_umma_desc, cute/atom/mma_traits_sm100.hpp) and prints, for every K block as
+// an MMA loop indexes it (DescriptorIterator: low word + offset), the descriptor and the block
+// (the per-MMA slice make_umma_desc is given) as CuTe prints it:
 //
-//   D <case id> <k block> <descriptor hex, no 0x>
+//   D <case id> <k block> <descriptor hex, no 0x> <cute print of the slice>
 //
 // On the host, cute's cast_smem_ptr_to_uint has no shared-window conversion and returns 0; the
 // shim below plays __cvta_generic_to_shared's part (the pointer value is the shared address),
@@ -31,15 +33,17 @@ static inline std::size_t __cvta_generic_to_shared(void const* p) {
 
 using namespace cute;
 
-template <class T, UMMA::Major MJ, class Atom, int ROWS, int K, int UK>
+template <class T, UMMA::Major MJ, class Atom, int ROWS, int K, int UK, class Order>
 static void run(int id, std::uint32_t addr) {
-  auto layout = tile_to_shape(Atom{}, make_shape(Int<ROWS>{}, Int<K>{}));
+  auto layout = tile_to_shape(Atom{}, make_shape(Int<ROWS>{}, Int<K>{}), Order{});
   Tensor tile = make_tensor(make_smem_ptr(reinterpret_cast<T*>(std::uintptr_t(addr))), layout);
   Tensor blocks = tiled_divide(tile, make_shape(Int<ROWS>{}, Int<UK>{}));  // ((ROWS,UK),1,K/UK)
   Tensor desc = MakeTensor<UMMA::smem_desc<MJ>>{}(blocks);
   for (int k = 0; k < K / UK; ++k) {
     UMMA::SmemDescriptor d = desc(0, 0, k);
-    std::printf("D %d %d %llx\n", id, k, static_cast<unsigned long long>(d.desc_));
+    std::printf("D %d %d %llx ", id, k, static_cast<unsigned long long>(d.desc_));
+    print(blocks(make_coord(_, _), 0, k));
+    std::printf("\n");
   }
 }
 
