@@ -13,6 +13,12 @@ styles are recognised:
   printed expression names the value;
 * printf-style lines: ``desc=0x...``, ``a_desc: 0x...``, ``idesc 08400490``, bare hex words of
   8 or 16 digits with or without ``0x``, ``_`` or ``'`` separators allowed;
+* PTX modules and snippets (a ``.version``/``.target``/``.entry`` directive or a ``tcgen05.``
+  instruction in the first 64 lines): read by :mod:`descriptors.readers.ptx`, which follows
+  the data flow; the immediates the code materialises (nvcc writes descriptors as decimal
+  immediates: ``mov.b32 %r37, 138413200;``, ``or.b64 %rd2, %rd10, 4611756662049538048;``) and
+  the constant operands of ``tcgen05.mma`` are classified, an immediate that reaches an MMA
+  operand named by it (family, and the instruction's kind for an instruction descriptor);
 * SASS listings (cuobjdump ``-sass`` / nvdisasm lines such as
   ``/*0080*/  UMOV UR5, 0x8400490 ;  /* 0x0840049000057882 */``): immediates moved into
   registers (``UMOV``, ``MOV``, ``MOV32I``, ``IMAD.MOV``), followed through register copies
@@ -1181,8 +1187,108 @@ def scan_lines(lines: Iterable[str | bytes], *, as_: str | None = None, kind: st
     return _scan(lines, as_, kind, arch, min_confidence, window)
 
 
+#: A PTX module or snippet: a module directive or a tcgen05 instruction at the start of a line.
+_PTX_START = re.compile(r"\s*(?:\.version|\.target|\.visible\s+\.entry|\.entry|tcgen05\.\w)")
+#: Lines looked at to tell PTX from the other inputs.
+_PTX_SNIFF = 64
+
+#: Family a PTX tcgen05.mma operand tells (descriptors.readers.ptx.mma_operands roles).
+_PTX_ROLE_FAMILY = {"idesc": "idesc", "a_desc": "smem", "b_desc": "smem", "zcm": "zcm"}
+
+
+def _decoded_lines(lines: Iterable[str | bytes]) -> Iterator[str]:
+    for lineno, line in enumerate(lines, 1):
+        if line.__class__ is not str:
+            if not isinstance(line, (bytes, bytearray, memoryview)):
+                raise ParameterError(f"line {lineno}: lines are str or bytes, not "
+                                     f"{shorten(line)}")
+            line = bytes(line).decode("utf-8", "replace")
+        yield line[:MAX_LINE].rstrip("\r\n")  # type: ignore[union-attr]
+
+
 def _scan(lines: Iterable[str | bytes], as_: str | None, kind: str | None, arch: str,
           min_confidence: float, window: int) -> Iterator[DumpFinding]:
+    from itertools import chain, islice
+    it = iter(lines)
+    head = list(islice(it, _PTX_SNIFF))
+    if any(_PTX_START.match(line) for line in _decoded_lines(head)):
+        return _scan_ptx(_decoded_lines(chain(head, it)), as_, kind, arch, min_confidence,
+                         window)
+    return _scan_text(chain(head, it), as_, kind, arch, min_confidence, window)
+
+
+def _scan_ptx(lines: Iterable[str], as_: str | None, kind: str | None, arch: str,
+              min_confidence: float, window: int) -> Iterator[DumpFinding]:
+    """PTX: the immediates the code materialises (``mov.b32 %r37, 138413200;``,
+    ``or.b64 %rd2, %rd10, 4611756662049538048;``) and the constant operands of tcgen05.mma,
+    from :mod:`descriptors.readers.ptx`.  An immediate that reaches an MMA operand (the line
+    that defined the operand) is named by it: the family, and for an instruction descriptor
+    the instruction's kind."""
+    from .readers import Fact, Instruction
+    from .readers.ptx import mma_operands, read_ptx
+
+    pending: deque[list[Any]] = deque()  # [line, text, word, size, hints, kind]
+    by_line: dict[int, list[list[Any]]] = {}
+
+    def classify(e: list[Any]) -> DumpFinding | None:
+        line, text, word, size, hints, k = e
+        hints = tuple(hints)
+        if not hints and as_ is None and not _possible(word, size, True, min_confidence):
+            return None
+        cands = _candidates(word, size, hints, as_, kind or k, arch, True)
+        if not cands:
+            return None
+        best = cands[0]
+        if best.confidence < min_confidence and not any(
+                h[2] and h[0] == best.descriptor for h in hints):
+            return None
+        return DumpFinding(line, "ptx", None, None, text, word, size, tuple(cands))
+
+    def emit(limit: int) -> Iterator[DumpFinding]:
+        while pending and pending[0][0] < limit:
+            e = pending.popleft()
+            group = by_line.get(e[0])
+            if group is not None:
+                group.remove(e)
+                if not group:
+                    del by_line[e[0]]
+            found = classify(e)
+            if found is not None:
+                yield found
+
+    for item in read_ptx(lines):
+        if isinstance(item, Fact):
+            if item.use != "immediate":
+                continue
+            v = item.value
+            e = [item.line, item.text, v.value, 64 if v.width == 64 else 32, [], None]
+            pending.append(e)
+            by_line.setdefault(item.line, []).append(e)
+        elif isinstance(item, Instruction) and item.opcode.startswith("tcgen05.mma"):
+            m = re.search(r"\.kind::(\w+)", item.opcode)
+            mma_kind = m.group(1) if m and m.group(1) in KINDS else None
+            for role, op in mma_operands(item).items():
+                family = _PTX_ROLE_FAMILY[role]
+                hint: Hint = (family, _MMA_OPERAND, True,
+                              f"it feeds {role} of {item.opcode} at line {item.line}")
+                k = mma_kind if family == "idesc" else None
+                targets = by_line.get(op.origin[0], []) if op.origin else []
+                for e in targets:
+                    if hint not in e[4]:
+                        e[4].append(hint)
+                        e[5] = k or e[5]
+                if not targets and op.value is not None and op.value.is_const:
+                    e = [item.line, f"{op.text} = {op.value.pattern()}", op.value.value,
+                         64 if op.value.width == 64 else 32, [hint], k]
+                    pending.append(e)
+                    by_line.setdefault(item.line, []).append(e)
+        line = item.line
+        yield from emit(line - window)
+    yield from emit(1 << 62)
+
+
+def _scan_text(lines: Iterable[str | bytes], as_: str | None, kind: str | None, arch: str,
+               min_confidence: float, window: int) -> Iterator[DumpFinding]:
     scanner = _Scanner(as_, kind, arch, min_confidence, window)
     prefilter = _PREFILTER.search
     queue = scanner.queue

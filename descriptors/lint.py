@@ -229,15 +229,10 @@ def _summary(descriptor: str, word: int, kind: str | None) -> str:
 def _check_mma(em: _Emitter, ins: Instruction, ctx: _Context, arch: str) -> None:
     ops = list(ins.operands)
     if ins.dialect == "ptx":
-        # [d], a, b, {[sp-meta]}, idesc, ...
-        a, b = (ops[1] if len(ops) > 1 else None), (ops[2] if len(ops) > 2 else None)
-        i_idx = 4 if ctx.sp else 3
-        idesc = ops[i_idx] if len(ops) > i_idx else None
-        zcm = None
-        if ctx.ws and len(ops) > i_idx + 2:
-            zcm = ops[i_idx + 2]
-        if a is not None and a.memory:
-            a = None  # A from Tensor Memory
+        from .readers.ptx import mma_operands
+        by_role = mma_operands(ins)
+        a, b = by_role.get("a_desc"), by_role.get("b_desc")
+        idesc, zcm = by_role.get("idesc"), by_role.get("zcm")
     else:
         roles = [(_role(o), o) for o in ops]
         gdescs = [o for r, o in roles if r == "gdesc"]

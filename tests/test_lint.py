@@ -384,3 +384,27 @@ def test_fixtures_rebuild_sample(name, tmp_path):
 @pytest.mark.parametrize("name", [v.name for v in build.VARIANTS if v.name not in SAMPLE])
 def test_fixtures_rebuild_all(name, tmp_path):
     _rebuild(name, tmp_path)
+
+
+# ------------------------------------------------------------------ dump on PTX (same reader)
+
+def test_dump_finds_ptx_immediates():
+    from descriptors.dump import scan
+    found = scan((FIX / "f16_ws.ptx").read_text())
+    got = [(f.line, f.source, f.hex, f.best.descriptor, f.best.kind, f.best.valid) for f in found]
+    assert got == [(51, "ptx", "0x4000404000000000", "smem", None, True),
+                   (54, "ptx", "0x4000404000000000", "smem", None, True),
+                   (55, "ptx", "0x04200010", "idesc", "f16", True),
+                   (56, "ptx", "0x0003028000000000", "zcm", None, True)]
+    assert found[2].text == "mov.b32 %r6, 69206032"
+    assert any("it feeds idesc of tcgen05.mma.ws.cta_group::1.kind::f16 at line 61" in e
+               for e in found[2].best.evidence)
+    # the instruction's kind decides the reading (the word alone is also a kind::f8f6f4 word)
+    found = scan((FIX / "f8f6f4_cta1.ptx").read_text())
+    assert [f.best.kind for f in found if f.best.descriptor == "idesc"] == ["f8f6f4"]
+
+
+def test_dump_cli_on_ptx():
+    out = run("dump", "--plain", "--table-only", str(FIX / "bad_reserved.ptx"))
+    assert out.exit_code == 0
+    assert re.search(r"55\s+ptx\s+0x08c00490 .*INVALID", out.stdout)

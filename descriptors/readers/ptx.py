@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator
 from . import MAX_FUNCTION, Fact, Instruction, Operand
 from .knownbits import KnownBits
 
-__all__ = ["read_ptx", "parse_immediate"]
+__all__ = ["read_ptx", "parse_immediate", "mma_operands"]
 
 _TYPE = re.compile(r"\.([bsu])(8|16|32|64)\b")
 _REG = re.compile(r"%[A-Za-z_$][\w$]*(?:\.[xyzw])?\Z")
@@ -302,6 +302,27 @@ def _eval(st: _Stmt, val) -> list[KnownBits] | None:  # noqa: C901 - one case pe
     except (IndexError, ValueError):
         return None
     return None
+
+
+def mma_operands(ins: Instruction) -> dict[str, Operand]:
+    """The descriptor operands of a PTX ``tcgen05.mma`` by role: ``a_desc`` (absent when A is
+    in Tensor Memory, ``[a-tmem]``), ``b_desc``, ``idesc`` and, for ``.ws``, ``zcm`` when given.
+    Operand order (9.7.16.10.9): ``[d], a, b, {[sp-meta],} idesc, ...``; ``.ws``:
+    ``..., idesc, enable-input-d {, zero-column-mask-desc}``."""
+    ops = ins.operands
+    head = ins.opcode.split(".kind")[0]
+    sp, ws = ".sp" in head, ".ws" in head
+    out: dict[str, Operand] = {}
+    if len(ops) > 1 and not ops[1].memory:
+        out["a_desc"] = ops[1]
+    if len(ops) > 2:
+        out["b_desc"] = ops[2]
+    i = 4 if sp else 3
+    if len(ops) > i:
+        out["idesc"] = ops[i]
+    if ws and len(ops) > i + 2:
+        out["zcm"] = ops[i + 2]
+    return out
 
 
 def read_ptx(lines: Iterable[str]) -> Iterator[Instruction | Fact]:
