@@ -22,9 +22,9 @@ for every instruction checks its descriptor operands **for that instruction**:
   :func:`descriptors.tmem.footprint` (lanes, columns, ``.pack``/``.unpack``, ``.red``).  SASS
   ``LDTM``/``STTM`` do not show the shape and are not judged.
 
-Known bits: a finding is reported only when it holds whatever the run-time bits are -- the
-word is checked with its unknown bits all 0 and all 1 and a finding is kept only when both
-give it and the field it names is wholly constant.  A descriptor computed entirely at run time
+Known bits: a finding is reported only when it does not depend on the run-time bits: the
+field it names is wholly constant, and the same finding (rule, field, message) comes out with
+the unknown bits all 0 and with them all 1.  A descriptor computed entirely at run time
 is a note (``lint.runtime``), never a guess.
 
 Each :class:`LintFinding` has the location (line and 1-based column of the operand), severity,

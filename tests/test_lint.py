@@ -408,3 +408,24 @@ def test_dump_cli_on_ptx():
     out = run("dump", "--plain", "--table-only", str(FIX / "bad_reserved.ptx"))
     assert out.exit_code == 0
     assert re.search(r"55\s+ptx\s+0x08c00490 .*INVALID", out.stdout)
+
+
+def test_sass_loops_are_not_guessed():
+    """A value a loop changes is unknown at the use; constants a loop re-materialises are
+    merged (nvdisasm-style listing with a back edge over the MMA)."""
+    text = """        /*0000*/                   UMOV UR8, 0x80 ;
+        /*0010*/                   UMOV UR9, 0x40004040 ;
+        /*0020*/                   UMOV UR10, 0x880 ;
+        /*0030*/                   UMOV UR11, 0x40004040 ;
+        /*0040*/                   UMOV UR4, URZ ;
+        /*0050*/                   UMOV UR5, 0x8400490 ;
+        /*0060*/                   UTCHMMA gdesc[UR8], gdesc[UR10], tmem[UR6], tmem[UR4], idesc[UR5], UPT ;
+        /*0070*/                   UMOV UR5, 0x10400490 ;
+        /*0080*/                   UIADD3 UR8, UPT, UPT, UR8, 0x4, URZ ;
+        /*0090*/                   BRA 0x60 ;""".splitlines()
+    mma = next(i for i in read_sass(text) if isinstance(i, Instruction))
+    a, b, _d, _low, idesc = (o.value for o in mma.operands[:5])
+    assert a.pattern() == "0x40004040xxxxxxxx"  # UR8 += 4 on every trip
+    assert b.is_const and b.value == 0x4000404000000880
+    assert idesc.pattern() == "0x??400490"  # 0x08400490 or 0x10400490
+    assert not [f for f in lint_lines(text) if f.severity == "error"]

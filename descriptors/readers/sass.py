@@ -9,9 +9,11 @@ Every other instruction that writes a register makes it unknown (``.64`` writes 
 ``.128`` four).  A predicated definition (``@P0 UMOV ...``) merges with the value before it.
 
 Paths: the value of a register at a use is its last definition above the use; where a branch
-above the use can jump over that definition, the value before it is merged in, and where a
-backward branch below the use loops back over it, definitions in the loop body after the use
-are merged in (the ``ELECT``/``BRA.U.ANY`` loops ptxas wraps around each ``UTC*`` instruction).
+above the use can jump over that definition, the value before it is merged in; where a
+backward branch below the use loops back over it, constant definitions in the loop body are
+merged in (the ``ELECT``/``BRA.U.ANY`` loops ptxas wraps around each ``UTC*`` instruction) and
+any other definition there makes the value unknown; a non-constant definition inside a loop
+(``UIADD3 UR8, UR8, 0x4``) is unknown at every use.
 
 tcgen05 instructions in SASS (nvcc 13.0, sm_100a, observed by compiling each form; see
 ``fixtures/lint/COMMANDS.md``):
@@ -200,7 +202,8 @@ def _analyse(fn: list[_Ins], labels: dict[str, int], arch: str | None,
              name: str | None) -> Iterator[Instruction | Fact]:
     # pass 1: straight-line values of every definition
     env: dict[str, tuple[KnownBits, tuple[int, str]]] = {}
-    defs: dict[str, list[tuple[int, KnownBits, tuple[int, str]]]] = {}
+    #: register -> [(index, value, origin, pure)]; pure: every source is an immediate or RZ
+    defs: dict[str, list[tuple[int, KnownBits, tuple[int, str], bool]]] = {}
     snapshots: dict[int, dict[str, tuple[KnownBits, tuple[int, str]] | None]] = {}
     addr_index = {ins.addr: i for i, ins in enumerate(fn) if ins.addr is not None}
 
@@ -236,6 +239,8 @@ def _analyse(fn: list[_Ins], labels: dict[str, int], arch: str | None,
         if not ds:
             continue
         value = _eval(ins, get) if len(ds) == 1 else None
+        pure = value is not None and all(
+            _IMM.match(t) or t in ("RZ", "URZ") or _PREDREG.match(t) for t, _ in ins.ops[1:])
         for d in ds:
             kb = value if value is not None else KnownBits.unknown(32)
             if ins.pred and d in env:
@@ -243,7 +248,7 @@ def _analyse(fn: list[_Ins], labels: dict[str, int], arch: str | None,
             elif ins.pred:
                 kb = KnownBits.unknown(32)
             env[d] = (kb, (ins.line, ins.text))
-            defs.setdefault(d, []).append((i, kb, (ins.line, ins.text)))
+            defs.setdefault(d, []).append((i, kb, (ins.line, ins.text), pure and not ins.pred))
         if value is not None:
             for text, col in ins.ops[1:]:
                 m = _IMM.match(text)
@@ -257,15 +262,20 @@ def _analyse(fn: list[_Ins], labels: dict[str, int], arch: str | None,
         chain = [d for d in defs.get(reg, ()) if d[0] < i]
         if not chain:
             return KnownBits.unknown(32), None
-        j, kb, origin = chain[-1]
+        j, kb, origin, pure = chain[-1]
+        loops = [(t, b) for b, t, _c in branches if t <= b]
+        if not pure and any(t <= j <= b for t, b in loops):
+            return KnownBits.unknown(32), origin  # computed again on every trip of a loop
         for b, t, _cond in branches:
-            if b < j < t <= i or (b < i and t <= j and b > j):  # jump over the definition
+            if b < j < t <= i:  # a branch jumps over the definition
                 kb = kb.meet(at(reg, j)[0])
                 break
-        for b, t, _cond in branches:  # loops back over the use
+        for t, b in loops:  # a loop around the use brings the definitions in its body
             if t <= i < b:
-                for k, kb2, _o in defs.get(reg, ()):
-                    if i < k <= b or (t <= k < j):
+                for k, kb2, _o, pure2 in defs.get(reg, ()):
+                    if i < k <= b or t <= k < j:
+                        if not pure2:
+                            return KnownBits.unknown(32), origin
                         kb = kb.meet(kb2)
         return kb, origin
 
