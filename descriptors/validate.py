@@ -339,7 +339,7 @@ def _idesc_selector(ctx: _Ctx) -> Iterator[Finding]:
                        "sparsity_selector", source="9.7.16.10.8.4.5-6")
 
 
-@rule("idesc.sparse_form", "idesc", "Table 42, 9.7.16.10.9",
+@rule("idesc.sparse_form", "idesc", "Table 42, 9.7.16.10.9.2",
       "the sparsity bit matches the instruction: set for tcgen05.mma.sp, clear otherwise")
 def _idesc_sparse_form(ctx: _Ctx) -> Iterator[Finding]:
     sparse = bool(ctx.d.fields["sparse"])
