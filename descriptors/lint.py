@@ -64,6 +64,8 @@ SASS_MMA: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "UTCOMMA": ((), ("mxf4", "mxf4nvf4")),
     "UTCIMMA": (("i8",), ()),
 }
+#: Scale vector size of a block-scaled SASS MMA without the ``.4X`` suffix (observed).
+_SASS_SCALE_VEC = {"UTCQMMA": "1X", "UTCOMMA": "2X"}
 #: SASS suffix ``.4X`` (scale_vec::4X) exists only for kind::mxf4nvf4.
 _SASS_4X = ("mxf4nvf4",)
 
@@ -144,7 +146,8 @@ def _sass_context(ins: Instruction) -> _Context | None:
     ctx = _Context(kinds, 2 if "2CTA" in parts else 1, "WS" in parts, None, bool(entry[1]) and
                    (block_scale or not entry[0]))
     ctx.a_tmem = roles[0][0] == "tmem" if roles else False
-    ctx.scale_vec = "4X" if "4X" in parts else None
+    if ctx.block_scale:  # observed: UTCQMMA 1X; UTCOMMA 2X (.scale_vec::2X, .block32), .4X 4X
+        ctx.scale_vec = "4X" if "4X" in parts else _SASS_SCALE_VEC.get(parts[0])
     ctx.label = f"{ins.opcode} (" + " or ".join(f"kind::{k}" for k in kinds) + \
         f", cta_group::{ctx.cta_group}{', .ws' if ctx.ws else ''})"
     return ctx
@@ -491,7 +494,7 @@ def _check_shift(em: _Emitter, ins: Instruction, arch: str) -> None:
 
 def _check_cp(em: _Emitter, ins: Instruction, arch: str) -> None:
     for o in ins.operands[1:]:
-        if o.value is not None and not o.memory and (o.value.width == 64 or _role(o) == "gdesc"):
+        if o.value is not None and (_role(o) == "gdesc" or not o.memory and o.value.width == 64):
             _check_smem(em, o, "s_desc", arch)
 
 

@@ -106,6 +106,24 @@ EXPECTED = [
      "tcgen05.mma.sp.cta_group::2.kind::mxf8f6f4.block_scale.scale_vec::1X: m_dim[28:27]: M=128 is not allowed for kind::mxf8f6f4 cta_group::2 sparse; M is 256 (Table 39)"),
     ("bad_bs_sp_cta2_m128.sass", 245, 96, "error", "idesc.shape", "idesc", "0x08a00004",
      "UTCQMMA.2CTA (kind::mxf8f6f4, cta_group::2): m_dim[28:27]: M=128 is not allowed for kind::mxf8f6f4 cta_group::2 sparse; M is 256 (Table 39)"),
+    ("bad_cp_version.ptx", 57, 43, "error", "smem.reserved", "s_desc", "0x400000400000?x?0",
+     "source descriptor: fixed_constant[48:46]: fixed constant must be 0b001, is 0b000 (Table 40)"),
+    ("bad_cp_version.ptx", 64, 43, "error", "smem.reserved", "a_desc", "0x400000400000?x?0",
+     "A descriptor: fixed_constant[48:46]: fixed constant must be 0b001, is 0b000 (Table 40)"),
+    ("bad_cp_version.sass", 143, 63, "error", "smem.reserved", "s_desc", "0x4000004000000040",
+     "source descriptor: fixed_constant[48:46]: fixed constant must be 0b001, is 0b000 (Table 40)"),
+    ("bad_cp_version.sass", 165, 44, "error", "smem.reserved", "a_desc", "0x4000004000000040",
+     "A descriptor: fixed_constant[48:46]: fixed constant must be 0b001, is 0b000 (Table 40)"),
+    ("bad_block32_ue4m3.ptx", 62, 80, "error", "idesc.scale_vec", "idesc", "0x08400480",
+     "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block32: scale_type[23]: kind::mxf4nvf4 with ue4m3 scale factors allows scale_vec::4X only, not scale_vec::2X (Tables 54-55, 9.7.16.10.7.1)"),
+    ("bad_block32_ue4m3.sass", 157, 91, "error", "idesc.scale_type", "idesc", "0x08400480",
+     "UTCOMMA (kind::mxf4 or kind::mxf4nvf4, cta_group::1): as kind::mxf4: scale_type[23]: scale type code 0 is not defined for kind::mxf4; allowed ue8m0=1 (Tables 43-44)"),
+    ("bad_block32_ue4m3.sass", 157, 91, "error", "idesc.scale_vec", "idesc", "0x08400480",
+     "UTCOMMA (kind::mxf4 or kind::mxf4nvf4, cta_group::1): as kind::mxf4nvf4: scale_type[23]: kind::mxf4nvf4 with ue4m3 scale factors allows scale_vec::4X only, not scale_vec::2X (Tables 54-55, 9.7.16.10.7.1)"),
+    ("bad_atmem_m256.ptx", 61, 56, "error", "idesc.shape", "idesc", "0x10400490",
+     "tcgen05.mma.cta_group::1.kind::f16: m_dim[28:24]: M=256 is not allowed for kind::f16 cta_group::1 dense; M is 64 or 128 (Table 39)"),
+    ("bad_atmem_m256.sass", 149, 90, "error", "idesc.shape", "idesc", "0x10400490",
+     "UTCHMMA (kind::f16 or kind::tf32, cta_group::1): as kind::f16: m_dim[28:24]: M=256 is not allowed for kind::f16 cta_group::1 dense; M is 64 or 128 (Table 39)"),
 ]
 
 
@@ -119,11 +137,14 @@ def test_exact_findings(v, ext):
 def test_every_planted_error_is_expected():
     planted = {v.name for v in MAIN if v.expect}
     assert {e[0].rsplit(".", 1)[0] for e in EXPECTED} == planted
-    for e in EXPECTED:
-        v = build.BY_NAME[e[0].rsplit(".", 1)[0]]
-        assert e[4] in v.expect
-        # the only planted error SASS cannot prove: a dense MMA's sparsity bit (see lint docs)
-        assert e[3] == "error" or e[0] == "bad_sparse_dense.sass"
+    for v in MAIN:
+        for ext in ("ptx", "sass"):
+            want = v.sass_expect if ext == "sass" and v.sass_expect is not None else v.expect
+            got = {e[4] for e in EXPECTED if e[0] == f"{v.name}.{ext}" and e[3] == "error"}
+            assert got == set(want), (v.name, ext)
+    # the only planted error SASS cannot prove: a dense MMA's sparsity bit (see lint docs)
+    assert [e[:5] for e in EXPECTED if e[3] != "error"] == [
+        ("bad_sparse_dense.sass", 153, 91, "warning", "idesc.sparse_form")]
 
 
 @pytest.mark.parametrize("v", HELDOUT, ids=lambda v: v.name)
@@ -141,7 +162,9 @@ SASS_OPCODES = {
     "f16_cta1": "UTCHMMA", "tf32_cta1": "UTCHMMA", "f8f6f4_cta1": "UTCQMMA", "i8_cta1": "UTCIMMA",
     "f16_cta2": "UTCHMMA.2CTA", "f16_ws": "UTCHMMA.WS", "f16_sp": "UTCHMMA",
     "mxf8f6f4_bs": "UTCQMMA", "mxf4nvf4_bs": "UTCOMMA.4X", "mxf4_bs_cta2": "UTCOMMA.2CTA",
-    "mxf8f6f4_bs_sp": "UTCQMMA",
+    "mxf8f6f4_bs_sp": "UTCQMMA", "f16_atmem": "UTCHMMA", "mxf8f6f4_bs_atmem": "UTCQMMA",
+    "mxf4nvf4_block16": "UTCOMMA.4X", "mxf4nvf4_block32": "UTCOMMA", "f16_collector": "UTCHMMA",
+    "f16_ws_collector": "UTCHMMA.WS", "cp_f16": "UTCHMMA",
 }
 
 
@@ -156,6 +179,13 @@ def test_sass_mapping(name):
     low = mmas[0].operands[[o.text for o in mmas[0].operands].index(idesc.text) - 1]
     # the idescE low word: 0 for dense forms, the sparse metadata TMEM address (run time) for .sp
     assert low.value.is_const == ("_sp" not in name)
+    # shared memory descriptor operands (collector suffixes such as gdesc[UR4].A_KEEP included):
+    # the constant upper word is known; A from Tensor Memory is a tmem[..] first operand
+    gdescs = [o for o in mmas[0].operands if o.text.startswith("gdesc[")]
+    assert len(gdescs) == (1 if "atmem" in name else 2)
+    assert all(o.value.slice(32, 32).value == 0x40004040 and o.value.known >> 32 == 0xFFFFFFFF
+               for o in gdescs)
+    assert mmas[0].operands[0].text.startswith("tmem[" if "atmem" in name else "gdesc[")
 
 
 def test_ptx_values_and_origins():

@@ -9,9 +9,9 @@ Every other instruction that writes a register makes it unknown (``.64`` writes 
 ``.128`` four).  A predicated definition (``@P0 UMOV ...``) merges with the value before it.
 
 Paths: the value of a register at a use is its last definition above the use; where a branch
-above the use can jump over that definition, the value before it is merged in; where a
-backward branch below the use loops back over it, constant definitions in the loop body are
-merged in (the ``ELECT``/``BRA.U.ANY`` loops ptxas wraps around each ``UTC*`` instruction) and
+above the use can jump over that definition, the value before it is merged in; where the use
+lies in a natural loop (a back edge and every instruction that reaches it without passing its
+target), constant definitions in the loop body are merged in (the ``ELECT``/``BRA.U.ANY`` loops ptxas wraps around each ``UTC*`` instruction) and
 any other definition there makes the value unknown; a non-constant definition inside a loop
 (``UIADD3 UR8, UR8, 0x4``) is unknown at every use.
 
@@ -26,14 +26,22 @@ kind::f8f6f4                           ``UTCQMMA``
 kind::mxf8f6f4.block_scale             ``UTCQMMA`` + a ``tmem[URs]`` operand after idesc
                                        (scale A / B TMEM addresses in URs / URs+1)
 kind::mxf4.block_scale (scale_vec 2X)  ``UTCOMMA``
-kind::mxf4nvf4.block_scale.scale_vec::4X  ``UTCOMMA.4X``
+kind::mxf4nvf4 .scale_vec::2X/.block32  ``UTCOMMA``
+kind::mxf4nvf4 .scale_vec::4X/.block16  ``UTCOMMA.4X``
 kind::i8                               ``UTCIMMA``
+A from Tensor Memory (``[a-tmem]``)    first operand ``tmem[URa]`` instead of ``gdesc[URa]``
+.collector::a::fill                    ``gdesc[URa].A_KEEP``
+.ws .collector::b1::lastuse            ``gdesc[URb].B_REUSE.BUFFER1``
+tcgen05.cp.cta_group::1.128x256b       ``UTCCP.T.S tmem[URd+0x100], gdesc[URs]``
 cta_group::2                           suffix ``.2CTA``
 tcgen05.mma.ws                         suffix ``.WS``; the zero-column mask is one more bare
                                        ``URk`` operand (pair URk:URk+1)
 tcgen05.mma.sp                         no suffix: the low word of the idescE pair
                                        (``tmem[URk]``) is the sparse metadata TMEM address
-                                       (``UMOV URk, 0x0`` for dense forms)
+                                       (``UMOV URk, 0x0`` for dense forms);
+                                       block-scaled sparse forms alike
+tcgen05.mma.ws without a zero-column   no zero-column-mask operand
+mask operand, or a zero one
 tcgen05.alloc                          ``UTCATOMSWS.FIND_AND_SET.ALIGN`` (a retry loop; the
                                        column count becomes a bit mask)
 tcgen05.ld                             ``LDTM``
@@ -64,7 +72,8 @@ _ARCH = re.compile(r"(?:code for|\.target|arch\s*=)\s*(sm_\d+[af]?)")
 _REG = re.compile(r"(-|~|!)?\|?(U?R)(\d{1,3}|Z)(?:\.(?:reuse|H0|H1|B\d))*\|?\Z")
 _PREDREG = re.compile(r"!?U?P(?:T|\d{1,2})\Z")
 _IMM = re.compile(r"(-)?(0x[0-9A-Fa-f]+|\d+)\Z")
-_MEM = re.compile(r"(gdesc|idesc|tmem|desc)?\[(U?R\d{1,3}|U?RZ)(?:\s*\+\s*(-?0x[0-9A-Fa-f]+|\d+))?\]\Z")
+_MEM = re.compile(r"(gdesc|idesc|tmem|desc)?\[(U?R\d{1,3}|U?RZ)(?:\s*\+\s*(-?0x[0-9A-Fa-f]+|\d+))?\]"
+                  r"(?:\.[A-Z0-9_]{1,16}){0,4}\Z")
 _TARGET = re.compile(r"(0x[0-9A-Fa-f]+)|`\(([^)]*)\)")
 
 
@@ -198,6 +207,39 @@ def _items(lines: Iterable[str]) -> Iterator[tuple[str, object]]:
         yield "ins", _Ins(lineno, m.start("op") + 1, addr, m.group("pred"), m.group("op"), ops, text)
 
 
+def _natural_loops(fn: list[_Ins], branches: list[tuple[int, int, bool]]) -> list[set[int]]:
+    """The instruction indices of each natural loop: for a back edge b -> t (t <= b), t and
+    every instruction that reaches b without passing through t (out-of-line retry blocks
+    that jump back are loops of their own, not of everything between them)."""
+    back = [(b, t) for b, t, _c in branches if t <= b]
+    if not back:
+        return []
+    n = len(fn)
+    preds: list[list[int]] = [[] for _ in range(n)]
+    targets = {b: (t, c) for b, t, c in branches}
+    for i, ins in enumerate(fn):
+        uncond = not ins.pred and not any(_PREDREG.match(o) for o, _ in ins.ops)
+        if i in targets:
+            preds[targets[i][0]].append(i)
+            if not targets[i][1] and uncond:
+                continue
+        elif ins.op.startswith(("EXIT", "RET", "BRA", "JMP", "BRX")) and uncond:
+            continue
+        if i + 1 < n:
+            preds[i + 1].append(i)
+    loops = []
+    for b, t in back:
+        body = {t}
+        stack = [b]
+        while stack:
+            node = stack.pop()
+            if node not in body:
+                body.add(node)
+                stack.extend(preds[node])
+        loops.append(body)
+    return loops
+
+
 def _analyse(fn: list[_Ins], labels: dict[str, int], arch: str | None,
              name: str | None) -> Iterator[Instruction | Fact]:
     # pass 1: straight-line values of every definition
@@ -256,6 +298,8 @@ def _analyse(fn: list[_Ins], labels: dict[str, int], arch: str | None,
                     yield Fact(ins.line, col, KnownBits.const(int(m.group(2), 0), 32),
                                "immediate", ins.text, "sass")
 
+    loops = _natural_loops(fn, branches)
+
     def at(reg: str, i: int) -> tuple[KnownBits, tuple[int, str] | None]:
         if reg in ("RZ", "URZ"):
             return KnownBits.const(0, 32), None
@@ -263,17 +307,16 @@ def _analyse(fn: list[_Ins], labels: dict[str, int], arch: str | None,
         if not chain:
             return KnownBits.unknown(32), None
         j, kb, origin, pure = chain[-1]
-        loops = [(t, b) for b, t, _c in branches if t <= b]
-        if not pure and any(t <= j <= b for t, b in loops):
+        if not pure and any(j in body for body in loops):
             return KnownBits.unknown(32), origin  # computed again on every trip of a loop
         for b, t, _cond in branches:
             if b < j < t <= i:  # a branch jumps over the definition
                 kb = kb.meet(at(reg, j)[0])
                 break
-        for t, b in loops:  # a loop around the use brings the definitions in its body
-            if t <= i < b:
+        for body in loops:  # a loop around the use brings the definitions in its body
+            if i in body:
                 for k, kb2, _o, pure2 in defs.get(reg, ()):
-                    if i < k <= b or t <= k < j:
+                    if k in body and k != j:
                         if not pure2:
                             return KnownBits.unknown(32), origin
                         kb = kb.meet(kb2)
