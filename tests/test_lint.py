@@ -459,3 +459,34 @@ def test_sass_loops_are_not_guessed():
     assert b.is_const and b.value == 0x4000404000000880
     assert idesc.pattern() == "0x??400490"  # 0x08400490 or 0x10400490
     assert not [f for f in lint_lines(text) if f.severity == "error"]
+
+
+def test_cute_and_triton_style_descriptors():
+    """CuTe masks a run-time descriptor and ORs the constant part in; Triton assembles it from
+    two 32-bit halves (spec-facts.md, compiled code).  Only the constant fields are judged."""
+    cute = ["ld.param.u64 %rd1, [desc_param];",
+            "and.b64 %rd2, %rd1, 9223301530671579136;",  # 0x7fffbfdfffff0000
+            "or.b64 %rd3, %rd2, 4611756662049538048;",  # 0x4000404000010000
+            "mov.b32 %r9, 138413200;",
+            "tcgen05.mma.cta_group::1.kind::f16 [%r2], %rd3, %rd3, %r9, p;"]
+    mma = next(i for i in read_ptx(cute) if isinstance(i, Instruction))
+    a = mma.operands[1].value
+    assert a.one == 0x4000404000010000 and a.zero & 0xFFFF == 0xFFFF  # start address 0
+    assert not [f for f in lint_lines(cute) if f.severity == "error"]
+    stepped = [cute[0], cute[1], "or.b64 %rd3, %rd2, 4611756662049538051;", *cute[3:]]
+    mma = next(i for i in read_ptx(stepped) if isinstance(i, Instruction))
+    a = mma.operands[1].value  # the mask clears bits 15-0 and the OR sets them: start 48 B
+    assert a.known & 0xFFFF == 0xFFFF and a.one & 0xFFFF == 3
+    assert not [f for f in lint_lines(stepped) if f.severity == "error"]
+    triton = ["ld.shared.u32 %r253, [smem_addr];",
+              "mov.b32 %r256, 1073758272;",  # 0x40004040: upper half
+              "mov.b64 %rd389, {%r253, %r256};",
+              "mov.b32 %r9, 272630928;",  # M=256
+              "tcgen05.mma.cta_group::1.kind::f16 [%r2], %rd389, %rd389, %r9, p;"]
+    mma = next(i for i in read_ptx(triton) if isinstance(i, Instruction))
+    assert mma.operands[1].value.pattern() == "0x40004040xxxxxxxx"
+    assert [f.rule for f in lint_lines(triton) if f.severity == "error"] == ["idesc.shape"]
+    no_version = [*triton[:1], "mov.b32 %r256, 1073741888;", *triton[2:3],
+                  "mov.b32 %r9, 138413200;", triton[4]]  # 0x40000040
+    assert [(f.rule, f.operand) for f in lint_lines(no_version) if f.severity == "error"] == [
+        ("smem.reserved", "a_desc"), ("smem.reserved", "b_desc")]
