@@ -490,3 +490,17 @@ def test_cute_and_triton_style_descriptors():
                   "mov.b32 %r9, 138413200;", triton[4]]  # 0x40000040
     assert [(f.rule, f.operand) for f in lint_lines(no_version) if f.severity == "error"] == [
         ("smem.reserved", "a_desc"), ("smem.reserved", "b_desc")]
+
+
+def test_ptx_defs_are_over_approximated():
+    """Writes the reader does not evaluate make registers unknown, never stale: redux.sync,
+    predicated moves, vector loads."""
+    text = ["mov.b32 %r1, 138413200;", "redux.sync.or.b32 %r1, %r5, 0xffffffff;",
+            "mov.b32 %r2, 138413200;", "@%p1 mov.b32 %r3, 272630928;",
+            "mov.b32 %r4, 0;", "ld.shared.v2.u32 {%r4, %r6}, [x];",
+            "tcgen05.mma.cta_group::1.kind::f16 [%r9], %rd2, %rd3, %r1, p;",
+            "tcgen05.mma.cta_group::1.kind::f16 [%r9], %rd2, %rd3, %r2, p;",
+            "tcgen05.mma.cta_group::1.kind::f16 [%r9], %rd2, %rd3, %r3, p;",
+            "tcgen05.mma.cta_group::1.kind::f16 [%r9], %rd2, %rd3, %r4, p;"]
+    mmas = [i for i in read_ptx(text) if isinstance(i, Instruction)]
+    assert [m.operands[3].value.is_const for m in mmas] == [False, True, False, False]

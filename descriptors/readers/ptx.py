@@ -8,8 +8,9 @@ Data flow followed (per function, ``.entry``/``.func``): ``mov`` (immediates, re
 without a ``U`` suffix), octal or binary.  Everything else that writes a register (``ld``,
 ``cvta``, special registers, a symbol address ...) makes it unknown: a run-time value.
 
-A register written more than once in a function (a loop-carried value) is unknown at every
-use: its value depends on the path taken, and the reader does not guess it.  Inline-asm blocks
+A register written more than once in a function (a loop-carried value), or written by a
+predicated instruction (``@%p1 mov.b32 ...``), is unknown at every use: its value depends on
+the path taken, and the reader does not guess it.  Inline-asm blocks
 (``{ .reg .pred p; ... }``) are read like the rest.
 """
 
@@ -30,11 +31,11 @@ _LABEL = re.compile(r"\s*[A-Za-z_$][\w$]*\s*:\s*")
 _PRED = re.compile(r"\s*@!?%?[\w$]+\s+")
 _TARGET = re.compile(r"\s*\.target\s+([\w,\s]+)")
 _FUNC = re.compile(r".*?\.(?:entry|func)\s+(?:\([^)]*\)\s*)?([\w$]+)")
-#: Opcodes whose first operand is read, not written.
-_NO_DEF = ("tcgen05.dealloc", "bar", "barrier", "bra", "call", "ret", "exit", "prefetch", "st",
-           "red", "membar", "fence", "trap", "tcgen05.st", "tcgen05.commit", "tcgen05.shift",
-           "tcgen05.cp", "tcgen05.mma", "tcgen05.fence", "tcgen05.wait", "tcgen05.relinquish_alloc_permit",
-           "tcgen05.alloc", "stmatrix", "cp", "mbarrier.init", "mbarrier.arrive_drop")
+#: Opcodes whose first operand, when it is a register, is read, not written (any other
+#: instruction whose first operand is a register or a vector of registers writes them).
+_NO_DEF_BASE = frozenset({"bar", "barrier", "bra", "call", "ret", "exit", "trap", "membar",
+                          "fence"})
+_NO_DEF_TWO = frozenset({"tcgen05.dealloc"})
 
 
 def parse_immediate(text: str) -> int | None:
@@ -84,10 +85,12 @@ def _width(opcode: str, operand: str | None = None) -> int:
 
 
 class _Stmt:
-    __slots__ = ("line", "col", "opcode", "ops", "text")
+    __slots__ = ("line", "col", "opcode", "ops", "text", "pred")
 
-    def __init__(self, line: int, col: int, opcode: str, ops: list[tuple[str, int]], text: str):
+    def __init__(self, line: int, col: int, opcode: str, ops: list[tuple[str, int]], text: str,
+                 pred: bool = False):
         self.line, self.col, self.opcode, self.ops, self.text = line, col, opcode, ops, text
+        self.pred = pred
 
 
 def _statements(lines: Iterable[str]) -> Iterator[tuple[str, object]]:
@@ -161,6 +164,7 @@ def _parse(stmt: str, line: int, col: int) -> _Stmt | None:
         text = text[m.end():]
         offset += m.end()
     m = _PRED.match(text)
+    pred = m is not None
     if m:
         text = text[m.end():]
         offset += m.end()
@@ -170,7 +174,7 @@ def _parse(stmt: str, line: int, col: int) -> _Stmt | None:
     opcode = parts[0]
     rest = parts[1] if len(parts) > 1 else ""
     ops = _split_operands(rest, offset + len(opcode) + (len(text) - len(opcode) - len(rest)) + 1)
-    return _Stmt(line, offset + 1, opcode, ops, " ".join(text.split()))
+    return _Stmt(line, offset + 1, opcode, ops, " ".join(text.split()), pred)
 
 
 class _Function:
@@ -182,9 +186,12 @@ class _Function:
 
 
 def _defs(st: _Stmt) -> list[str]:
-    if not st.ops or st.opcode.startswith(_NO_DEF) and not st.opcode.startswith("tcgen05.ld"):
-        if not st.opcode.startswith(("tcgen05.ld", "mbarrier.try_wait", "mbarrier.test_wait")):
-            return []
+    """Registers the statement writes (over-approximated: that only makes values unknown)."""
+    if not st.ops:
+        return []
+    parts = st.opcode.split(".")
+    if parts[0] in _NO_DEF_BASE or ".".join(parts[:2]) in _NO_DEF_TWO:
+        return []
     first = st.ops[0][0]
     if first.startswith("{"):
         return [r.strip() for r in first.strip("{}").split(",") if _REG.match(r.strip())]
@@ -236,7 +243,7 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:
         defs = _defs(st)
         if not defs:
             continue
-        results = _eval(st, val)
+        results = None if st.pred else _eval(st, val)  # a predicated write may not happen
         for i, d in enumerate(defs):
             kb = results[i] if results is not None and i < len(results) else None
             if count.get(d, 0) != 1 or kb is None:
