@@ -29,7 +29,8 @@ is a note (``lint.runtime``), never a guess.
 
 Each :class:`LintFinding` has the location (line and 1-based column of the operand), severity,
 rule id (the validators' ids, plus ``lint.runtime`` for a run-time value, ``lint.kind`` for a
-SASS word valid under only some candidate kinds, ``lint.split`` for a function analysed in
+SASS word valid under only some candidate kinds, ``lint.unjudged`` for an instruction whose
+values the library refuses (malformed input), ``lint.split`` for a function analysed in
 pieces, ``lint.nothing`` for an input without tcgen05 instructions), message, instruction
 text, operand name and the word (hex; ``x``/``?`` for unknown nibbles, see
 :meth:`KnownBits.pattern <descriptors.readers.knownbits.KnownBits.pattern>`).
@@ -140,6 +141,7 @@ def _sass_context(ins: Instruction) -> _Context | None:
             after_idesc = True
         elif after_idesc and role == "tmem":
             block_scale = True
+    block_scale = block_scale and bool(entry[1])
     kinds = entry[1] if block_scale or not entry[0] else entry[0]
     if "4X" in parts and any(k in _SASS_4X for k in kinds):
         kinds = tuple(k for k in kinds if k in _SASS_4X)
@@ -264,8 +266,8 @@ def _check_mma(em: _Emitter, ins: Instruction, ctx: _Context, arch: str) -> None
 
 def _check_idesc(em: _Emitter, ctx: _Context, op: Operand | None, arch: str,
                  low: Operand | None) -> int | None:
-    if op is None or op.value is None:
-        return None
+    if op is None or op.value is None or not ctx.kinds or op.value.width != 32:
+        return None  # (a 64-bit register where a 32-bit descriptor belongs: malformed input)
     kb = op.value
     word = kb.pattern()
     if kb.is_unknown:
@@ -547,7 +549,11 @@ def lint_lines(lines: Iterable[str], *, file: str = "<stdin>", arch: str | None 
             continue
         seen = True
         target = arch or (item.arch if item.arch in ARCHES else None) or DEFAULT_ARCH
-        yield from check_instruction(file, item, target)
+        try:
+            yield from check_instruction(file, item, target)
+        except DescgenError as exc:  # a value the library refuses: say so, judge the rest
+            yield LintFinding(file, item.line, item.col, "note", "lint.unjudged",
+                              f"{item.opcode}: not judged: {exc}", item.text)
     if not seen:
         yield LintFinding(file, 0, 0, "note", "lint.nothing", "no tcgen05 instruction found "
                           f"({'read as ' + dialect if dialect else 'neither PTX nor SASS'})", "")

@@ -504,3 +504,33 @@ def test_ptx_defs_are_over_approximated():
             "tcgen05.mma.cta_group::1.kind::f16 [%r9], %rd2, %rd3, %r4, p;"]
     mmas = [i for i in read_ptx(text) if isinstance(i, Instruction)]
     assert [m.operands[3].value.is_const for m in mmas] == [False, True, False, False]
+
+
+# ------------------------------------------------------------------ never a traceback
+
+_PIECES = [line for name in ("f16_ws.ptx", "mxf8f6f4_bs_sp.ptx", "f16_ws.sass", "cp_f16.sass",
+                             "f16_atmem.sass") for line in (FIX / name).read_text().splitlines()
+           if "tcgen05" in line or "UTC" in line or "MOV" in line or "mov" in line
+           or "or.b64" in line or "ULOP3" in line or "USHF" in line]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_fuzz_mutated_lines(seed):
+    """Fixture lines cut, spliced and garbled: lint_lines never raises."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    line = st.one_of(st.sampled_from(_PIECES), st.text(max_size=80))
+
+    @settings(max_examples=150, deadline=None, derandomize=True, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(st.lists(st.tuples(line, st.integers(0, 120), st.integers(0, 120), st.text(max_size=6)),
+                    max_size=12), st.sampled_from([None, "sm_100a", "sm_103a"]))
+    def check(rows, arch):
+        lines = [a[:i] + junk + a[j:] for a, i, j, junk in rows]
+        if seed:
+            lines = lines[::-1] if seed == 1 else [ln.upper() for ln in lines]
+        for f in lint_lines(lines, file="fuzz", arch=arch):
+            assert f.severity in ("error", "warning", "note")
+            json.dumps(f.to_dict())
+    check()

@@ -77,6 +77,16 @@ _MEM = re.compile(r"(gdesc|idesc|tmem|desc)?\[(U?R\d{1,3}|U?RZ)(?:\s*\+\s*(-?0x[
 _TARGET = re.compile(r"(0x[0-9A-Fa-f]+)|`\(([^)]*)\)")
 
 
+def _immediate(text: str) -> int | None:
+    """An immediate operand (``0x3fc0``, ``-0x1``, ``24``), or ``None``."""
+    m = _IMM.match(text)
+    if m is None:
+        return None
+    digits = m.group(2)
+    value = int(digits, 16) if digits[:2] == "0x" else int(digits, 10)
+    return -value if m.group(1) else value
+
+
 def _split(rest: str, col0: int) -> list[tuple[str, int]]:
     out, depth, start = [], 0, 0
     for i, ch in enumerate(rest + ","):
@@ -115,14 +125,20 @@ def _pair(name: str, k: int = 1) -> str | None:
     return f"{prefix}{int(name[len(prefix):]) + k}"
 
 
+#: Opcodes whose first register operand is read, not written.
+_NO_DEST = ("UTC", "ST", "BRA", "BAR", "EXIT", "RET", "CALL", "RED", "WARPSYNC", "BSSY", "BSYNC",
+            "NOP", "DEPBAR", "ISETP", "UISETP", "PLOP3", "UPLOP3", "ELECT", "FSETP", "NANOSLEEP",
+            "MEMBAR", "FENCE", "SYNCS", "ERRBAR", "CCTL", "UVIRTCOUNT", "USETMAXREG", "ACQBULK",
+            "UCGABAR")
+#: ... except these (they write their first operand).
+_DEST_ANYWAY = ("ATOM", "UTCATOMSWS", "VOTE")
+
+
 def _dests(ins: _Ins) -> list[str]:
-    if not ins.ops or ins.op.startswith(("UTC", "ST", "BRA", "BAR", "EXIT", "RET", "CALL", "ATOM",
-                                         "RED", "WARPSYNC", "BSSY", "BSYNC", "NOP", "DEPBAR",
-                                         "ISETP", "UISETP", "PLOP3", "UPLOP3", "ELECT", "FSETP",
-                                         "VOTE", "NANOSLEEP", "MEMBAR", "FENCE", "SYNCS", "ERRBAR",
-                                         "CCTL", "UVIRTCOUNT", "USETMAXREG", "ACQBULK", "UCGABAR")):
-        if not ins.op.startswith(("ATOM", "UTCATOMSWS", "VOTE")):
-            return []
+    if not ins.ops:
+        return []
+    if ins.op.startswith(_NO_DEST) and not ins.op.startswith(_DEST_ANYWAY):
+        return []
     first = ins.ops[0][0]
     name = _reg_name(first)
     if name is None or name.endswith("Z"):
@@ -144,9 +160,9 @@ def _eval(ins: _Ins, get) -> KnownBits | None:  # noqa: C901 - one case per opco
     srcs = [t for t, _ in ins.ops[1:] if not _PREDREG.match(t)]
 
     def v(t: str) -> KnownBits:
-        m = _IMM.match(t)
-        if m:
-            return KnownBits.const(-int(m.group(2), 0) if m.group(1) else int(m.group(2), 0), 32)
+        imm = _immediate(t)
+        if imm is not None:
+            return KnownBits.const(imm, 32)
         name = _reg_name(t)
         if name is None:
             return KnownBits.unknown(32)
@@ -159,9 +175,9 @@ def _eval(ins: _Ins, get) -> KnownBits | None:  # noqa: C901 - one case per opco
     if base in ("IADD3", "UIADD3") and ".X" not in op.split(".")[1:] and len(srcs) == 3:
         return v(srcs[0]) + v(srcs[1]) + v(srcs[2])
     if base in ("LOP3", "ULOP3") and ".LUT" in op and len(srcs) == 4:
-        lut = _IMM.match(srcs[3])
-        if lut:
-            return KnownBits.lop3(v(srcs[0]), v(srcs[1]), v(srcs[2]), int(lut.group(2), 0))
+        lut = _immediate(srcs[3])
+        if lut is not None:
+            return KnownBits.lop3(v(srcs[0]), v(srcs[1]), v(srcs[2]), lut & 0xFF)
         return None
     if base in ("SHF", "USHF") and len(srcs) == 3:
         sh = v(srcs[1])
@@ -282,7 +298,8 @@ def _analyse(fn: list[_Ins], labels: dict[str, int], arch: str | None,
             continue
         value = _eval(ins, get) if len(ds) == 1 else None
         pure = value is not None and all(
-            _IMM.match(t) or t in ("RZ", "URZ") or _PREDREG.match(t) for t, _ in ins.ops[1:])
+            _immediate(t) is not None or t in ("RZ", "URZ") or _PREDREG.match(t)
+            for t, _ in ins.ops[1:])
         for d in ds:
             kb = value if value is not None else KnownBits.unknown(32)
             if ins.pred and d in env:
@@ -293,10 +310,10 @@ def _analyse(fn: list[_Ins], labels: dict[str, int], arch: str | None,
             defs.setdefault(d, []).append((i, kb, (ins.line, ins.text), pure and not ins.pred))
         if value is not None:
             for text, col in ins.ops[1:]:
-                m = _IMM.match(text)
-                if m and int(m.group(2), 0) > 0xFFFF:
-                    yield Fact(ins.line, col, KnownBits.const(int(m.group(2), 0), 32),
-                               "immediate", ins.text, "sass")
+                imm = _immediate(text)
+                if imm is not None and imm > 0xFFFF:
+                    yield Fact(ins.line, col, KnownBits.const(imm, 32), "immediate", ins.text,
+                               "sass")
 
     loops = _natural_loops(fn, branches)
 
@@ -341,7 +358,10 @@ def _analyse(fn: list[_Ins], labels: dict[str, int], arch: str | None,
             else:
                 value = lo
                 if m and m.group(3):
-                    value = value + KnownBits.const(int(m.group(3), 0), 32)
+                    off = _immediate(m.group(3).lstrip("-"))
+                    value = value + KnownBits.const(-off if m.group(3).startswith("-") else off,
+                                                    32) if off is not None else \
+                        KnownBits.unknown(32)
             ops.append(Operand(text, col, value, origin, memory=m is not None))
         yield Instruction("sass", ins.line, ins.col, ins.op, tuple(ops), ins.text, arch, name)
 
