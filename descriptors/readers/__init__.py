@@ -113,11 +113,13 @@ def sniff(lines: Iterable[str]) -> str | None:
     return "sass" if sass > ptx else "ptx"
 
 
-def read(lines: Iterable[str]) -> tuple[str | None, Iterator[Instruction | Fact]]:
-    """Pick the reader by content; returns (dialect, the reader's item stream)."""
+def read(lines: Iterable[str] | Iterable[bytes]) -> tuple[str | None, Iterator[Instruction | Fact]]:
+    """Pick the reader by content; returns (dialect, the reader's item stream).  Lines (str, or
+    bytes decoded as UTF-8 with replacement) are cut at :data:`MAX_LINE` characters."""
     from itertools import chain, islice
 
-    it = iter(lines)
+    it = (line[:MAX_LINE] if line.__class__ is str else line for line in lines)
+    it = iter_text_lines(it)
     head = list(islice(it, 200))
     dialect = sniff(head)
     rest = chain(head, it)
