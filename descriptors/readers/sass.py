@@ -64,8 +64,8 @@ from .knownbits import KnownBits
 
 __all__ = ["read_sass"]
 
-_LINE = re.compile(r"\s*(?:/\*(?P<addr>[0-9A-Fa-f]{1,8})\*/)?\s*(?P<pred>@!?U?P(?:T|\d{1,2})\s+)?"
-                   r"(?P<op>U?[A-Z][A-Z0-9_]{0,31}(?:\.[A-Z0-9_]{1,16}){0,8})(?P<rest>[^;]*);")
+_LINE = re.compile(r"\s*+(?:/\*(?P<addr>[0-9A-Fa-f]{1,8})\*/)?+\s*+(?P<pred>@!?U?P(?:T|\d{1,2})\s++)?+"
+                   r"(?P<op>U?[A-Z][A-Z0-9_]{0,31}+(?:\.[A-Z0-9_]{1,16}+){0,8}+)(?P<rest>[^;]*+);")
 _LABEL = re.compile(r"\s*(\.L_x_\d+|\.?[A-Za-z_$][\w$.]*)\s*:\s*(?://.*)?\Z")
 _FUNC = re.compile(r"\s*(?:Function\s*:\s*(\S+)|\.text\.([\w$.]+)\s*:|\.section\s+\.text\.([\w$.]+))")
 _ARCH = re.compile(r"(?:code for|\.target|arch\s*=)\s*(sm_\d+[af]?)")
@@ -209,7 +209,7 @@ def _items(lines: Iterable[str]) -> Iterator[tuple[str, object]]:
         if fm:
             yield "function", next(g for g in fm.groups() if g)
             continue
-        m = _LINE.match(line)
+        m = _LINE.match(line) if ";" in line else None
         if m is None:
             lm = _LABEL.match(line)
             if lm:
