@@ -4,15 +4,15 @@ One reader per source, each a generator over lines, constant memory:
 
 * :mod:`descriptors.readers.ptx` -- PTX modules (``nvcc -ptx``, ``cuobjdump -ptx``, Triton's
   and CuTe DSL's dumped ``.ptx``) and bare PTX instruction lines;
-* :mod:`descriptors.readers.sass` -- SASS listings (``cuobjdump -sass``, ``nvdisasm``).
+* :mod:`descriptors.readers.sass` -- SASS listings (``cuobjdump -sass``, ``nvdisasm``);
 * :mod:`descriptors.readers.gdb` -- cuda-gdb register tables, print commands and values;
 * :mod:`descriptors.readers.printf` -- the hex and named decimal words of a printf-style line.
 
 The PTX and SASS readers follow data flow (below); the gdb and printf readers are line
 recognisers that :mod:`descriptors.dump` drives (register pairs, printed expressions).
 
-The PTX and SASS readers follow constant values through the data flow compilers emit, as known bits
-(:class:`~descriptors.readers.knownbits.KnownBits`), and yield one :class:`Instruction` per
+The PTX and SASS readers follow constant values through the data flow compilers emit, as
+known bits (:class:`~descriptors.readers.knownbits.KnownBits`), and yield one :class:`Instruction` per
 tcgen05 instruction (PTX ``tcgen05.*``, SASS ``UTC*``) with the known bits of every operand and
 the instruction that defined it, plus one :class:`Fact` per constant the code materialises (a
 PTX immediate, a SASS ``MOV``-family immediate): where it is, its value and how it is used.
