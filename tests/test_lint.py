@@ -584,3 +584,21 @@ def test_real_cutlass_kernels_rebuild(tmp_path):
     for name, _ in REAL:
         with gzip.open(tmp_path / name, "rt") as a, gzip.open(CUTLASS / name, "rt") as b:
             assert a.read() == b.read(), name
+
+
+@pytest.mark.parametrize("planted,rule", [
+    ("4611686293305360384", "smem.reserved"),  # 0x4000004000010000: no 0b001 constant
+    ("6917599671263232000", "smem.swizzle"),  # 0x6000404000010000: swizzle code 3
+])
+def test_real_cutlass_kernel_with_a_planted_constant(planted, rule):
+    """The real kernel's descriptor constant (0x4000404000010000, written in decimal) replaced
+    in its PTX: every A and B descriptor of every MMA is reported."""
+    import gzip
+    with gzip.open(CUTLASS / "04_mma_tma_2sm_sm100.ptx.gz", "rt") as fh:
+        text = fh.read()
+    assert text.count("4611756662049538048") == 2
+    lines = text.replace("4611756662049538048", planted).splitlines()
+    errors = [f for f in lint_lines(lines, file="planted.ptx") if f.severity == "error"]
+    assert {f.rule for f in errors} == {rule}
+    assert sorted({f.operand for f in errors}) == ["a_desc", "b_desc"]
+    assert len(errors) == 24  # 12 MMAs x (A, B)
