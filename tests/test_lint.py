@@ -602,3 +602,20 @@ def test_real_cutlass_kernel_with_a_planted_constant(planted, rule):
     assert {f.rule for f in errors} == {rule}
     assert sorted({f.operand for f in errors}) == ["a_desc", "b_desc"]
     assert len(errors) == 24  # 12 MMAs x (A, B)
+
+
+
+@pytest.mark.nvcc_all
+def test_planted_real_kernel_assembles(tmp_path):
+    """ptxas accepts the planted constant (it judges no descriptor value)."""
+    import gzip
+    import shutil
+    import subprocess
+    ptxas = shutil.which("ptxas")
+    if ptxas is None:
+        pytest.skip("ptxas not found on PATH")
+    with gzip.open(CUTLASS / "04_mma_tma_2sm_sm100.ptx.gz", "rt") as fh:
+        text = fh.read().replace("4611756662049538048", "4611686293305360384")
+    (tmp_path / "planted.ptx").write_text(text)
+    subprocess.run([ptxas, "-arch=sm_100a", "-o", str(tmp_path / "planted.cubin"),
+                    str(tmp_path / "planted.ptx")], check=True, capture_output=True)
