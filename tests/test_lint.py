@@ -619,3 +619,36 @@ def test_planted_real_kernel_assembles(tmp_path):
     (tmp_path / "planted.ptx").write_text(text)
     subprocess.run([ptxas, "-arch=sm_100a", "-o", str(tmp_path / "planted.cubin"),
                     str(tmp_path / "planted.ptx")], check=True, capture_output=True)
+
+
+# ------------------------------------------------------------------ real Triton kernels
+
+TRITON = FIX / "triton"
+
+
+@pytest.mark.parametrize("dtype,kind", [("fp16", "f16"), ("bf16", "f16"), ("fp8e4nv", "f8f6f4"),
+                                        ("fp32", "tf32")])
+def test_real_triton_kernels_are_clean(dtype, kind):
+    """Triton 3.9 tl.dot for Blackwell (fixtures/lint/triton/make.py): a constant instruction
+    descriptor, checked for the instruction's kind and valid; no error, no warning."""
+    import gzip
+    with gzip.open(TRITON / f"triton_matmul_{dtype}.ptx.gz", "rt") as fh:
+        lines = fh.read().splitlines()
+    mmas = [i for i in read_ptx(lines) if isinstance(i, Instruction)
+            and i.opcode.startswith("tcgen05.mma")]
+    assert mmas and all(f".kind::{kind}" in m.opcode for m in mmas)
+    assert all(m.operands[3].value.is_const for m in mmas)  # the idesc
+    findings = list(lint_lines(lines, file=dtype))
+    assert [f.header() for f in findings if f.severity != "note"] == []
+    assert not [f for f in findings if f.operand == "idesc"]
+
+
+def test_real_triton_kernel_with_a_planted_idesc():
+    import gzip
+    with gzip.open(TRITON / "triton_matmul_fp16.ptx.gz", "rt") as fh:
+        text = fh.read()
+    assert text.count(", 136380432;") == 2  # 0x08210010: f16 -> f32, 128x128, B MN-major
+    lines = text.replace(", 136380432;", ", 270598160;").splitlines()  # M=256
+    errors = [f for f in lint_lines(lines, file="planted") if f.severity == "error"]
+    assert {(f.rule, f.operand, f.word) for f in errors} == {("idesc.shape", "idesc", "0x10210010")}
+    assert len(errors) == 8
