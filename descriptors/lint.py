@@ -12,7 +12,9 @@ for every instruction checks its descriptor operands **for that instruction**:
   words are known, the pair rules (:func:`~descriptors.validate.validate_pair`); the
   zero-column mask of ``.ws`` with the idesc's M.  In SASS the opcode gives the context
   (:data:`SASS_MMA`; ``UTCHMMA`` is kind::f16 or kind::tf32, so the word is judged under both
-  and an error is reported only when every candidate kind breaks a rule).
+  and an error is reported only when every candidate kind breaks a rule).  SASS has no ``.sp``
+  suffix: a sparsity bit that disagrees with the idescE low word (0 for dense forms, the
+  sparse metadata address for ``.sp``, as nvcc writes them) is a warning, not an error.
 * ``tcgen05.alloc`` / ``tcgen05.dealloc`` -- a constant column count
   (:func:`descriptors.tmem.check_alloc`).
 * ``tcgen05.cp`` -- its shared memory descriptor (PTX and SASS ``UTCCP``).
@@ -252,10 +254,8 @@ def _check_mma(em: _Emitter, ins: Instruction, ctx: _Context, arch: str) -> None
         if ctx.ws and idesc_pos is not None:
             zcm = next((o for r, o in roles[idesc_pos + 1:] if r is None and o.value is not None),
                        None)
-        if low is not None and low.value is not None and low.value.known and low.value.is_const:
-            ctx.sp = None if low.value.value == 0 else True
-        elif low is not None and low.value is not None:
-            ctx.sp = True  # a run-time metadata address (nvcc writes 0 for dense forms)
+        # .sp has no SASS suffix: ctx.sp stays unknown; the idescE low word only hints at it
+        # (nvcc writes 0 for dense forms and the metadata address for .sp), see _check_idesc
     m_value = _check_idesc(em, ctx, idesc, arch, low if ins.dialect == "sass" else None)
     for name, op in (("a_desc", a), ("b_desc", b)):
         _check_smem(em, op, name, arch)
@@ -313,11 +313,8 @@ def _check_idesc(em: _Emitter, ctx: _Context, op: Operand | None, arch: str,
             ev = tuple(s for s in (_summary("idesc", kb.fill(0), k) for k in kinds) if s) \
                 if kb.is_const else ()
             em.add("error", rule, f"{prefix}: {who}{msg}", op, "idesc", word, ev + others)
-    if ins_is_sass(em) and low is not None and low.value is not None and low.value.is_const \
-            and low.value.value == 0 and kb.known >> 2 & 1 and kb.one >> 2 & 1:
-        em.add("warning", "idesc.sparse_form", f"{prefix}: the sparsity bit is set but the "
-               "idescE low word (the sparse metadata TMEM address) is 0, which is what nvcc "
-               "writes for a dense tcgen05.mma (Table 42)", op, "idesc", word)
+    if ins_is_sass(em) and low is not None and low.value is not None:
+        _sass_sparse_hint(em, ctx, op, kb, low.value, prefix, word)
     if not valid or not kb.is_const:
         return None  # the zero-column mask is judged with M only from a valid descriptor
     try:
@@ -325,6 +322,27 @@ def _check_idesc(em: _Emitter, ctx: _Context, op: Operand | None, arch: str,
     except DescgenError:
         m = None
     return m
+
+
+def _sass_sparse_hint(em: _Emitter, ctx: _Context, op: Operand, kb: KnownBits, low: KnownBits,
+                      prefix: str, word: str) -> None:
+    """SASS has no .sp suffix: nvcc writes 0 into the idescE low word of a dense MMA and the
+    sparse metadata TMEM address for .sp.  A sparsity bit that disagrees is a warning (the
+    word alone cannot prove which form the instruction is)."""
+    f = _layout(ctx.kinds[0]).by_name["sparse"]
+    if not kb.known >> f.lsb & 1:
+        return
+    sparse = bool(kb.one >> f.lsb & 1)
+    zero_low = low.is_const and low.value == 0
+    if sparse and zero_low:
+        em.add("warning", "idesc.sparse_form", f"{prefix}: the sparsity bit is set but the "
+               "idescE low word (the sparse metadata TMEM address) is 0, which is what nvcc "
+               "writes for a dense tcgen05.mma (Table 42)", op, "idesc", word)
+    elif not sparse and not zero_low:
+        em.add("warning", "idesc.sparse_form", f"{prefix}: the sparsity bit is 0 but the "
+               f"idescE low word is {'a run-time value' if not low.is_const else hex(low.value)}"
+               ", as nvcc writes the sparse metadata TMEM address for tcgen05.mma.sp "
+               "(dense forms get 0) (Table 42)", op, "idesc", word)
 
 
 def ins_is_ptx(em: _Emitter) -> bool:
