@@ -654,3 +654,16 @@ def test_real_triton_kernel_with_a_planted_idesc():
     errors = [f for f in lint_lines(lines, file="planted") if f.severity == "error"]
     assert {(f.rule, f.operand, f.word) for f in errors} == {("idesc.shape", "idesc", "0x10210010")}
     assert len(errors) == 8
+
+
+def test_readme_example_is_what_lint_prints():
+    readme = (FIX.parent.parent / "README.md").read_text()
+    block = readme.split("$ descgen lint fixtures/lint/bad_m256_cta1.ptx\n", 1)[1].split("```")[0]
+    import os
+    cwd = os.getcwd()
+    os.chdir(FIX.parent.parent)
+    try:
+        r = run("lint", "fixtures/lint/bad_m256_cta1.ptx")
+    finally:
+        os.chdir(cwd)
+    assert r.exit_code == 1 and r.stdout == block
