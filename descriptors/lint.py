@@ -48,13 +48,12 @@ from typing import Any
 from .codec import decode
 from .enums import KINDS
 from .errors import DescgenError
-from .printer import plain  # noqa: F401 - re-exported for the CLI's evidence
 from .readers import Fact, Instruction, Operand, read
 from .readers.knownbits import KnownBits
 from .tmem import check_alloc
 from .validate import ARCHES, SEVERITIES, Finding, validate, validate_pair
 
-__all__ = ["LintFinding", "lint_lines", "SASS_MMA", "DEFAULT_ARCH"]
+__all__ = ["LintFinding", "lint_lines", "check_instruction", "order", "SASS_MMA", "DEFAULT_ARCH"]
 
 DEFAULT_ARCH = "sm_100a"
 
@@ -75,6 +74,14 @@ _SASS_4X = ("mxf4nvf4",)
 
 @dataclass(frozen=True)
 class LintFinding:
+    """One diagnostic: ``file``, ``line`` and ``col`` (1-based; ``col`` of the operand, 0 for a
+    whole-file note), ``severity`` (error / warning / note), ``rule`` (a
+    :data:`descriptors.validate.RULES` or :data:`descriptors.tmem.ACCESS_RULES` id, or a
+    ``lint.*`` id), ``message`` (the instruction's context, the field with its bit range, the
+    rule's text and its PTX source), ``instruction`` (its text), ``operand`` (``idesc``,
+    ``a_desc``, ``b_desc``, ``zcm``, ``s_desc``, ``taddr``, ``ncols``, ``registers``), ``word``
+    (hex, ``x``/``?`` for unknown nibbles) and ``evidence`` (the defining line, the decode)."""
+
     file: str
     line: int
     col: int
@@ -313,7 +320,7 @@ def _check_idesc(em: _Emitter, ctx: _Context, op: Operand | None, arch: str,
             ev = tuple(s for s in (_summary("idesc", kb.fill(0), k) for k in kinds) if s) \
                 if kb.is_const else ()
             em.add("error", rule, f"{prefix}: {who}{msg}", op, "idesc", word, ev + others)
-    if ins_is_sass(em) and low is not None and low.value is not None:
+    if em.ins.dialect == "sass" and low is not None and low.value is not None:
         _sass_sparse_hint(em, ctx, op, kb, low.value, prefix, word)
     if not valid or not kb.is_const:
         return None  # the zero-column mask is judged with M only from a valid descriptor
@@ -343,14 +350,6 @@ def _sass_sparse_hint(em: _Emitter, ctx: _Context, op: Operand, kb: KnownBits, l
                f"idescE low word is {'a run-time value' if not low.is_const else hex(low.value)}"
                ", as nvcc writes the sparse metadata TMEM address for tcgen05.mma.sp "
                "(dense forms get 0) (Table 42)", op, "idesc", word)
-
-
-def ins_is_ptx(em: _Emitter) -> bool:
-    return em.ins.dialect == "ptx"
-
-
-def ins_is_sass(em: _Emitter) -> bool:
-    return em.ins.dialect == "sass"
 
 
 def _layout(kind: str):
