@@ -211,6 +211,11 @@ def _slice_of(lay: CuteLayout) -> tuple[Any, Any, Any, Any, list[int], list[str]
     if r == 2 and not isinstance(lay.shape, int):
         (ms, md), (ks, kd) = lay.mode(0), lay.mode(1)
         return ms, md, ks, kd, [0], notes
+    if r == 1 and not isinstance(lay.shape, int):
+        s0, d0 = lay.mode(0)
+        if not isinstance(s0, int) and len(s0) == 2:
+            # print(tCsA(_,0,k)): the MMA mode alone, ((MN,K)):((..,..))
+            return s0[0], d0[0], s0[1], d0[1], [0], notes  # type: ignore[index]
     if r >= 3:
         s0, d0 = lay.mode(0)
         if isinstance(s0, int) or len(s0) != 2:
@@ -231,8 +236,8 @@ def _slice_of(lay: CuteLayout) -> tuple[Any, Any, Any, Any, list[int], list[str]
         notes.append(f"a partitioned tensor: mode 0 is one MMA's slice, mode 2 its "
                      f"{len(steps)} K steps")
         return s0[0], d0[0], s0[1], d0[1], steps, notes  # type: ignore[index]
-    raise LayoutError(f"a rank-{r} layout: a descriptor describes a rank-2 (M/N, K) slice, or a "
-                      "partitioned tensor (MMA, MMA_M/N, MMA_K)", _SRC)
+    raise LayoutError(f"a rank-{r} layout: a descriptor describes a rank-2 (M/N, K) slice, its "
+                      "MMA mode alone ((M/N,K)), or a partitioned tensor (MMA, MMA_M/N, MMA_K)", _SRC)
 
 
 def _chunk_grid(el: ElementType, major: str, mn: list[int], kk: list[int]) -> tuple[int, int, Callable[[int, int], int]]:
@@ -392,8 +397,10 @@ def cute_layout_descriptor(layout: str | CuteLayout, *, dtype: str, major: str,
     was derived from.
 
     ``layout`` is the per-MMA slice ``(M/N, K)`` in element units (what ``make_umma_desc``
-    receives), or a partitioned tensor ``(MMA, MMA_M/N, MMA_K[, ...])`` whose mode 0 is that
-    slice (its K steps are listed), as CuTe prints it (see :mod:`descriptors.cute`).
+    receives; also as ``print(tCsA(_,0,k))`` shows it, the MMA mode alone: ``((M/N,K)):(..)``),
+    or a partitioned tensor ``(MMA, MMA_M/N, MMA_K[, PIPE])`` whose mode 0 is that slice (its K
+    steps are listed; later modes are taken at index 0), as CuTe prints it (see
+    :mod:`descriptors.cute`).
     ``dtype`` (PTX name; ``kind`` picks e2m1's packing) and ``major`` (K or MN) are not in the
     print.  ``swizzle`` (none, 128B_base32B, 128B, 64B, 32B) may be omitted when the print has
     ``Sw<B,M,S>`` or a pointer; ``start_address`` (bytes) when the print has a pointer address.

@@ -13,12 +13,22 @@ styles are recognised:
   printed expression names the value;
 * printf-style lines: ``desc=0x...``, ``a_desc: 0x...``, ``idesc 08400490``, bare hex words of
   8 or 16 digits with or without ``0x``, ``_`` or ``'`` separators allowed;
+* PTX modules and snippets (a ``.version``/``.target``/``.entry`` directive or a ``tcgen05.``
+  instruction in the first 64 lines): read by :mod:`descriptors.readers.ptx`, which follows
+  the data flow; the immediates the code materialises (nvcc writes descriptors as decimal
+  immediates: ``mov.b32 %r37, 138413200;``, ``or.b64 %rd2, %rd10, 4611756662049538048;``) and
+  the constant operands of ``tcgen05.mma`` are classified, an immediate that reaches an MMA
+  operand named by it (family, and the instruction's kind for an instruction descriptor);
 * SASS listings (cuobjdump ``-sass`` / nvdisasm lines such as
   ``/*0080*/  UMOV UR5, 0x8400490 ;  /* 0x0840049000057882 */``): immediates moved into
   registers (``UMOV``, ``MOV``, ``MOV32I``, ``IMAD.MOV``), followed through register copies
   until the register is overwritten; a ``UTCHMMA``/``UTCQMMA``/``UTCOMMA``/``UTCIMMA`` line
   that reads a register as ``gdesc[URk]`` (shared memory descriptor in the pair URk:URk+1),
   ``idesc[URk]`` or ``tmem[URk]`` says what the value is.
+
+The line recognisers live in :mod:`descriptors.readers` (``gdb``, ``printf``, and ``ptx`` whose
+data flow also feeds ``descgen lint``); this module keeps the state across lines (register
+pairs, printed expressions, SASS registers awaiting their MMA) and the scoring.
 
 Each word is classified against every family its size allows, using the layouts of
 :mod:`descriptors.layouts` (the fixed-constant and reserved fields, never hand-written bit
@@ -81,6 +91,7 @@ from .enums import KINDS, kind_named
 from .errors import ParameterError, shorten
 from .layouts import IDESC, LAYOUTS, SMEM, TMEM, ZCM
 from .printer import to_json
+from .readers import gdb, printf
 from .validate import TMEM_COLUMNS as _TMEM_COLUMNS
 from .validate import TMEM_LANES as _TMEM_LANES
 from .validate import ARCHES, SHAPES, Finding, is_valid, validate
@@ -703,7 +714,6 @@ _WEAK_NAMES: tuple[tuple[tuple[str, ...], str], ...] = (
     (("zcm",), "mask"),
     (("smem", "idesc", "zcm"), "desc"),
 )
-_REGISTER_NAME = re.compile(r"\$?(U?R)(\d{1,3})\Z")
 
 
 def _strong(name: str) -> bool:
@@ -737,41 +747,12 @@ _SASS_LINE = re.compile(r"\s*/\*[0-9A-Fa-f]{1,8}\*/\s*(?:(@!?U?P(?:T|\d{1,2}))\s
 _SASS_BARE = re.compile(r"\s*(?:@!?U?P(?:T|\d{1,2})\s+)?[A-Z][A-Z0-9]{1,15}(?:\.[A-Z0-9_]{1,16}){0,8}\s+"
                         r"(?:(?:U?R\d{1,3}|U?RZ|!?U?P(?:T|\d))\b|[\[{]|(?:gdesc|tmem)\[)")
 _INSTRUCTION = re.compile(r"\s*(?:(@!?U?P(?:T|\d{1,2}))\s+)?([A-Z][A-Z0-9_]{0,31}(?:\.[A-Z0-9_]{1,16}){0,8})\s*([^;]*+)")
-_GDB_REGISTER = re.compile(r"\s*\$?(U?R)(\d{1,3})\s++0x([0-9A-Fa-f]{1,8})(?:\s++-?\d++)?\s*\Z")
-_GDB_PROMPT = re.compile(r"\s*\((?:cuda-)?gdb\)\s*(.*)")
-_GDB_PRINT = re.compile(r"(?:p|print|output|inspect|call)(?:/\w{1,8})?\s++(.+)")
-_GDB_VALUE = re.compile(r"\s*\$\d{1,9}\s*=\s*(.*)")
 _FUNCTION = re.compile(r"\s*(?:Function\s*:|\.text\.|\.section\s)")
-_TOKEN = re.compile(
-    r"(?<![0-9A-Za-z_$.])(?:"
-    r"0[xX](?P<hex>[0-9A-Fa-f]++(?:['_][0-9A-Fa-f]++)*+)"
-    r"|(?P<bare>[0-9A-Fa-f]{4}(?:['_]?[0-9A-Fa-f]{4}){1,3})"
-    r")(?![0-9A-Za-z_'])")
-_HEX8 = re.compile(r"[0-9A-Fa-f]{8}")
-_NAMED_DECIMAL = re.compile(r"[=:][ \t]{0,8}(\d{1,20}+)(?![0-9A-Za-z_.'])")
-_DECIMAL = re.compile(r"(?<![0-9A-Za-z_$.])(\d{1,20}+)(?![0-9A-Za-z_.'])")
-def _has_hint_word(line: str) -> bool:
-    """Whether the line holds a name that can say what a value is (a cheap gate: substring
-    tests on the lower-cased line are several times faster than a case-insensitive regex)."""
-    low = line.lower()
-    return "desc" in low or "tmem" in low or "taddr" in low or "zcm" in low or "mask" in low \
-        or "zero" in low
-#: A name written before a value, matched on the reversed text before it (linear, anchored).
-_NAME_REVERSED = re.compile(r"[ \t]*+(?:[=:][ \t]*+)?([A-Za-z0-9_.]{1,64}+)")
 _OPERAND = re.compile(r"\b(gdesc|idesc|tmem)\[(U?R)(\d{1,3})\]")
 _REGISTER = re.compile(r"(U?R)(\d{1,3})\Z")
 _IMMEDIATE = re.compile(r"(-?)0x([0-9A-Fa-f]{1,8})\Z")
 _MOVES = frozenset({"MOV", "UMOV", "MOV32I"})
 _COPIES = frozenset({"MOV", "UMOV", "R2UR", "IMAD.MOV", "IMAD.MOV.U32"})
-
-
-def _name_before(line: str, start: int) -> str | None:
-    """The identifier written just before position ``start`` (``adesc=``, ``a_desc:``)."""
-    m = _NAME_REVERSED.match(line[max(0, start - 80):start][::-1])
-    if m is None:
-        return None
-    name = m.group(1)[::-1]
-    return name if name[0].isalpha() or name[0] == "_" else None  # "0x4000_..." is a number
 
 
 # ---------------------------------------------------------------- the scanner
@@ -908,52 +889,34 @@ class _Scanner:
         """Hex words of a printf-style line (or of a cuda-gdb value, named by the printed
         expression), and decimal values where the text says what they are."""
         spans = []
-        if "0x" in line or "0X" in line or _HEX8.search(line) is not None:
-            for m in _TOKEN.finditer(line):
-                digits = m.group("hex")
-                bare = digits is None
-                if bare:
-                    digits = m.group("bare")
-                clean = digits.replace("_", "").replace("'", "") if ("_" in digits or "'" in digits) \
-                    else digits
-                n = len(clean)
-                if n > 16 or (bare and n != 8 and n != 16):
-                    continue
-                start = m.start()
+        if printf.could_hold_hex(line):
+            for start, text, word, size in printf.hex_words(line):
                 spans.append(start)
-                word = int(clean, 16)
-                size = 64 if (n > 8 or word > _REGISTER_MAX) else 32
-                name = _name_before(line, start)
+                name = printf.name_before(line, start)
                 reg = register
-                if name is not None and _REGISTER_NAME.match(name):
+                if name is not None and gdb.REGISTER_NAME.match(name):
                     reg, name = reg or name.lstrip("$"), None
                 if name is None:
                     name = default_name
                 hints = _name_hints(name) if name else ()
                 if hints or self.possible(word, size):
-                    self.queue.append(_Entry(lineno, source, reg, name, m.group(0), word, size,
-                                             hints))
+                    self.queue.append(_Entry(lineno, source, reg, name, text, word, size, hints))
         # decimal values only where the text says what they are: a value named by the printed
         # expression or a register (`p $UR5` prints `$2 = 138413200`), or `name=123` / `name: 123`
         # with a name that carries a hint
         if register is not None or (default_name is not None and _strong(default_name)):
-            decimals = _DECIMAL.finditer(line)
-        elif ("=" in line or ":" in line) and _has_hint_word(line):
-            decimals = _NAMED_DECIMAL.finditer(line)
+            every = True
+        elif ("=" in line or ":" in line) and printf.has_hint_word(line):
+            every = False
         else:
             return
-        for m in decimals:
-            start = m.start(1)
+        for start, text, word, size in printf.decimal_words(line, every=every):
             if start in spans:
                 continue  # the digits of a hex word ("idesc 08400480")
-            name = _name_before(line, start) or default_name
+            name = printf.name_before(line, start) or default_name
             if register is None and (name is None or not _strong(name)):
                 continue
-            word = int(m.group(1))
-            if word >> 64:
-                continue
-            size = 64 if word > _REGISTER_MAX else 32
-            self.queue.append(_Entry(lineno, source, register, name, m.group(1), word, size,
+            self.queue.append(_Entry(lineno, source, register, name, text, word, size,
                                      _name_hints(name) if name else ()))
 
     # ------------------------------------------------------------ SASS
@@ -1109,24 +1072,23 @@ class _Scanner:
             # else: the second word of a cuobjdump instruction (/* 0x... */) or a comment
             return
         if first == "R" or first == "U" or first == "$":
-            m = _GDB_REGISTER.match(line)
-            if m is not None:
+            row = gdb.register_row(line)
+            if row is not None:
                 self.expr = None
-                self.register_line(lineno, m.group(1), int(m.group(2)), m.group(3))
+                self.register_line(lineno, *row)
                 return
         if self.pending is not None:
             self.flush_pending()
         if first == "(":
-            m = _GDB_PROMPT.match(line)
-            if m is not None:
-                self.gdb_command(m.group(1))
+            cmd = gdb.command(line)
+            if cmd is not None:
+                self.gdb_command(cmd)
                 return
         elif first == "$":
-            m = _GDB_VALUE.match(line)
-            if m is not None:
+            value = gdb.value(line)
+            if value is not None:
                 register, name = self.expr if self.expr else (None, None)
                 self.expr = None
-                value = m.group(1)
                 if value.startswith("{"):  # a struct or array: its fields name the values
                     register = name = None
                 self.tokens(lineno, value, "print", name, register)
@@ -1141,20 +1103,11 @@ class _Scanner:
         self.tokens(lineno, line, "printf")
 
     def gdb_command(self, command: str) -> None:
-        self.expr = None
-        p = _GDB_PRINT.match(command)
-        if p is not None:
-            expr = p.group(1).strip()
-            r = _REGISTER_NAME.match(expr)
-            if r is not None:
-                self.expr = (f"{r.group(1)}{r.group(2)}", None)
-            elif _EXPRESSION.fullmatch(expr):
-                self.expr = (None, expr)
+        self.expr = gdb.printed(command)
 
 
 _FUNCTION_FIRST = frozenset("F.")
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
-_EXPRESSION = re.compile(r"[A-Za-z_][\w.\->\[\]]{0,127}")
 
 
 def scan_lines(lines: Iterable[str | bytes], *, as_: str | None = None, kind: str | None = None,
@@ -1181,15 +1134,115 @@ def scan_lines(lines: Iterable[str | bytes], *, as_: str | None = None, kind: st
     return _scan(lines, as_, kind, arch, min_confidence, window)
 
 
+#: A PTX module or snippet: a module directive or a tcgen05 instruction at the start of a line.
+_PTX_START = re.compile(r"\s*(?:\.version|\.target|\.visible\s+\.entry|\.entry|tcgen05\.\w)")
+#: Lines looked at to tell PTX from the other inputs.
+_PTX_SNIFF = 64
+
+#: Family a PTX tcgen05.mma operand tells (descriptors.readers.ptx.mma_operands roles).
+_PTX_ROLE_FAMILY = {"idesc": "idesc", "a_desc": "smem", "b_desc": "smem", "zcm": "zcm"}
+
+
+def _decoded_lines(lines: Iterable[str | bytes]) -> Iterator[str]:
+    for lineno, line in enumerate(lines, 1):
+        if line.__class__ is not str:
+            if not isinstance(line, (bytes, bytearray, memoryview)):
+                raise ParameterError(f"line {lineno}: lines are str or bytes, not "
+                                     f"{shorten(line)}")
+            line = bytes(line).decode("utf-8", "replace")
+        yield line[:MAX_LINE].rstrip("\r\n")  # type: ignore[union-attr]
+
+
 def _scan(lines: Iterable[str | bytes], as_: str | None, kind: str | None, arch: str,
           min_confidence: float, window: int) -> Iterator[DumpFinding]:
+    from itertools import chain, islice
+    it = iter(lines)
+    head = list(islice(it, _PTX_SNIFF))
+    if any(_PTX_START.match(line) for line in _decoded_lines(head)):
+        return _scan_ptx(_decoded_lines(chain(head, it)), as_, kind, arch, min_confidence,
+                         window)
+    return _scan_text(chain(head, it), as_, kind, arch, min_confidence, window)
+
+
+def _scan_ptx(lines: Iterable[str], as_: str | None, kind: str | None, arch: str,
+              min_confidence: float, window: int) -> Iterator[DumpFinding]:
+    """PTX: the immediates the code materialises (``mov.b32 %r37, 138413200;``,
+    ``or.b64 %rd2, %rd10, 4611756662049538048;``) and the constant operands of tcgen05.mma,
+    from :mod:`descriptors.readers.ptx`.  An immediate that reaches an MMA operand (the line
+    that defined the operand) is named by it: the family, and for an instruction descriptor
+    the instruction's kind."""
+    from .readers import Fact, Instruction
+    from .readers.ptx import mma_operands, read_ptx
+
+    pending: deque[list[Any]] = deque()  # [line, text, word, size, hints, kind]
+    by_line: dict[int, list[list[Any]]] = {}
+
+    def classify(e: list[Any]) -> DumpFinding | None:
+        line, text, word, size, hints, k = e
+        hints = tuple(hints)
+        if not hints and as_ is None and not _possible(word, size, True, min_confidence):
+            return None
+        cands = _candidates(word, size, hints, as_, kind or k, arch, True)
+        if not cands:
+            return None
+        best = cands[0]
+        if best.confidence < min_confidence and not any(
+                h[2] and h[0] == best.descriptor for h in hints):
+            return None
+        return DumpFinding(line, "ptx", None, None, text, word, size, tuple(cands))
+
+    def emit(limit: int) -> Iterator[DumpFinding]:
+        while pending and pending[0][0] < limit:
+            e = pending.popleft()
+            group = by_line.get(e[0])
+            if group is not None:
+                group.remove(e)
+                if not group:
+                    del by_line[e[0]]
+            found = classify(e)
+            if found is not None:
+                yield found
+
+    for item in read_ptx(lines):
+        if isinstance(item, Fact):
+            if item.use != "immediate":
+                continue
+            v = item.value
+            e = [item.line, item.text, v.value, 64 if v.width == 64 else 32, [], None]
+            pending.append(e)
+            by_line.setdefault(item.line, []).append(e)
+        elif isinstance(item, Instruction) and item.opcode.startswith("tcgen05.mma"):
+            m = re.search(r"\.kind::(\w+)", item.opcode)
+            mma_kind = m.group(1) if m and m.group(1) in KINDS else None
+            for role, op in mma_operands(item).items():
+                family = _PTX_ROLE_FAMILY[role]
+                hint: Hint = (family, _MMA_OPERAND, True,
+                              f"it feeds {role} of {item.opcode} at line {item.line}")
+                k = mma_kind if family == "idesc" else None
+                targets = by_line.get(op.origin[0], []) if op.origin else []
+                for e in targets:
+                    if hint not in e[4]:
+                        e[4].append(hint)
+                        e[5] = k or e[5]
+                if not targets and op.value is not None and op.value.is_const:
+                    e = [item.line, f"{op.text} = {op.value.pattern()}", op.value.value,
+                         64 if op.value.width == 64 else 32, [hint], k]
+                    pending.append(e)
+                    by_line.setdefault(item.line, []).append(e)
+        line = item.line
+        yield from emit(line - window)
+    yield from emit(1 << 62)
+
+
+def _scan_text(lines: Iterable[str | bytes], as_: str | None, kind: str | None, arch: str,
+               min_confidence: float, window: int) -> Iterator[DumpFinding]:
     scanner = _Scanner(as_, kind, arch, min_confidence, window)
     prefilter = _PREFILTER.search
     queue = scanner.queue
     popleft = queue.popleft
     feed = scanner.feed
     finish = scanner.finish_entry
-    register_match = _GDB_REGISTER.match
+    register_match = gdb.REGISTER_ROW.match
     register_line = scanner.register_line
     lineno = 0
     for line in lines:

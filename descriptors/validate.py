@@ -74,6 +74,7 @@ class _Ctx:
     arch: str
     cta_group: int | None = None
     ws: bool | None = None
+    sp: bool | None = None
     m: int | None = None
     alloc: int | None = None
     n: int | None = None
@@ -336,6 +337,18 @@ def _idesc_selector(ctx: _Ctx) -> Iterator[Finding]:
         yield ctx.find("error", f"the sparsity selector must be 0 for kind::{ctx.kind.name} "
                        f"(the metadata uses all columns), not {f['sparsity_selector']}",
                        "sparsity_selector", source="9.7.16.10.8.4.5-6")
+
+
+@rule("idesc.sparse_form", "idesc", "Table 42, 9.7.16.10.9.2",
+      "the sparsity bit matches the instruction: set for tcgen05.mma.sp, clear otherwise")
+def _idesc_sparse_form(ctx: _Ctx) -> Iterator[Finding]:
+    sparse = bool(ctx.d.fields["sparse"])
+    if ctx.sp is True and not sparse:
+        yield ctx.error("tcgen05.mma.sp needs the sparsity bit set (it is 0: a dense descriptor)",
+                        "sparse")
+    elif ctx.sp is False and sparse:
+        yield ctx.error("the sparsity bit is set but the tcgen05.mma has no .sp (a dense MMA)",
+                        "sparse")
 
 
 @rule("idesc.max_shift", "idesc", "Table 42", "maximum shift only for tcgen05.mma.ws")
@@ -637,7 +650,7 @@ def _tmem_shift(ctx: _Ctx) -> Iterator[Finding]:
 
 # ====================================================================== entry points
 
-_CONTEXT = {"idesc": ("cta_group", "ws", "scale_vec"), "smem": (), "zcm": ("m", "n"),
+_CONTEXT = {"idesc": ("cta_group", "ws", "sp", "scale_vec"), "smem": (), "zcm": ("m", "n"),
             "tmem": ("alloc", "shift")}
 
 
@@ -661,7 +674,8 @@ def validate(descriptor: str, word: int | None = None, *, kind: str | None = Non
              arch: str = "sm_100a", **params: Any) -> list[Finding]:
     """Check a word, or the parameters ``encode`` takes, against every rule of the descriptor.
 
-    Context parameters (not stored in the word): ``cta_group``, ``ws`` and ``scale_vec``
+    Context parameters (not stored in the word): ``cta_group``, ``ws``, ``sp`` (True: the
+    instruction is ``tcgen05.mma.sp``) and ``scale_vec``
     (``"1X"``, ``"2X"``, ``"4X"``, or ``scale_vec::NX`` / ``block16`` / ``block32``: the
     ``.scale_vectorsize`` of a block-scaled MMA, Tables 54-55) for an idesc; ``m`` and ``n``
     (the M and N of the tcgen05.mma.ws) for a zcm; ``alloc`` (allocated columns) and ``shift``
@@ -689,6 +703,7 @@ def validate(descriptor: str, word: int | None = None, *, kind: str | None = Non
     ctx = _Ctx(decoded, arch,
                cta_group=_int_or_none(context.get("cta_group"), "cta_group"),
                ws=_bool_or_none(context.get("ws"), "ws"),
+               sp=_bool_or_none(context.get("sp"), "sp"),
                m=_int_or_none(context.get("m"), "m"),
                alloc=_int_or_none(context.get("alloc"), "alloc"),
                n=_int_or_none(context.get("n"), "n"),
@@ -724,14 +739,15 @@ def _type_bits(type_name: str | None) -> int | None:
 
 def validate_pair(idesc: int, *, kind: str, a_desc: int | None = None, b_desc: int | None = None,
                   arch: str = "sm_100a", cta_group: int | None = None,
-                  ws: bool | None = None, scale_vec: str | None = None) -> list[Finding]:
+                  ws: bool | None = None, scale_vec: str | None = None,
+                  sp: bool | None = None) -> list[Finding]:
     """Check an instruction descriptor with the shared memory descriptors of A and/or B: each on
     its own, then the major-ness / type size / swizzle combinations of Table 52 and the
     absolute-LBO and unused-LBO rules that need the major-ness, and Table 53 (no K-major atom
-    for 128B swizzling with 32B atomicity).  ``cta_group``, ``ws`` and ``scale_vec`` are the
+    for 128B swizzling with 32B atomicity).  ``cta_group``, ``ws``, ``sp`` and ``scale_vec`` are the
     instruction's context, as for :func:`validate`."""
     findings = validate("idesc", idesc, kind=kind, arch=arch, cta_group=cta_group, ws=ws,
-                        scale_vec=scale_vec)
+                        scale_vec=scale_vec, sp=sp)
     d = decode("idesc", idesc, kind=kind)
     for operand, word in (("a", a_desc), ("b", b_desc)):
         if word is None:

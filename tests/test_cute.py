@@ -12,6 +12,8 @@ SW128_32B atom), and are kept verbatim.
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -355,3 +357,62 @@ def test_cli_explain_prints_the_cute_layout_that_reads_back() -> None:
     sized = ok("layout", "--explain", "0x4000404002000040", "--major", "MN", "--dtype", "bf16",
                "--tile", "256x32")
     assert "((_64,_4),(_8,_4)):((_1,_4096),(_64,_512))" in sized
+
+
+# ---------------------------------------------------------------------------- real CUTLASS kernels
+
+FIXTURES = sorted((Path(__file__).resolve().parent.parent / "fixtures" / "cute").glob("*.txt"))
+
+
+def _facts(path: Path) -> dict[str, Any]:
+    """One fixture (fixtures/cute/README.md has the line format) as {operand: facts}."""
+    ops: dict[str, dict[str, Any]] = {}
+    for line in path.read_text().splitlines():
+        if not line or line.startswith("#"):
+            continue
+        tag, rest = line.split(" ", 1)
+        if tag in ("dtype", "major", "layout", "tensor"):
+            op, value = rest.split(" ", 1)
+            ops.setdefault(op, {"blocks": {}, "slices": {}})[tag] = value
+        elif tag == "block":
+            op, k, word, text = rest.split(" ", 3)
+            ops[op]["blocks"][int(k)] = (int(word, 16), text)
+        elif tag == "slice":
+            op, k, text = rest.split(" ", 2)
+            ops[op]["slices"][int(k)] = text
+    return ops
+
+
+def test_three_real_kernel_fixtures() -> None:
+    """fixtures/cute: CuTe's prints of three real CUTLASS 4.2 sm100 kernels (two K-major f16,
+    one 2-SM; one MN-major e4m3) with the words CUTLASS computes."""
+    assert len(FIXTURES) == 3
+    majors = set()
+    for path in FIXTURES:
+        ops = _facts(path)
+        assert set(ops) == {"A", "B"} and "nvidia-cutlass 4.2.0.0" in path.read_text()
+        for facts in ops.values():
+            majors.add(facts["major"])
+            assert len(facts["blocks"]) >= 2 and facts["slices"].keys() == facts["blocks"].keys()
+    assert majors == {"K", "MN"}
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=[p.stem for p in FIXTURES])
+def test_real_kernel_prints_give_cutlass_words(path: Path) -> None:
+    """Every form a user can paste -- the per-MMA block, print(tCsA(_,0,k)), the partitioned
+    stage-0 tensor and the full multi-stage layout (pointer unset, start given) -- gives the word
+    CUTLASS's MMA loop issues, through the library and `descgen layout --cute`."""
+    for op, f in _facts(path).items():
+        kw = {"dtype": f["dtype"], "major": f["major"]}
+        words = [f["blocks"][k][0] for k in sorted(f["blocks"])]
+        for k, (word, text) in f["blocks"].items():
+            assert cute_descriptor(text, **kw) == word, (op, k, text)
+            assert cute_descriptor(f["slices"][k], **kw) == word, (op, k, f["slices"][k])
+        assert [s.word for s in cute_layout_descriptor(f["tensor"], **kw).k_steps] == words
+        start = {"A": 0x400, "B": 0x8400}[op]
+        full = cute_layout_descriptor(f["layout"], **kw, start_address=start)
+        assert [s.word for s in full.k_steps] == words
+        assert any("stage" in n for n in full.notes)
+        hexes = ok("layout", "--cute", f["tensor"], "--dtype", f["dtype"], "--major", f["major"],
+                   "-f", "hex").split()
+        assert [int(h, 16) for h in hexes] == words

@@ -29,7 +29,7 @@ F16 = {"kind": "f16", "a_type": "bf16", "b_type": "bf16", "m": 128, "n": 256}
 
 def idesc(kind: str = "f16", *, arch: str = "sm_100a", cta_group: int | None = 1,
           ws: bool | None = False, scale_vec: str | None = None, raw: dict[str, int] | None = None,
-          **params: Any) -> Callable[[], Any]:
+          sp: bool | None = None, **params: Any) -> Callable[[], Any]:
     """validate an instruction descriptor from encode parameters (raw fields overriding)."""
     base = {"f16": F16,
             "tf32": {"kind": "tf32", "a_type": "tf32", "b_type": "tf32", "m": 128, "n": 256},
@@ -46,8 +46,8 @@ def idesc(kind: str = "f16", *, arch: str = "sm_100a", cta_group: int | None = 1
     if raw:
         fields = {**decode("idesc", word, kind=kind).fields, **raw}
         word = encode_raw("idesc", kind=kind, force=True, **fields)
-    ctx = {k: v for k, v in (("cta_group", cta_group), ("ws", ws), ("scale_vec", scale_vec))
-           if v is not None}
+    ctx = {k: v for k, v in (("cta_group", cta_group), ("ws", ws), ("scale_vec", scale_vec),
+                             ("sp", sp)) if v is not None}
     return lambda: validate("idesc", word, kind=kind, arch=arch, **ctx)
 
 
@@ -132,6 +132,10 @@ RULES = [
              idesc("f8f6f4", sparse=True, sparsity_selector=3), "idesc.sparsity_selector"),
     SpecRule("Table 42", "maximum shift is for .ws only", idesc(max_shift=8),
              "idesc.max_shift"),
+    SpecRule("Table 42, 9.7.16.10.9.2", "sparsity flag: 0 dense, 1 sparse (tcgen05.mma.sp)",
+             idesc(n=128, sparse=True, sp=False), "idesc.sparse_form"),
+    SpecRule("Table 42, 9.7.16.10.9.2", "tcgen05.mma.sp reads a sparse descriptor",
+             idesc(sp=True), "idesc.sparse_form"),
     SpecRule("Table 44", "scale type of .kind::mxf4 is UE8M0 (1)",
              idesc("mxf4", raw={"scale_type": 0}), "idesc.scale_type"),
     SpecRule("Table 44", "scale factor IDs of mxf4/mxf4nvf4 are 0 or 2",

@@ -305,6 +305,18 @@ CASES: list[Case] = [
     C("idesc.sparsity_selector", "tf32-sparse-3", I("tf32", sparse=True, sparsity_selector=3),
       clean=True),
     # ------------------------------------------------------------------ max shift
+    C("idesc.sparse_form", "sp-sparse", (lambda: validate(
+        "idesc", idesc_word("f16", {"n": 128}, sparse=1), kind="f16", cta_group=1, ws=False,
+        sp=True), _lay("f16"))),
+    C("idesc.sparse_form", "dense-dense", (lambda: validate(
+        "idesc", idesc_word("f16"), kind="f16", cta_group=1, ws=False, sp=False), _lay("f16")),
+      clean=True),
+    C("idesc.sparse_form", "sp-dense", (lambda: validate(
+        "idesc", idesc_word("f16"), kind="f16", cta_group=1, ws=False, sp=True), _lay("f16")),
+      "error", "sparse"),
+    C("idesc.sparse_form", "dense-sparse", (lambda: validate(
+        "idesc", idesc_word("f16", {"n": 128}, sparse=1), kind="f16", cta_group=1, ws=False,
+        sp=False), _lay("f16")), "error", "sparse"),
     C("idesc.max_shift", "ws", I("f16", m=64, n=128, ws=True, max_shift=32), clean=True),
     C("idesc.max_shift", "no-shift", I("f16", max_shift=0)),
     C("idesc.max_shift", "no-ws", I("f16", max_shift=8), "error", "max_shift"),

@@ -1,0 +1,581 @@
+"""``descgen lint``: judge the descriptors in compiled tcgen05 code against the instruction that
+uses them.
+
+:func:`lint_lines` reads a PTX module, bare PTX instruction lines or a SASS listing
+(:mod:`descriptors.readers`, recognised by content), follows constant values as known bits, and
+for every instruction checks its descriptor operands **for that instruction**:
+
+* ``tcgen05.mma`` (dense, ``.sp``, ``.ws``, ``.block_scale``, ``cta_group::1/2``) -- the
+  instruction descriptor with the instruction's kind, ``cta_group``, ``.ws`` and ``.sp``
+  (:func:`descriptors.validate.validate`: Table 39 shapes, types per kind, reserved bits, max
+  shift, sparsity, ``.scale_vec``, target arch); the A/B shared memory descriptors' constant fields; when the
+  words are known, the pair rules (:func:`~descriptors.validate.validate_pair`); the
+  zero-column mask of ``.ws`` with the idesc's M.  In SASS the opcode gives the context
+  (:data:`SASS_MMA`; ``UTCHMMA`` is kind::f16 or kind::tf32, so the word is judged under both
+  and an error is reported only when every candidate kind breaks a rule).  SASS has no ``.sp``
+  suffix: a sparsity bit that disagrees with the idescE low word (0 for dense forms, the
+  sparse metadata address for ``.sp``, as nvcc writes them) is a warning, not an error.
+* ``tcgen05.alloc`` / ``tcgen05.dealloc`` -- a constant column count
+  (:func:`descriptors.tmem.check_alloc`).
+* ``tcgen05.cp`` -- its shared memory descriptor (PTX and SASS ``UTCCP``).
+* ``tcgen05.shift`` -- a constant ``taddr`` (lane aligned to 32, 9.7.16.9.3).
+* ``tcgen05.ld`` / ``tcgen05.st`` (PTX) -- the register vector against Tables 47/48 and, when
+  the Tensor Memory address is constant, the access rules of
+  :func:`descriptors.tmem.footprint` (lanes, columns, ``.pack``/``.unpack``, ``.red``).  SASS
+  ``LDTM``/``STTM`` do not show the shape and are not judged.
+
+Known bits: a finding is reported only when it does not depend on the run-time bits: the
+field it names is wholly constant, and the same finding (rule, field, message) comes out with
+the unknown bits all 0 and with them all 1.  A descriptor computed entirely at run time
+is a note (``lint.runtime``), never a guess.
+
+Each :class:`LintFinding` has the location (line and 1-based column of the operand), severity,
+rule id (the validators' ids, plus ``lint.runtime`` for a run-time value, ``lint.kind`` for a
+SASS word valid under only some candidate kinds, ``lint.unjudged`` for an instruction whose
+values the library refuses (malformed input), ``lint.split`` for a function analysed in
+pieces, ``lint.nothing`` for an input without tcgen05 instructions), message, instruction
+text, operand name and the word (hex; ``x``/``?`` for unknown nibbles, see
+:meth:`KnownBits.pattern <descriptors.readers.knownbits.KnownBits.pattern>`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .codec import decode
+from .enums import KINDS
+from .errors import DescgenError
+from .readers import Fact, Instruction, Operand, read
+from .readers.knownbits import KnownBits
+from .tmem import check_alloc
+from .validate import ARCHES, SEVERITIES, Finding, validate, validate_pair
+
+__all__ = ["LintFinding", "lint_lines", "check_instruction", "order", "SASS_MMA", "DEFAULT_ARCH"]
+
+DEFAULT_ARCH = "sm_100a"
+
+#: SASS MMA opcode -> candidate kinds (observed with nvcc 13.0 for sm_100a; see
+#: :mod:`descriptors.readers.sass`).  Block-scaled kinds carry a scale ``tmem[..]`` operand.
+SASS_MMA: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    # opcode: (kinds without block scaling, kinds with block scaling)
+    "UTCHMMA": (("f16", "tf32"), ()),
+    "UTCQMMA": (("f8f6f4",), ("mxf8f6f4",)),
+    "UTCOMMA": ((), ("mxf4", "mxf4nvf4")),
+    "UTCIMMA": (("i8",), ()),
+}
+#: Scale vector size of a block-scaled SASS MMA without the ``.4X`` suffix (observed).
+_SASS_SCALE_VEC = {"UTCQMMA": "1X", "UTCOMMA": "2X"}
+#: SASS suffix ``.4X`` (scale_vec::4X) exists only for kind::mxf4nvf4.
+_SASS_4X = ("mxf4nvf4",)
+
+
+@dataclass(frozen=True)
+class LintFinding:
+    """One diagnostic: ``file``, ``line`` and ``col`` (1-based; ``col`` of the operand, 0 for a
+    whole-file note), ``severity`` (error / warning / note), ``rule`` (a
+    :data:`descriptors.validate.RULES` or :data:`descriptors.tmem.ACCESS_RULES` id, or a
+    ``lint.*`` id), ``message`` (the instruction's context, the field with its bit range, the
+    rule's text and its PTX source), ``instruction`` (its text), ``operand`` (``idesc``,
+    ``a_desc``, ``b_desc``, ``zcm``, ``s_desc``, ``taddr``, ``ncols``, ``registers``), ``word``
+    (hex, ``x``/``?`` for unknown nibbles) and ``evidence`` (the defining line, the decode)."""
+
+    file: str
+    line: int
+    col: int
+    severity: str
+    rule: str
+    message: str
+    instruction: str
+    operand: str | None = None
+    word: str | None = None
+    evidence: tuple[str, ...] = field(default=())
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["evidence"] = list(self.evidence)
+        return d
+
+    def header(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}: {self.severity}: [{self.rule}] {self.message}"
+
+
+@dataclass
+class _Context:
+    """What the instruction says about its descriptors."""
+
+    kinds: tuple[str, ...]
+    cta_group: int | None
+    ws: bool
+    sp: bool | None
+    block_scale: bool
+    scale_vec: str | None = None
+    a_tmem: bool = False
+    label: str = ""
+
+
+# ---------------------------------------------------------------------------- instruction context
+
+_PTX_KIND = re.compile(r"\.kind::(\w+)")
+_PTX_CTA = re.compile(r"\.cta_group::([12])")
+_PTX_SCALE_VEC = re.compile(r"\.(scale_vec::\dX|block16|block32)\b")
+
+
+def _ptx_context(ins: Instruction) -> _Context | None:
+    op = ins.opcode
+    k = _PTX_KIND.search(op)
+    if not k or k.group(1) not in KINDS:
+        return None
+    c = _PTX_CTA.search(op)
+    ctx = _Context((k.group(1),), int(c.group(1)) if c else None, ".ws" in op.split(".kind")[0],
+                   ".sp" in op.split(".kind")[0], ".block_scale" in op)
+    v = _PTX_SCALE_VEC.search(op)
+    ctx.scale_vec = v.group(1) if v else None
+    ctx.label = op
+    return ctx
+
+
+def _sass_context(ins: Instruction) -> _Context | None:
+    parts = ins.opcode.split(".")
+    entry = SASS_MMA.get(parts[0])
+    if entry is None:
+        return None
+    roles = [(_role(o), o) for o in ins.operands]
+    after_idesc = False
+    block_scale = False
+    for role, _o in roles:
+        if role == "idesc":
+            after_idesc = True
+        elif after_idesc and role == "tmem":
+            block_scale = True
+    block_scale = block_scale and bool(entry[1])
+    kinds = entry[1] if block_scale or not entry[0] else entry[0]
+    if "4X" in parts and any(k in _SASS_4X for k in kinds):
+        kinds = tuple(k for k in kinds if k in _SASS_4X)
+    ctx = _Context(kinds, 2 if "2CTA" in parts else 1, "WS" in parts, None, bool(entry[1]) and
+                   (block_scale or not entry[0]))
+    ctx.a_tmem = roles[0][0] == "tmem" if roles else False
+    if ctx.block_scale:  # observed: UTCQMMA 1X; UTCOMMA 2X (.scale_vec::2X, .block32), .4X 4X
+        ctx.scale_vec = "4X" if "4X" in parts else _SASS_SCALE_VEC.get(parts[0])
+    ctx.label = f"{ins.opcode} (" + " or ".join(f"kind::{k}" for k in kinds) + \
+        f", cta_group::{ctx.cta_group}{', .ws' if ctx.ws else ''})"
+    return ctx
+
+
+def _scale_vec(ctx: _Context, kind: str) -> dict[str, str]:
+    """The ``scale_vec`` context for a block-scaled kind (none for the others)."""
+    return {"scale_vec": ctx.scale_vec} if ctx.scale_vec and KINDS[kind].block_scaled else {}
+
+
+def _role(o: Operand) -> str | None:
+    m = re.match(r"(gdesc|idesc|tmem)\[", o.text)
+    return m.group(1) if m else None
+
+
+# ---------------------------------------------------------------------------- certain findings
+
+def _field_known(layout_fields, name: str | None, kb: KnownBits) -> bool:
+    if name is None:
+        return True
+    f = layout_fields.get(name)
+    if f is None:
+        return True
+    mask = ((1 << f.width) - 1) << f.lsb
+    return kb.known & mask == mask
+
+
+def _certain(check, words: dict[str, KnownBits]) -> list[Finding]:
+    """Findings of ``check(**words)`` that hold for every value of the unknown bits (the same
+    finding with the unknown bits all 0 and all 1)."""
+    runs = []
+    for fill in (0, -1):
+        runs.append(check(**{k: kb.fill(fill) for k, kb in words.items()}))
+    keep = []
+    other = {(f.severity, f.rule, f.field, f.message) for f in runs[1]}
+    for f in runs[0]:
+        if (f.severity, f.rule, f.field, f.message) in other:
+            keep.append(f)
+    return keep
+
+
+# ---------------------------------------------------------------------------- the checks
+
+class _Emitter:
+    def __init__(self, file: str, ins: Instruction) -> None:
+        self.file, self.ins = file, ins
+        self.out: list[LintFinding] = []
+
+    def add(self, sev: str, rule: str, message: str, op: Operand | None, name: str | None,
+            word: str | None, evidence: tuple[str, ...] = ()) -> None:
+        ev = list(evidence)
+        if op is not None and op.origin is not None:
+            ev.insert(0, f"{name} = {word} from line {op.origin[0]}: {op.origin[1]}")
+        elif op is not None and word is not None:
+            ev.insert(0, f"{name} = {word}")
+        self.out.append(LintFinding(self.file, self.ins.line, op.col if op else self.ins.col,
+                                    sev, rule, message, self.ins.text, name, word, tuple(ev)))
+
+
+def _fmt(f: Finding) -> str:
+    where = f"{f.field}{f.bits or ''}: " if f.field else ""
+    return f"{where}{f.message} ({f.source})"
+
+
+def _summary(descriptor: str, word: int, kind: str | None) -> str:
+    try:
+        d = decode(descriptor, word, kind=kind)
+    except DescgenError:
+        return ""
+    v = d.values
+    if descriptor == "idesc":
+        ab = f"{v.get('a_type')} x {v.get('b_type')}"
+        dt = v.get("d_type", "f32")
+        return f"decoded as kind::{kind}: {ab} -> {dt}, M={v.get('m')} N={v.get('n')}" + \
+            (", sparse" if v.get("sparse") else "")
+    if descriptor == "smem":
+        return (f"decoded: swizzle {v.get('swizzle')}, LBO {v.get('leading_byte_offset_bytes')} B, "
+                f"SBO {v.get('stride_byte_offset_bytes')} B, start {v.get('start_address_bytes'):#x}")
+    return ""
+
+
+def _check_mma(em: _Emitter, ins: Instruction, ctx: _Context, arch: str) -> None:
+    ops = list(ins.operands)
+    if ins.dialect == "ptx":
+        from .readers.ptx import mma_operands
+        by_role = mma_operands(ins)
+        a, b = by_role.get("a_desc"), by_role.get("b_desc")
+        idesc, zcm = by_role.get("idesc"), by_role.get("zcm")
+    else:
+        roles = [(_role(o), o) for o in ops]
+        gdescs = [o for r, o in roles if r == "gdesc"]
+        idesc_pos = next((i for i, (r, _o) in enumerate(roles) if r == "idesc"), None)
+        idesc = ops[idesc_pos] if idesc_pos is not None else None
+        low = ops[idesc_pos - 1] if idesc_pos else None
+        if ctx.a_tmem:
+            a, b = None, (gdescs[0] if gdescs else None)
+        else:
+            a, b = (gdescs[0] if gdescs else None), (gdescs[1] if len(gdescs) > 1 else None)
+        zcm = None
+        if ctx.ws and idesc_pos is not None:
+            zcm = next((o for r, o in roles[idesc_pos + 1:] if r is None and o.value is not None),
+                       None)
+        # .sp has no SASS suffix: ctx.sp stays unknown; the idescE low word only hints at it
+        # (nvcc writes 0 for dense forms and the metadata address for .sp), see _check_idesc
+    m_value = _check_idesc(em, ctx, idesc, arch, low if ins.dialect == "sass" else None)
+    for name, op in (("a_desc", a), ("b_desc", b)):
+        _check_smem(em, op, name, arch)
+    _check_pair(em, ctx, idesc, a, b, arch)
+    if zcm is not None and zcm.value is not None:
+        _check_zcm(em, zcm, m_value, arch)
+
+
+def _check_idesc(em: _Emitter, ctx: _Context, op: Operand | None, arch: str,
+                 low: Operand | None) -> int | None:
+    if op is None or op.value is None or not ctx.kinds or op.value.width != 32:
+        return None  # (a 64-bit register where a 32-bit descriptor belongs: malformed input)
+    kb = op.value
+    word = kb.pattern()
+    if kb.is_unknown:
+        em.add("note", "lint.runtime", "instruction descriptor is computed at run time; not checked",
+               op, "idesc", word)
+        return None
+    per_kind: dict[str, list[Finding]] = {}
+    for kind in ctx.kinds:
+        lay = {f.name: f for f in _layout(kind).fields}
+
+        def check(idesc: int, kind: str = kind) -> list[Finding]:
+            return validate("idesc", idesc, kind=kind, arch=arch, cta_group=ctx.cta_group,
+                            ws=ctx.ws, sp=ctx.sp, **_scale_vec(ctx, kind))
+        per_kind[kind] = [f for f in _certain(check, {"idesc": kb})
+                          if _field_known(lay, f.field, kb)]
+    if not kb.is_const:
+        em.add("note", "lint.runtime", "instruction descriptor is partly computed at run time; "
+               "only its constant fields are checked", op, "idesc", word)
+    valid = [k for k, fs in per_kind.items() if not any(f.severity == "error" for f in fs)]
+    prefix = ctx.label
+    if valid:
+        kind = valid[0]
+        for f in per_kind[kind]:
+            if f.severity == "warning":
+                em.add("warning", f.rule, f"{prefix}: {_fmt(f)}", op, "idesc", word)
+        if len(ctx.kinds) > 1 and len(valid) < len(ctx.kinds):
+            em.add("note", "lint.kind", f"{prefix}: the word is valid as "
+                   + " or ".join(f"kind::{k}" for k in valid) + " only", op, "idesc", word)
+    else:
+        # every candidate kind breaks a rule: report the reading(s) with the fewest errors
+        errors = {k: [f for f in fs if f.severity == "error"] for k, fs in per_kind.items()}
+        fewest = min(len(e) for e in errors.values())
+        best = [k for k, e in errors.items() if len(e) == fewest]
+        seen: dict[tuple[str, str], list[str]] = {}
+        for kind in best:
+            for f in errors[kind]:
+                seen.setdefault((f.rule, _fmt(f)), []).append(kind)
+        others = tuple(f"as kind::{k} it breaks " + ", ".join(sorted({f.rule for f in e}))
+                       for k, e in errors.items() if k not in best)
+        for (rule, msg), kinds in seen.items():
+            who = "" if len(ctx.kinds) == 1 else \
+                ("as " + " or ".join(f"kind::{k}" for k in kinds) + ": ")
+            ev = tuple(s for s in (_summary("idesc", kb.fill(0), k) for k in kinds) if s) \
+                if kb.is_const else ()
+            em.add("error", rule, f"{prefix}: {who}{msg}", op, "idesc", word, ev + others)
+    if em.ins.dialect == "sass" and low is not None and low.value is not None:
+        _sass_sparse_hint(em, ctx, op, kb, low.value, prefix, word)
+    if not valid or not kb.is_const:
+        return None  # the zero-column mask is judged with M only from a valid descriptor
+    try:
+        m = decode("idesc", kb.fill(0), kind=valid[0]).values["m"]
+    except DescgenError:
+        m = None
+    return m
+
+
+def _sass_sparse_hint(em: _Emitter, ctx: _Context, op: Operand, kb: KnownBits, low: KnownBits,
+                      prefix: str, word: str) -> None:
+    """SASS has no .sp suffix: nvcc writes 0 into the idescE low word of a dense MMA and the
+    sparse metadata TMEM address for .sp.  A sparsity bit that disagrees is a warning (the
+    word alone cannot prove which form the instruction is)."""
+    f = _layout(ctx.kinds[0]).by_name["sparse"]
+    if not kb.known >> f.lsb & 1:
+        return
+    sparse = bool(kb.one >> f.lsb & 1)
+    zero_low = low.is_const and low.value == 0
+    if sparse and zero_low:
+        em.add("warning", "idesc.sparse_form", f"{prefix}: the sparsity bit is set but the "
+               "idescE low word (the sparse metadata TMEM address) is 0, which is what nvcc "
+               "writes for a dense tcgen05.mma (Table 42)", op, "idesc", word)
+    elif not sparse and not zero_low:
+        em.add("warning", "idesc.sparse_form", f"{prefix}: the sparsity bit is 0 but the "
+               f"idescE low word is {'a run-time value' if not low.is_const else hex(low.value)}"
+               ", as nvcc writes the sparse metadata TMEM address for tcgen05.mma.sp "
+               "(dense forms get 0) (Table 42)", op, "idesc", word)
+
+
+def _layout(kind: str):
+    from .layouts import LAYOUTS
+    return LAYOUTS[KINDS[kind].layout]
+
+
+def _check_smem(em: _Emitter, op: Operand | None, name: str, arch: str) -> None:
+    if op is None or op.value is None:
+        return
+    kb = op.value
+    if kb.width < 64:
+        kb = kb.resize(64)
+    word = kb.pattern()
+    label = {"a_desc": "A", "b_desc": "B"}.get(name, "source")
+    if kb.is_unknown:
+        em.add("note", "lint.runtime", f"{label} shared memory descriptor is computed at run "
+               "time; not checked", op, name, word)
+        return
+    from .layouts import SMEM
+    lay = {f.name: f for f in SMEM.fields}
+    fs = [f for f in _certain(lambda w: validate("smem", w, arch=arch), {"w": kb})
+          if _field_known(lay, f.field, kb)]
+    if not kb.is_const:
+        unknown = [f.name for f in SMEM.fields if not _field_known(lay, f.name, kb)]
+        em.add("note", "lint.runtime", f"{label} shared memory descriptor: "
+               + ", ".join(unknown) + " computed at run time; the constant fields are checked",
+               op, name, word)
+    for f in fs:
+        if f.severity in ("error", "warning"):
+            em.add(f.severity, f.rule, f"{label} descriptor: {_fmt(f)}", op, name, word)
+
+
+def _check_pair(em: _Emitter, ctx: _Context, idesc: Operand | None, a: Operand | None,
+                b: Operand | None, arch: str) -> None:
+    if idesc is None or idesc.value is None or not idesc.value.is_const:
+        return
+    words: dict[str, KnownBits] = {"idesc": idesc.value}
+    for name, op in (("a_desc", a), ("b_desc", b)):
+        if op is not None and op.value is not None and not op.value.is_unknown:
+            words[name] = op.value if op.value.width == 64 else op.value.resize(64)
+    if len(words) == 1:
+        return
+    results = []
+    for kind in ctx.kinds:
+        def check(kind: str = kind, **w: int) -> list[Finding]:
+            return [f for f in validate_pair(w["idesc"], kind=kind, a_desc=w.get("a_desc"),
+                                             b_desc=w.get("b_desc"), arch=arch,
+                                             cta_group=ctx.cta_group, ws=ctx.ws, sp=ctx.sp,
+                                             **_scale_vec(ctx, kind))
+                    if f.rule.startswith("pair.")]
+        try:
+            results.append(_certain(check, words))
+        except DescgenError:
+            return
+    common = [f for f in results[0] if all(f in r for r in results[1:])]
+    for f in common:
+        if f.severity in ("error", "warning"):
+            op = a if f.message.startswith("A") else b
+            em.add(f.severity, f.rule, f"{ctx.label}: {_fmt(f)}", op,
+                   "a_desc" if op is a else "b_desc", op.value.pattern() if op and op.value else None)
+
+
+def _check_zcm(em: _Emitter, op: Operand, m: int | None, arch: str) -> None:
+    kb = op.value
+    assert kb is not None
+    if kb.width < 64:
+        kb = kb.resize(64)
+    word = kb.pattern()
+    if kb.is_unknown:
+        em.add("note", "lint.runtime", "zero-column mask descriptor is computed at run time; "
+               "not checked", op, "zcm", word)
+        return
+    from .layouts import ZCM
+    lay = {f.name: f for f in ZCM.fields}
+    params = {"m": m} if m is not None else {}
+    fs = [f for f in _certain(lambda w: validate("zcm", w, arch=arch, **params), {"w": kb})
+          if _field_known(lay, f.field, kb)]
+    for f in fs:
+        if f.severity in ("error", "warning"):
+            em.add(f.severity, f.rule, f"zero-column mask: {_fmt(f)}"
+                   + (f" (M={m} from the instruction descriptor)" if m is not None else ""),
+                   op, "zcm", word)
+
+
+def _check_alloc(em: _Emitter, ins: Instruction) -> None:
+    op = ins.operands[1] if len(ins.operands) > 1 else None
+    if op is None or op.value is None:
+        return
+    if not op.value.is_const:
+        em.add("note", "lint.runtime", "column count is computed at run time; not checked", op,
+               "ncols", op.value.pattern())
+        return
+    for f in check_alloc(op.value.value):
+        em.add(f.severity, f.rule, f"{ins.opcode.split('.')[0]}.{ins.opcode.split('.')[1]}: "
+               f"{f.message} ({f.source})", op, "ncols", str(op.value.value))
+
+
+_LDST = re.compile(r"tcgen05\.(ld|st)\b.*?\.(\d+x\d+b(?:x2)?)\.x(\d+)")
+
+
+def _check_ldst(em: _Emitter, ins: Instruction, arch: str) -> None:
+    """tcgen05.ld/st: the register vector against Tables 47/48, and the access's footprint
+    (:func:`descriptors.tmem.footprint`) when the Tensor Memory address is constant."""
+    from .errors import ParameterError
+    from .tmem import footprint, registers
+    m = _LDST.match(ins.opcode)
+    if m is None:
+        return
+    op, shape, num = m.group(1), m.group(2), int(m.group(3))
+    ops = list(ins.operands)
+    vec = next((o for o in ops if o.text.startswith("{")), None)
+    addr = next((o for o in ops if o.memory), None)
+    imm = None
+    if shape.endswith("x2") and addr is not None:
+        rest = [o for o in ops if o is not addr and o is not vec]
+        imm = rest[0].value.value if rest and rest[0].value is not None and rest[0].value.is_const \
+            else None
+    try:
+        regs = registers(shape, num, op)
+    except ParameterError as exc:
+        em.add("error", f"tmem.{op}.num", f"{ins.opcode}: {exc}", None, None, None)
+        return
+    if vec is not None:
+        n = len([r for r in vec.text.strip("{}").split(",") if r.strip()])
+        if n != regs:
+            em.add("error", f"tmem.{op}.num", f"{ins.opcode}: the vector has {n} registers; "
+                   f".{shape}.x{num} moves {regs} per thread (Table {47 if op == 'ld' else 48})",
+                   vec, "registers", str(n))
+    if addr is None or addr.value is None or not addr.value.is_const:
+        return
+    if shape.endswith("x2") and imm is None:
+        return
+    try:
+        fp = footprint(op, shape, num, addr.value.value, pack=".pack::16b" in ins.opcode,
+                       unpack=".unpack::16b" in ins.opcode,
+                       red=(re.search(r"\.(min|max)\b", ins.opcode) or [None, None])[1]
+                       if ".red" in ins.opcode else None,
+                       imm_half_splitoff=imm, arch=arch)
+    except ParameterError as exc:
+        em.add("error", f"tmem.{op}.num", f"{ins.opcode}: {exc}", addr, "taddr",
+               addr.value.pattern())
+        return
+    for f in fp.verdict:
+        if f.severity in ("error", "warning"):
+            em.add(f.severity, f.rule, f"tcgen05.{op}: {f.message} ({f.source})", addr, "taddr",
+                   addr.value.pattern())
+
+
+def _check_shift(em: _Emitter, ins: Instruction, arch: str) -> None:
+    """tcgen05.shift: a constant ``taddr`` is a valid TMEM address with its lane aligned to 32
+    (validate("tmem", ..., shift=True))."""
+    addr = next((o for o in ins.operands if o.memory), None)
+    if addr is None or addr.value is None or not addr.value.is_const:
+        return
+    for f in validate("tmem", addr.value.value, arch=arch, shift=True):
+        if f.severity in ("error", "warning"):
+            em.add(f.severity, f.rule, f"tcgen05.shift: {_fmt(f)}", addr, "taddr",
+                   addr.value.pattern())
+
+
+def _check_cp(em: _Emitter, ins: Instruction, arch: str) -> None:
+    for o in ins.operands[1:]:
+        if o.value is not None and (_role(o) == "gdesc" or not o.memory and o.value.width == 64):
+            _check_smem(em, o, "s_desc", arch)
+
+
+def check_instruction(file: str, ins: Instruction, arch: str) -> list[LintFinding]:
+    """The findings of one instruction."""
+    em = _Emitter(file, ins)
+    op = ins.opcode
+    if ins.dialect == "ptx":
+        if op.startswith("tcgen05.mma"):
+            ctx = _ptx_context(ins)
+            if ctx is not None:
+                _check_mma(em, ins, ctx, arch)
+        elif op.startswith(("tcgen05.alloc", "tcgen05.dealloc")):
+            _check_alloc(em, ins)
+        elif op.startswith("tcgen05.cp"):
+            _check_cp(em, ins, arch)
+        elif op.startswith(("tcgen05.ld", "tcgen05.st")):
+            _check_ldst(em, ins, arch)
+        elif op.startswith("tcgen05.shift"):
+            _check_shift(em, ins, arch)
+    else:
+        ctx = _sass_context(ins)
+        if ctx is not None:
+            _check_mma(em, ins, ctx, arch)
+        elif op.startswith("UTCCP"):
+            _check_cp(em, ins, arch)
+    return em.out
+
+
+def lint_lines(lines: Iterable[str], *, file: str = "<stdin>", arch: str | None = None,
+               facts: list[Fact] | None = None) -> Iterator[LintFinding]:
+    """Findings for one input, in line order.  ``arch`` overrides the input's target (PTX
+    ``.target``, SASS ``code for sm_..``; :data:`DEFAULT_ARCH` when it names none).  Raises
+    :class:`~descriptors.errors.ParameterError` for an unknown ``arch``."""
+    if arch is not None and arch not in ARCHES:
+        from .errors import ParameterError
+        raise ParameterError(f"unknown architecture {arch!r}; known: " + ", ".join(ARCHES))
+    dialect, items = read(lines)
+    seen = False
+    for item in items:
+        if isinstance(item, Fact):
+            if item.use == "split":
+                yield LintFinding(file, item.line, 0, "note", "lint.split", "function "
+                                  f"{item.text or '(unnamed)'} is longer than the reader's piece "
+                                  "size: analysed in pieces; values carried over the boundary "
+                                  "are unknown, a loop over it is not seen before it", "")
+                continue
+            if facts is not None:
+                facts.append(item)
+            continue
+        seen = True
+        target = arch or (item.arch if item.arch in ARCHES else None) or DEFAULT_ARCH
+        try:
+            yield from check_instruction(file, item, target)
+        except DescgenError as exc:  # a value the library refuses: say so, judge the rest
+            yield LintFinding(file, item.line, item.col, "note", "lint.unjudged",
+                              f"{item.opcode}: not judged: {exc}", item.text)
+    if not seen:
+        yield LintFinding(file, 0, 0, "note", "lint.nothing", "no tcgen05 instruction found "
+                          f"({'read as ' + dialect if dialect else 'neither PTX nor SASS'})", "")
+
+
+def order(findings: list[LintFinding]) -> list[LintFinding]:
+    rank = {s: i for i, s in enumerate(SEVERITIES)}
+    return sorted(findings, key=lambda f: (f.line, rank.get(f.severity, 3), f.col))

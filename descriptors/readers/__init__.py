@@ -1,0 +1,135 @@
+"""Readers: text that tools print (PTX, SASS listings ...) turned into facts about values.
+
+One reader per source, each a generator over lines, constant memory:
+
+* :mod:`descriptors.readers.ptx` -- PTX modules (``nvcc -ptx``, ``cuobjdump -ptx``, Triton's
+  and CuTe DSL's dumped ``.ptx``) and bare PTX instruction lines;
+* :mod:`descriptors.readers.sass` -- SASS listings (``cuobjdump -sass``, ``nvdisasm``);
+* :mod:`descriptors.readers.gdb` -- cuda-gdb register tables, print commands and values;
+* :mod:`descriptors.readers.printf` -- the hex and named decimal words of a printf-style line.
+
+The PTX and SASS readers follow data flow (below); the gdb and printf readers are line
+recognisers that :mod:`descriptors.dump` drives (register pairs, printed expressions).
+
+The PTX and SASS readers follow constant values through the data flow compilers emit, as
+known bits (:class:`~descriptors.readers.knownbits.KnownBits`), and yield one :class:`Instruction` per
+tcgen05 instruction (PTX ``tcgen05.*``, SASS ``UTC*``) with the known bits of every operand and
+the instruction that defined it, plus one :class:`Fact` per constant the code materialises (a
+PTX immediate, a SASS ``MOV``-family immediate): where it is, its value and how it is used.
+``descgen lint`` (:mod:`descriptors.lint`) judges the instructions; :func:`read` picks the
+reader by content.
+
+Input is never trusted: bytes are decoded as UTF-8 with replacement characters, CR/LF and
+CRLF line ends are accepted, a line longer than :data:`MAX_LINE` characters is cut there (the
+instruction on it is then skipped if it has no ``;``), unknown instructions are skipped and
+only make the registers they write unknown, and a function longer than :data:`MAX_FUNCTION`
+instructions is analysed in pieces, so memory stays bounded: values carried into a piece are
+unknown, but a loop whose back edge crosses a piece boundary is not seen by the earlier piece
+(the reader then says so in a ``lint.split`` note).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from .knownbits import KnownBits
+
+__all__ = ["KnownBits", "Operand", "Instruction", "Fact", "MAX_LINE", "MAX_FUNCTION", "sniff",
+           "read", "iter_text_lines"]
+
+#: Characters of one line that are read; the rest of a longer line is dropped.
+MAX_LINE = 4096
+#: Instructions of one function analysed together (memory bound).
+MAX_FUNCTION = 50_000
+
+
+@dataclass(frozen=True, slots=True)
+class Operand:
+    """One operand of an instruction as written (``text``, 1-based ``col``), its known bits
+    (``None`` for what is not a value: a predicate, a label) and where the value was defined
+    (``origin``: ``(line, text)`` of the defining instruction, ``None`` for an immediate)."""
+
+    text: str
+    col: int
+    value: KnownBits | None = None
+    origin: tuple[int, str] | None = None
+    memory: bool = False  # written [..] (an address operand)
+
+
+@dataclass(frozen=True, slots=True)
+class Instruction:
+    """A tcgen05 instruction of a PTX module or SASS listing, with its operands resolved."""
+
+    dialect: str  # "ptx" or "sass"
+    line: int
+    col: int
+    opcode: str
+    operands: tuple[Operand, ...]
+    text: str
+    arch: str | None = None
+    function: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """A value seen in the text: where (line, col), its known bits, how it is used (``use``:
+    ``immediate`` for a constant the code materialises, else the consuming instruction's
+    operand, e.g. ``idesc``), and the instruction text."""
+
+    line: int
+    col: int
+    value: KnownBits
+    use: str
+    text: str
+    dialect: str
+    hints: tuple[str, ...] = field(default=())
+
+
+def iter_text_lines(stream: Iterable[bytes] | Iterable[str]) -> Iterator[str]:
+    """Lines of a byte or text stream, decoded (UTF-8, replacement characters), without line
+    ends, each cut at :data:`MAX_LINE` characters."""
+    for raw in stream:
+        if isinstance(raw, bytes):
+            raw = raw[:MAX_LINE * 4].decode("utf-8", "replace")
+        yield raw.rstrip("\r\n")[:MAX_LINE]
+
+
+_PTX_HINT = re.compile(r"^\s*(?:\.version|\.target|\.entry|\.visible|\.func|\.reg|"
+                       r"(?:@!?%\w+\s+)?tcgen05\.|(?:mov|or|and|ld|st|add|shl|shr|cvt)\.[a-z])")
+_SASS_HINT = re.compile(r"^\s*(?:/\*[0-9a-fA-F]{4,}\*/|Function\s*:|code for sm_|\.text\.|"
+                        r"(?:@!?U?P\w+\s+)?U?[A-Z][A-Z0-9]+(?:\.[A-Z0-9_]+)*\s+U?R\d|"
+                        r"(?:@!?U?P\w+\s+)?UTC[A-Z]+)")
+
+
+def sniff(lines: Iterable[str]) -> str | None:
+    """``"ptx"``, ``"sass"`` or ``None``: which dialect the first lines look like."""
+    ptx = sass = 0
+    for i, line in enumerate(lines):
+        if i >= 200:
+            break
+        if _SASS_HINT.match(line):
+            sass += 1
+        elif _PTX_HINT.match(line):
+            ptx += 1
+    if ptx == sass == 0:
+        return None
+    return "sass" if sass > ptx else "ptx"
+
+
+def read(lines: Iterable[str] | Iterable[bytes]) -> tuple[str | None, Iterator[Instruction | Fact]]:
+    """Pick the reader by content; returns (dialect, the reader's item stream).  Lines (str, or
+    bytes decoded as UTF-8 with replacement) are cut at :data:`MAX_LINE` characters."""
+    from itertools import chain, islice
+
+    it = (line[:MAX_LINE] if line.__class__ is str else line for line in lines)
+    it = iter_text_lines(it)
+    head = list(islice(it, 200))
+    dialect = sniff(head)
+    rest = chain(head, it)
+    if dialect == "sass":
+        from .sass import read_sass
+        return dialect, read_sass(rest)
+    from .ptx import read_ptx
+    return dialect, read_ptx(rest)

@@ -1,0 +1,352 @@
+"""PTX reader: statements of a PTX module (or bare instruction lines) as known-bits facts.
+
+Data flow followed (per function, ``.entry``/``.func``): ``mov`` (immediates, registers,
+``mov.b64 %rd, {%lo, %hi}`` and the split ``mov.b64 {%lo, %hi}, %rd``), ``and``/``or``/``xor``/
+``not``, ``shl``/``shr``, ``add``/``sub``/``mul.lo``/``mul.wide``, ``cvt`` between integer types
+(zero- or sign-extension, truncation) and ``selp`` (either value).  Immediates are decimal
+(nvcc writes descriptors that way: ``mov.b32 %r37, 138413200;``), hexadecimal (``0x``, with or
+without a ``U`` suffix), octal or binary.  Everything else that writes a register (``ld``,
+``cvta``, special registers, a symbol address ...) makes it unknown: a run-time value.
+
+A register written more than once in a function (a loop-carried value), or written by a
+predicated instruction (``@%p1 mov.b32 ...``), is unknown at every use: its value depends on
+the path taken, and the reader does not guess it.  Inline-asm blocks
+(``{ .reg .pred p; ... }``) are read like the rest.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from . import MAX_FUNCTION, Fact, Instruction, Operand
+from .knownbits import KnownBits
+
+__all__ = ["read_ptx", "parse_immediate", "mma_operands"]
+
+_TYPE = re.compile(r"\.([bsu])(8|16|32|64)\b")
+_REG = re.compile(r"%[A-Za-z_$][\w$]*(?:\.[xyzw])?\Z")
+_IMM = re.compile(r"-?(?:0[xX][0-9A-Fa-f]+|0[bB][01]+|0[0-7]*|[1-9]\d*)[uU]?\Z")
+_LABEL = re.compile(r"\s*[A-Za-z_$][\w$]*\s*:\s*")
+_PRED = re.compile(r"\s*@!?%?[\w$]+\s+")
+_TARGET = re.compile(r"\s*\.target\s+([\w,\s]+)")
+_FUNC = re.compile(r".*?\.(?:entry|func)\s+(?:\([^)]*\)\s*)?([\w$]+)")
+#: Opcodes whose first operand, when it is a register, is read, not written (any other
+#: instruction whose first operand is a register or a vector of registers writes them).
+_NO_DEF_BASE = frozenset({"bar", "barrier", "bra", "call", "ret", "exit", "trap", "membar",
+                          "fence"})
+_NO_DEF_TWO = frozenset({"tcgen05.dealloc"})
+
+
+def parse_immediate(text: str) -> int | None:
+    """The integer a PTX integer literal denotes, or ``None``."""
+    t = text.strip()
+    if not _IMM.match(t):
+        return None
+    neg = t.startswith("-")
+    t = t.lstrip("-").rstrip("uU")
+    if t[:2] in ("0x", "0X"):
+        v = int(t[2:], 16)
+    elif t[:2] in ("0b", "0B"):
+        v = int(t[2:], 2)
+    elif len(t) > 1 and t[0] == "0":
+        v = int(t, 8)
+    else:
+        v = int(t)
+    return -v if neg else v
+
+
+def _split_operands(text: str, base_col: int) -> list[tuple[str, int]]:
+    """Operands split at top-level commas, with their 1-based columns."""
+    out: list[tuple[str, int]] = []
+    depth = 0
+    start = 0
+    for i, ch in enumerate(text + ","):
+        if ch in "[{(":
+            depth += 1
+        elif ch in "]})":
+            depth = max(depth - 1, 0)
+        elif ch == "," and depth == 0:
+            piece = text[start:i]
+            stripped = piece.strip()
+            if stripped:
+                out.append((stripped, base_col + start + (len(piece) - len(piece.lstrip()))))
+            start = i + 1
+    return out
+
+
+def _width(opcode: str, operand: str | None = None) -> int:
+    types = _TYPE.findall(opcode)
+    if types:
+        return int(types[0][1])
+    if operand and operand.startswith("%rd"):
+        return 64
+    return 32
+
+
+class _Stmt:
+    __slots__ = ("line", "col", "opcode", "ops", "text", "pred")
+
+    def __init__(self, line: int, col: int, opcode: str, ops: list[tuple[str, int]], text: str,
+                 pred: bool = False):
+        self.line, self.col, self.opcode, self.ops, self.text = line, col, opcode, ops, text
+        self.pred = pred
+
+
+def _statements(lines: Iterable[str]) -> Iterator[tuple[str, object]]:
+    """("target", arch) / ("function", name) / ("stmt", _Stmt) items."""
+    in_comment = False
+    pending = ""
+    pending_line = pending_col = 0
+    for lineno, raw in enumerate(lines, 1):
+        line = raw
+        # comments
+        if in_comment:
+            end = line.find("*/")
+            if end < 0:
+                continue
+            line = " " * (end + 2) + line[end + 2:]
+            in_comment = False
+        while "/*" in line:
+            s = line.find("/*")
+            e = line.find("*/", s + 2)
+            if e < 0:
+                line = line[:s]
+                in_comment = True
+                break
+            line = line[:s] + " " * (e + 2 - s) + line[e + 2:]
+        if "//" in line:
+            line = line[:line.find("//")]
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if stripped in ("{", "}", "(", ")", ");") or stripped.startswith(".param"):
+            pending = ""  # function braces and parameter lists end no statement
+            continue
+        m = _TARGET.match(line)
+        if m:
+            yield "target", m.group(1).split(",")[0].strip()
+            continue
+        m = _FUNC.match(line)
+        if m and (".entry" in line or ".func" in line):
+            pending = ""
+            yield "function", m.group(1)
+            continue
+        # statements end with ';' (a statement may continue over lines)
+        pos = 0
+        while pos < len(line):
+            semi = line.find(";", pos)
+            chunk = line[pos:] if semi < 0 else line[pos:semi]
+            if not pending.strip():
+                pending_line, pending_col = lineno, pos + 1 + (len(chunk) - len(chunk.lstrip()))
+                pending = chunk
+            else:
+                pending += " " + chunk
+            if semi < 0:
+                break
+            stmt = pending
+            pending = ""
+            pos = semi + 1
+            item = _parse(stmt, pending_line, pending_col)
+            if item is not None:
+                yield "stmt", item
+        if len(pending) > 4 * 4096:  # an unterminated statement: drop it
+            pending = ""
+
+
+def _parse(stmt: str, line: int, col: int) -> _Stmt | None:
+    text = stmt.strip().lstrip("{}()").strip()
+    if not text or text.startswith((".", "}")):
+        return None
+    offset = col - 1 + (len(stmt) - len(stmt.lstrip()))
+    m = _LABEL.match(text)
+    if m and not text.startswith("@"):
+        text = text[m.end():]
+        offset += m.end()
+    m = _PRED.match(text)
+    pred = m is not None
+    if m:
+        text = text[m.end():]
+        offset += m.end()
+    parts = text.split(None, 1)
+    if not parts or not re.match(r"[a-z]", parts[0]):
+        return None
+    opcode = parts[0]
+    rest = parts[1] if len(parts) > 1 else ""
+    ops = _split_operands(rest, offset + len(opcode) + (len(text) - len(opcode) - len(rest)) + 1)
+    return _Stmt(line, offset + 1, opcode, ops, " ".join(text.split()), pred)
+
+
+class _Function:
+    """Statements of one function (or piece of one), analysed when complete."""
+
+    def __init__(self, name: str | None) -> None:
+        self.name = name
+        self.stmts: list[_Stmt] = []
+
+
+def _defs(st: _Stmt) -> list[str]:
+    """Registers the statement writes (over-approximated: that only makes values unknown)."""
+    if not st.ops:
+        return []
+    parts = st.opcode.split(".")
+    if parts[0] in _NO_DEF_BASE or ".".join(parts[:2]) in _NO_DEF_TWO:
+        return []
+    first = st.ops[0][0]
+    if first.startswith("{"):
+        return [r.strip() for r in first.strip("{}").split(",") if _REG.match(r.strip())]
+    if "|" in first:  # setp's p|q
+        return [r for r in first.split("|") if _REG.match(r)]
+    return [first] if _REG.match(first) else []
+
+
+def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:
+    count: dict[str, int] = {}
+    for st in fn.stmts:
+        for r in _defs(st):
+            count[r] = count.get(r, 0) + 1
+    env: dict[str, tuple[KnownBits, tuple[int, str]]] = {}
+
+    def val(text: str, width: int) -> KnownBits:
+        text = text.strip()
+        imm = parse_immediate(text)
+        if imm is not None:
+            return KnownBits.const(imm, width)
+        got = env.get(text)
+        if got is None:
+            return KnownBits.unknown(width)
+        kb = got[0]
+        return kb if kb.width == width else kb.resize(width)
+
+    for st in fn.stmts:
+        if st.opcode.startswith("tcgen05."):
+            ops = []
+            for text, col in st.ops:
+                memory = text.startswith("[")
+                inner = text.strip("[]").strip() if memory else text
+                base, _, off = inner.partition("+")
+                value = origin = None
+                if _REG.match(base.strip()) or parse_immediate(base) is not None:
+                    width = 64 if base.strip().startswith("%rd") else 32
+                    value = val(base, width)
+                    if off.strip():
+                        o = parse_immediate(off)
+                        value = value + KnownBits.const(o, width) if o is not None else \
+                            KnownBits.unknown(width)
+                    got = env.get(base.strip())
+                    origin = got[1] if got else None
+                ops.append(Operand(text, col, value, origin, memory))
+            yield Instruction("ptx", st.line, st.col, st.opcode, tuple(ops), st.text, arch, fn.name)
+            for d in _defs(st):
+                env.pop(d, None)
+            continue
+        defs = _defs(st)
+        if not defs:
+            continue
+        results = None if st.pred else _eval(st, val)  # a predicated write may not happen
+        for i, d in enumerate(defs):
+            kb = results[i] if results is not None and i < len(results) else None
+            if count.get(d, 0) != 1 or kb is None:
+                env.pop(d, None)
+                continue
+            env[d] = (kb, (st.line, st.text))
+        # constants the code materialises (for dump)
+        for text, col in st.ops[1:]:
+            imm = parse_immediate(text)
+            if imm is not None and abs(imm) > 0xFFFF:
+                w = _width(st.opcode, defs[0])
+                yield Fact(st.line, col, KnownBits.const(imm, w), "immediate", st.text, "ptx")
+
+
+def _eval(st: _Stmt, val) -> list[KnownBits] | None:  # noqa: C901 - one case per opcode
+    op = st.opcode
+    base = op.split(".")[0]
+    srcs = [t for t, _ in st.ops[1:]]
+    dst = st.ops[0][0]
+    w = _width(op, dst)
+    try:
+        if base == "mov":
+            if dst.startswith("{"):  # split: mov.b64 {lo, hi}, %rd
+                parts = [p.strip() for p in dst.strip("{}").split(",")]
+                v = val(srcs[0], w)
+                n = len(parts)
+                return [v.slice(i * (w // n), w // n) for i in range(n)]
+            if srcs and srcs[0].startswith("{"):
+                parts = [p.strip() for p in srcs[0].strip("{}").split(",")]
+                n = len(parts)
+                v = val(parts[0], w // n)
+                for i, p in enumerate(parts[1:], 1):
+                    v = KnownBits.concat(v, val(p, w // n))
+                return [v]
+            return [val(srcs[0], w)]
+        if base in ("and", "or", "xor"):
+            a, b = val(srcs[0], w), val(srcs[1], w)
+            return [a & b if base == "and" else a | b if base == "or" else a ^ b]
+        if base == "not":
+            return [~val(srcs[0], w)]
+        if base in ("shl", "shr"):
+            n = val(srcs[1], 32)
+            if not n.is_const:
+                return None
+            a = val(srcs[0], w)
+            return [a.shl(n.value) if base == "shl" else a.shr(n.value, signed=".s" in op)]
+        if base in ("add", "sub") and ".cc" not in op and ".f" not in op and "addc" != base:
+            a, b = val(srcs[0], w), val(srcs[1], w)
+            return [a + b if base == "add" else a - b]
+        if base == "mul" and ".lo" in op:
+            return [val(srcs[0], w).mul(val(srcs[1], w))]
+        if base == "mul" and ".wide" in op:
+            a, b = val(srcs[0], w).resize(2 * w, ".s" in op), val(srcs[1], w).resize(2 * w, ".s" in op)
+            return [a.mul(b)]
+        if base == "cvt":
+            types = _TYPE.findall(op)
+            if len(types) == 2 and not re.search(r"\.(f\d|rn|rz|rm|rp|sat)", op):
+                (dk, dw), (sk, sw) = types
+                return [val(srcs[0], int(sw)).resize(int(dw), signed=sk == "s")]
+            return None
+        if base == "selp":
+            return [val(srcs[0], w).meet(val(srcs[1], w))]
+    except (IndexError, ValueError):
+        return None
+    return None
+
+
+def mma_operands(ins: Instruction) -> dict[str, Operand]:
+    """The descriptor operands of a PTX ``tcgen05.mma`` by role: ``a_desc`` (absent when A is
+    in Tensor Memory, ``[a-tmem]``), ``b_desc``, ``idesc`` and, for ``.ws``, ``zcm`` when given.
+    Operand order (9.7.16.10.9): ``[d], a, b, {[sp-meta],} idesc, ...``; ``.ws``:
+    ``..., idesc, enable-input-d {, zero-column-mask-desc}``."""
+    ops = ins.operands
+    head = ins.opcode.split(".kind")[0]
+    sp, ws = ".sp" in head, ".ws" in head
+    out: dict[str, Operand] = {}
+    if len(ops) > 1 and not ops[1].memory:
+        out["a_desc"] = ops[1]
+    if len(ops) > 2:
+        out["b_desc"] = ops[2]
+    i = 4 if sp else 3
+    if len(ops) > i:
+        out["idesc"] = ops[i]
+    if ws and len(ops) > i + 2:
+        out["zcm"] = ops[i + 2]
+    return out
+
+
+def read_ptx(lines: Iterable[str]) -> Iterator[Instruction | Fact]:
+    """Instructions (``tcgen05.*``) and facts (immediates) of PTX text, in order."""
+    arch: str | None = None
+    fn = _Function(None)
+    for kind, item in _statements(lines):
+        if kind == "target":
+            arch = str(item)
+        elif kind == "function":
+            yield from _analyse(fn, arch)
+            fn = _Function(str(item))
+        else:
+            fn.stmts.append(item)  # type: ignore[arg-type]
+            if len(fn.stmts) >= MAX_FUNCTION:
+                yield from _analyse(fn, arch)
+                yield Fact(fn.stmts[-1].line, 0, KnownBits.unknown(1), "split", fn.name or "",
+                           "ptx")
+                fn = _Function(fn.name)
+    yield from _analyse(fn, arch)
