@@ -66,7 +66,7 @@ __all__ = [
     "InstructionError", "Group", "Constraint", "OperandSpec", "ArchRequirement",
     "InstructionModel", "ParsedInstruction", "Qualifiers", "MODELS", "WMMA_FRAGMENTS",
     "WMMA_FRAGMENT_REGISTERS", "PTXAS_VS_TEXT", "MAX_LINE", "MAX_VECTOR", "parse_instruction",
-    "parse_registers", "check_instruction", "check_parsed", "model_for", "resolve",
+    "parse_registers", "RegisterDecls", "check_instruction", "check_parsed", "model_for", "resolve",
     "vector_size", "vector_sizes", "VALUE_RULES", "Target", "parse_target",
 ]
 
@@ -703,7 +703,7 @@ def parse_instruction(text: Any) -> ParsedInstruction:
         raise InstructionError(f"unknown mnemonic {shorten_text('.'.join(opcode.split('.')[:2]))}"
                                ": descgen models " + ", ".join(MODELS))
     after = body[m.end():]
-    if after and not after[0].isspace():
+    if after and not after[0].isspace() and after[0] not in "{[":  # ptxas: b32{%r1},[%r2]
         raise InstructionError(f"column {col + m.end()}: unexpected {after[0]!r} in the "
                                f"opcode {shorten_text(body)}")
     quals: list[tuple[str, int]] = []
@@ -724,27 +724,64 @@ def parse_instruction(text: Any) -> ParsedInstruction:
                              tuple(operands), guard, col)
 
 
-_DECL = re.compile(r"\.reg\s+\.(\w+)\s+(.+?);")
+_DECL = re.compile(r"\.reg\s+\.(\w+)\s+(.+?)(?:;|\Z)")
 _DECL_ITEM = re.compile(r"(%?[A-Za-z_$][\w$]*)(?:<(\d+)>)?")
+_NUMBERED = re.compile(r"(.*?)(0|[1-9]\d*)\Z")
 
 
-def parse_registers(lines: Iterable[str]) -> dict[str, str]:
-    """Register declarations of a PTX module (``.reg .b32 %r<10>;`` declares ``%r0..%r9``;
-    ``.reg .f64 fd, x;``) as name -> type; other lines are ignored.  Parameterised names are
-    expanded up to 100000 registers per declaration."""
-    out: dict[str, str] = {}
-    for line in lines:
-        for m in _DECL.finditer(line.split("//", 1)[0]):
+class RegisterDecls(Mapping[str, str]):
+    """Declared register types, name -> type (``"b32"``), without expanding
+    ``%r<100000>``: a parameterised declaration answers for ``%r0 .. %r99999`` lazily.
+    Later declarations win.  Iteration lists the plain names only."""
+
+    def __init__(self) -> None:
+        self.names: dict[str, str] = {}
+        self.ranges: dict[str, tuple[int, str]] = {}
+
+    def add(self, text: str) -> None:
+        """Read the declarations in ``text`` (``.reg .b32 %r<10>, %q;``); other text is
+        ignored."""
+        for m in _DECL.finditer(text.split("//", 1)[0]):
             rtype = m.group(1)
             for item in m.group(2).split(","):
                 d = _DECL_ITEM.fullmatch(item.strip())
                 if d is None:
                     continue
                 if d.group(2) is None:
-                    out[d.group(1)] = rtype
+                    self.names[d.group(1)] = rtype
                 else:
-                    for i in range(min(int(d.group(2)), 100_000)):
-                        out[f"{d.group(1)}{i}"] = rtype
+                    self.ranges[d.group(1)] = (int(d.group(2)), rtype)
+
+    def __getitem__(self, name: str) -> str:
+        if name in self.names:
+            return self.names[name]
+        m = _NUMBERED.match(name)
+        if m and m.group(1) in self.ranges:
+            count, rtype = self.ranges[m.group(1)]
+            if int(m.group(2)) < count:
+                return rtype
+        raise KeyError(name)
+
+    def __contains__(self, name: object) -> bool:
+        try:
+            self[name]  # type: ignore[index]
+        except (KeyError, TypeError):
+            return False
+        return True
+
+    def __iter__(self):  # type: ignore[override]
+        return iter(self.names)
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+
+def parse_registers(lines: Iterable[str]) -> RegisterDecls:
+    """Register declarations of a PTX module (``.reg .b32 %r<10>;`` declares ``%r0..%r9``;
+    ``.reg .f64 fd, x;``) as a mapping name -> type; other lines are ignored."""
+    out = RegisterDecls()
+    for line in lines:
+        out.add(line)
     return out
 
 
@@ -920,11 +957,11 @@ def _operand_findings(model: InstructionModel, q: Mapping[str, str | None], spec
                 mn, spec.name, text, col, registers, model.register_types(q),
                 model.vector_source, "vector element")
         if not (text.startswith("{") and text.endswith("}")):
-            return [_finding("error", f"{mn}.vector", f"operand {spec.name} (column {col}) must "
+            return [_finding("error", f"{mn}.operand", f"operand {spec.name} (column {col}) must "
                              "be a brace-enclosed vector {r0, ...}", spec.source, spec.name, text)]
         regs = [r.strip() for r in text[1:-1].split(",")]
         if any(not r for r in regs):
-            return [_finding("error", f"{mn}.vector", f"operand {spec.name} (column {col}) has an "
+            return [_finding("error", f"{mn}.operand", f"operand {spec.name} (column {col}) has an "
                              "empty element", spec.source, spec.name, text)]
         out = []
         if expected and not skip_size and len(regs) not in expected:

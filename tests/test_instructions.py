@@ -71,7 +71,7 @@ def test_stmatrix_rules() -> None:
     assert errors("stmatrix.sync.aligned.m8n8.x1.x2.b16 [p], {r0};") == ["stmatrix.qualifier"]
     assert errors("stmatrix.aligned.m8n8.x1.b16 [p], {r0};") == ["stmatrix.qualifier"]
     assert errors("stmatrix.sync.aligned.m8n8.x1.b16 [16], {r0};") == ["stmatrix.address"]
-    assert errors("stmatrix.sync.aligned.m8n8.x1.b16 [p], r0;") == ["stmatrix.vector"]
+    assert errors("stmatrix.sync.aligned.m8n8.x1.b16 [p], r0;") == ["stmatrix.operand"]
     # the .b8/.m16n8 forms need sm_100a-class targets; stmatrix itself sm_90
     assert errors("stmatrix.sync.aligned.m16n8.x1.trans.b8 [p], {r0};", arch="sm_90a") == \
         ["stmatrix.arch"]
@@ -211,3 +211,10 @@ def test_value_rules_alignment_stride_taddr() -> None:
     assert errors(ld, constants={"t": 0x00100000}) == ["tcgen05.ld.taddr"]  # lanes 16-47
     assert errors(ld, constants={"t": 0x00200000}) == []
     assert errors(ld, constants={"t": 0x000001FC}) == ["tcgen05.ld.taddr"]  # columns > 511
+
+
+def test_operands_may_follow_the_opcode_without_a_space() -> None:
+    # as nvcc's inline-asm output writes it (CuTe's SM100_TMEM_LOAD)
+    p = parse_instruction("tcgen05.ld.sync.aligned.32x32b.x1.b32{%r1243},[%r13];")
+    assert [o for o, _ in p.operands] == ["{%r1243}", "[%r13]"]
+    assert errors("tcgen05.ld.sync.aligned.32x32b.x1.b32{%r1243},[%r13];") == []

@@ -1,5 +1,7 @@
 """descgen's verdict on generated stmatrix / wmma.load / tcgen05.ld / tcgen05.st forms equals
-ptxas's (CUDA 13, sm_100a; tcgen05.ld also sm_103a, where .red exists).
+ptxas's (CUDA 13, sm_100a; tcgen05.ld also sm_103a, where .red exists): both
+``check_instruction`` on each line and ``descgen lint`` (``lint_lines``) on the module of all
+lines.
 
 The forms come from :func:`ptxas_judge.generate` (every qualifier combination x vector sizes,
 plus register types, operand lists, addresses and qualifier orders).  By default a fixed
@@ -14,6 +16,7 @@ import pytest
 
 import ptxas_judge as J
 from descriptors.instructions import VALUE_RULES, check_instruction, parse_instruction
+from descriptors.lint import lint_lines
 
 pytestmark = pytest.mark.skipif(J.PTXAS is None, reason="ptxas (CUDA 13) is not on PATH")
 
@@ -62,13 +65,26 @@ def _sample(lines: list[str], per: int = 1500) -> list[str]:
     return lines[:: max(1, len(lines) // per)]
 
 
+def _lint_rejects(lines: list[str], arch: str) -> set[int]:
+    """The lines ``descgen lint`` gives an error (other than a value rule), reading them as
+    one PTX module with the judge's declarations."""
+    offset = J.header(arch).count("\n") + 1
+    text = (J.header(arch) + "\n".join(lines) + "\n}\n").splitlines()
+    return {f.line - offset for f in lint_lines(text, file="forms.ptx", arch=arch)
+            if f.severity == "error" and f.rule not in VALUE_RULES}
+
+
 def _compare(lines: list[str], arch: str) -> tuple[int, list[str]]:
+    """descgen's verdicts -- check_instruction per line, and descgen lint over the module --
+    against ptxas's."""
     rejected = J.judge(lines, arch)
+    linted = _lint_rejects(lines, arch)
     bad = []
     for i, line in enumerate(lines):
         ours = _rejects(line, arch)
-        if ours != (i in rejected):
-            bad.append(f"{line}  descgen {'rejects' if ours else 'accepts'}, ptxas "
+        if ours != (i in rejected) or (i in linted) != (i in rejected):
+            bad.append(f"{line}  descgen {'rejects' if ours else 'accepts'}, lint "
+                       f"{'rejects' if i in linted else 'accepts'}, ptxas "
                        f"{rejected.get(i, 'accepts')}")
     return len(lines) - len(bad), bad
 

@@ -70,6 +70,7 @@ class Instruction:
     text: str
     arch: str | None = None
     function: str | None = None
+    registers: tuple[tuple[str, str], ...] = ()  # declared types of the registers it names
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +98,7 @@ def iter_text_lines(stream: Iterable[bytes] | Iterable[str]) -> Iterator[str]:
 
 
 _PTX_HINT = re.compile(r"^\s*(?:\.version|\.target|\.entry|\.visible|\.func|\.reg|"
-                       r"(?:@!?%\w+\s+)?tcgen05\.|(?:mov|or|and|ld|st|add|shl|shr|cvt)\.[a-z])")
+                       r"(?:@!?%\w+\s+)?(?:tcgen05|stmatrix|wmma)\.|(?:mov|or|and|ld|st|add|shl|shr|cvt)\.[a-z])")
 _SASS_HINT = re.compile(r"^\s*(?:/\*[0-9a-fA-F]{4,}\*/|Function\s*:|code for sm_|\.text\.|"
                         r"(?:@!?U?P\w+\s+)?U?[A-Z][A-Z0-9]+(?:\.[A-Z0-9_]+)*\s+U?R\d|"
                         r"(?:@!?U?P\w+\s+)?UTC[A-Z]+)")
