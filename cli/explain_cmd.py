@@ -76,6 +76,8 @@ def _wmma_lines(w: WmmaFragment) -> list[str]:
             f"fragment: {w.registers} {w.register_bits}-bit register(s) per thread "
             f"(.{'/.'.join(w.register_types)}), {w.elements_per_register} element(s) of "
             f"{w.element_bits} bits per register, {w.elements_per_thread} per thread",
+            f"memory: default stride {w.default_stride} elements; the address and stride x "
+            f"element size must be multiples of {w.alignment_bytes} bytes (PTX 9.7.14.4.2)",
             "thread layout: not specified",
             f"note: {w.note}"]
 

@@ -165,7 +165,9 @@ class WmmaFragment:
     """What PTX specifies about a wmma.load fragment: the matrix (a/b/c) and its ``rows`` x
     ``cols`` (a: MxK, b: KxN, c: MxN), ``registers`` per thread, ``register_types``,
     ``element_type`` and ``element_bits``, ``elements_per_register`` (packing) and
-    ``elements_per_thread``; ``layout_specified`` is always False."""
+    ``elements_per_thread``; ``default_stride`` (elements: the leading dimension) and
+    ``alignment_bytes`` (the fragment size: the address and ``stride x element size`` must be
+    multiples of it), both PTX 9.7.14.4.2; ``layout_specified`` is always False."""
 
     instruction: str
     matrix: str
@@ -180,6 +182,8 @@ class WmmaFragment:
     register_types: tuple[str, ...]
     elements_per_register: int
     elements_per_thread: int
+    default_stride: int
+    alignment_bytes: int
     note: str
     layout_specified: bool = False
 
@@ -191,6 +195,7 @@ class WmmaFragment:
                 "register_types": list(self.register_types),
                 "elements_per_register": self.elements_per_register,
                 "elements_per_thread": self.elements_per_thread,
+                "default_stride": self.default_stride, "alignment_bytes": self.alignment_bytes,
                 "layout_specified": self.layout_specified, "note": self.note}
 
 
@@ -216,9 +221,11 @@ def wmma_fragment(text: str | ParsedInstruction) -> WmmaFragment:
     regs = vector_size(MODELS["wmma.load"], q) or 0
     reg_bits = 64 if type_ == "f64" else 32
     per_reg = reg_bits // bits
+    stride = MODELS["wmma.load"].stride(q)
+    assert stride is not None  # a legal form has a fragment
     return WmmaFragment(p.text, matrix, shape, q["layout"], type_, bits, rows, cols, regs,
                         reg_bits, WMMA_REGISTER_TYPES[type_], per_reg, per_reg * regs,
-                        _WMMA_NOTE)
+                        stride[0], stride[2], _WMMA_NOTE)
 
 
 def tcgen05_footprint(text: str | ParsedInstruction, taddr: int | str = 0,

@@ -105,3 +105,35 @@ def test_explain_bad_input_is_one_line(line: str, words: str) -> None:
 def test_explain_taddr_only_for_tcgen05() -> None:
     assert "--taddr" in fails("explain", "stmatrix.sync.aligned.m8n8.x1.b16 [p], {r0};",
                               "--taddr", "0")
+
+
+def test_explain_wmma_storage_rules() -> None:
+    # 9.7.14.4.2's example: m16n16k16 .f16 A, fragment 32 bytes; default strides per its table
+    w = wmma_fragment("wmma.load.a.sync.aligned.row.m16n16k16.f16 {r0,r1,r2,r3,r4,r5,r6,r7}, [p];")
+    assert (w.default_stride, w.alignment_bytes) == (16, 32)
+    table = {("a", "row", "m8n32k16"): 16, ("a", "col", "m8n32k16"): 8,
+             ("b", "row", "m8n32k16"): 32, ("b", "col", "m8n32k16"): 16,
+             ("c", "row", "m8n32k16"): 32, ("c", "col", "m8n32k16"): 8,
+             ("a", "row", "m8n8k128"): 128, ("b", "col", "m8n8k128"): 128,
+             ("c", "col", "m8n8k128"): 8, ("a", "row", "m16n16k8"): 8,
+             ("a", "col", "m16n16k8"): 16, ("a", "row", "m8n8k4"): 4, ("b", "col", "m8n8k4"): 4}
+    types = {"m8n32k16": {"a": "f16", "b": "f16", "c": "f32"},
+             "m8n8k128": {"a": "b1", "b": "b1", "c": "s32"},
+             "m16n16k8": {"a": "tf32", "b": "tf32", "c": "f32"},
+             "m8n8k4": {"a": "f64", "b": "f64", "c": "f64"}}
+    from descriptors.instructions import MODELS, resolve
+    for (matrix, layout, shape), stride in table.items():
+        q, _ = resolve(MODELS["wmma.load"], [matrix, "sync", "aligned", layout, shape,
+                                             types[shape][matrix]])
+        assert MODELS["wmma.load"].stride(q)[0] == stride, (matrix, layout, shape)
+    text = ok("explain", "wmma.load.a.sync.aligned.row.m16n16k16.f16 {r0,r1,r2,r3,r4,r5,r6,r7},"
+              " [p];")
+    assert "default stride 16 elements" in text and "multiples of 32 bytes" in text
+
+
+def test_explain_red_form() -> None:
+    d = json.loads(ok("explain", "tcgen05.ld.red.sync.aligned.32x32b.x4.max.NaN.f32 {r0,r1,r2,"
+                      "r3}, rv, [t];", "-f", "json"))["footprint"]
+    assert (d["registers"], d["red_registers"], d["red"]) == (4, 1, "max")
+    assert "--taddr" in fails("explain", "tcgen05.ld.sync.aligned.32x32b.x1.b32 {r0}, [t];",
+                              "--taddr", "lane3")
