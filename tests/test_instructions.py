@@ -179,7 +179,10 @@ def test_tcgen05_red_and_split() -> None:
 def test_red_arches_agree_with_tmem() -> None:
     m = MODELS["tcgen05.ld"]
     req = next(r for when, r in m.arch if when)
-    assert {a for a in ARCHES if req.supports(parse_target(a))} == set(tmem.RED_ARCHES)
+    assert req is tmem.RED_REQUIREMENT  # declared once, in descriptors.tmem
+    # 9.7.16.8.3: sm_101a (= sm_110a), sm_101f (= sm_110f) and sm_103f families; not sm_100a/f
+    assert tmem.RED_ARCHES == ("sm_103a", "sm_103f", "sm_110a", "sm_110f")
+    assert req.supports(parse_target("sm_101a")) and not req.supports(parse_target("sm_101"))
     base = next(r for when, r in m.arch if not when)
     assert all(base.supports(parse_target(a)) for a in ARCHES)
     assert not base.supports(parse_target("sm_90a")) and not base.supports(parse_target("sm_120a"))
