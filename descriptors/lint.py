@@ -570,7 +570,6 @@ def _check_model(em: _Emitter, ins: Instruction, arch: str) -> None:
         em.add(f.severity, f.rule, f"{p.mnemonic}: {_fmt(f)}", op, f.field, word)
 
 
-_MODELLED = ("stmatrix.", "wmma.load.", "tcgen05.ld.", "tcgen05.st.")
 
 
 def check_instruction(file: str, ins: Instruction, arch: str,
@@ -581,7 +580,10 @@ def check_instruction(file: str, ins: Instruction, arch: str,
     warning gets an ``instruction.legal`` note, so every line of a snippet has a verdict."""
     em = _Emitter(file, ins)
     op = ins.opcode
-    modelled = ins.dialect == "ptx" and op.startswith(_MODELLED)
+    from .instructions import MODELS
+    mn = next((m for m in MODELS if op.startswith(m + ".")), None) if ins.dialect == "ptx" \
+        else None
+    modelled = mn is not None
     if modelled:
         _check_model(em, ins, model_arch or arch)
     if ins.dialect == "ptx":
@@ -604,8 +606,6 @@ def check_instruction(file: str, ins: Instruction, arch: str,
         elif op.startswith("UTCCP"):
             _check_cp(em, ins, arch)
     if modelled and not any(f.severity in ("error", "warning") for f in em.out):
-        mn = next(m for m in ("stmatrix", "wmma.load", "tcgen05.ld", "tcgen05.st")
-                  if op.startswith(m + "."))
         em.add("note", "instruction.legal", f"{mn}: a legal form (ptxas 13.0 agrees with the "
                "instruction model on every generated form)", None, None, None)
     return em.out

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from ..instructions import MODELS
 from . import MAX_FUNCTION, Fact, Instruction, Operand
 from .knownbits import KnownBits
 
@@ -36,9 +37,9 @@ _FUNC = re.compile(r".*?\.(?:entry|func)\s+(?:\([^)]*\)\s*)?([\w$]+)")
 _NO_DEF_BASE = frozenset({"bar", "barrier", "bra", "call", "ret", "exit", "trap", "membar",
                           "fence"})
 _NO_DEF_TWO = frozenset({"tcgen05.dealloc"})
-#: Opcodes yielded as instructions: tcgen05.*, and the matrix data-movement instructions that
-#: descriptors.instructions models (stmatrix, wmma.load).
-_YIELDED = ("tcgen05.", "stmatrix.", "wmma.load.")
+#: Opcodes yielded as instructions: tcgen05.*, and every instruction descriptors.instructions
+#: models (stmatrix, wmma.load, ...).
+_YIELDED = ("tcgen05.",) + tuple(f"{m}." for m in MODELS)
 _NAMES = re.compile(r"%?[A-Za-z_$][\w$]*")
 
 
