@@ -10,16 +10,25 @@ One :class:`InstructionModel` per PTX section -- ``stmatrix`` (9.7.14.5.16), ``w
 * the register vector size per combination (stmatrix: ``.num``; wmma.load:
   :data:`WMMA_FRAGMENT_REGISTERS`; tcgen05.ld/st: :func:`descriptors.tmem.registers`, Tables
   49/50 -- derived, not copied) and the register types the vector takes;
-* target-architecture requirements (:class:`ArchRequirement`).
+* target-architecture requirements (:class:`~descriptors.targets.ArchRequirement`;
+  tcgen05.ld.red's is ``descriptors.tmem.RED_REQUIREMENT``);
+* value rules (:data:`VALUE_RULES`): address alignment (stmatrix rows 16 bytes, 9.7.14.5.16;
+  wmma.load the fragment size, 9.7.14.4.2), wmma strides (9.7.14.4.2) and a constant tcgen05
+  ``taddr``'s footprint -- checked when the values are known (``constants``).
 
 :func:`check_instruction` takes one PTX instruction line (text) and returns findings
 (:class:`~descriptors.validate.Finding`: severity, rule id, message, source); every rule cites
 its PTX section or table.  Lines are parsed by :func:`parse_instruction`, a small parser for one
-statement (predicate guard, label, qualifiers, operands; comments and ``;`` stripped) that a
-module reader can replace: the checker consumes a :class:`ParsedInstruction`.
+statement (label, predicate guard, qualifiers, operands; comments and ``;`` stripped);
+:func:`check_parsed` consumes the :class:`ParsedInstruction`.  ``descgen lint``
+(:mod:`descriptors.lint`) runs the same check on every modelled line its PTX reader yields,
+with the function's ``.reg`` declarations and the constants its data flow finds.
 
-What decides legality: ptxas (CUDA 13.0, ``-arch=sm_100a``) is the judge; the test
-``tests/test_instructions_ptxas.py`` assembles every generated form and compares verdicts.
+What decides legality: ptxas (CUDA 13.0, ``-arch=sm_100a``; sm_103a for ``.red``) is the
+judge; ``tests/test_instructions_ptxas.py`` assembles generated forms (a fixed sample by
+default, all 44,018 with ``-m ptxas_full``) and requires the same verdict from
+:func:`check_instruction` and from ``descgen lint`` -- on every rule but the value rules,
+which ptxas does not check.
 Where ptxas and the PTX text disagree, descgen follows ptxas and says so
 (:data:`PTXAS_VS_TEXT`, and ``origin="ptxas"`` on the constraints concerned):
 
