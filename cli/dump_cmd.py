@@ -16,13 +16,15 @@ import json
 import sys
 from enum import Enum
 from collections.abc import Iterable
-from typing import IO, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console, Group
 from rich.text import Text
 
 from descriptors import DescgenError
+
+from .inputs import open_input
 from descriptors.dump import DEFAULT_MIN_CONFIDENCE, DumpFinding, scan_stream
 from descriptors.printer import plain, render
 from descriptors.validate import ARCHES
@@ -117,21 +119,6 @@ def _console(no_color: bool) -> Console:
     return console
 
 
-def _open(file: str | None) -> tuple[IO[bytes], str, bool]:
-    """(binary stream, display name, close it afterwards)."""
-    if file is None or file == "-":
-        stream = getattr(sys.stdin, "buffer", None)
-        if stream is None:
-            raise DescgenError("stdin cannot be read as bytes")
-        if file is None and sys.stdin.isatty():
-            raise DescgenError("no input: give a FILE, or - and pipe the dump into stdin")
-        return stream, "<stdin>", False
-    try:
-        return open(file, "rb"), file, True  # noqa: SIM115 - closed by the caller
-    except OSError as exc:
-        raise DescgenError(f"cannot read {file}: {exc.strerror or exc}") from None
-
-
 def dump_cmd(
     file: Annotated[str | None, typer.Argument(
         help="Text to scan (register dump, printf log, SASS listing); - or nothing for stdin.",
@@ -158,7 +145,7 @@ def dump_cmd(
     the end, where each distinct word occurs and the counts."""
     options = dict(as_=as_.value if as_ is not None else None, kind=kind, arch=arch,
                    min_confidence=min_confidence)
-    stream, name, close = _open(file)
+    stream, name, close = open_input(file, what="dump")
     try:
         found = scan_stream(stream, **options)  # checks the options before reading
         if fmt is DumpFormat.json:

@@ -22,6 +22,8 @@ from rich.console import Console
 from rich.text import Text
 
 from descriptors import DescgenError
+
+from .inputs import open_input
 from descriptors.lint import LintFinding, lint_lines, order
 from descriptors.readers import MAX_LINE
 from descriptors.validate import ARCHES
@@ -58,18 +60,6 @@ def _lines(stream: IO[bytes], name: str):
         yield raw.decode("utf-8", "replace").rstrip("\r\n")[:MAX_LINE]
 
 
-def _open(file: str) -> tuple[IO[bytes], str, bool]:
-    if file == "-":
-        stream = getattr(sys.stdin, "buffer", None)
-        if stream is None:
-            raise DescgenError("stdin cannot be read as bytes")
-        return stream, "<stdin>", False
-    try:
-        return open(file, "rb"), file, True  # noqa: SIM115 - closed by the caller
-    except OSError as exc:
-        raise DescgenError(f"cannot read {file}: {exc.strerror or exc}") from None
-
-
 _STYLE = {"error": "bold red", "warning": "bold magenta", "note": "bold cyan"}
 
 
@@ -94,7 +84,7 @@ def lint_cmd(
         raise DescgenError(f"unknown architecture {arch!r}; known: " + ", ".join(ARCHES))
     findings: list[LintFinding] = []
     for file in files:
-        stream, name, close = _open(file)
+        stream, name, close = open_input(file)
         try:
             findings += order(list(lint_lines(_lines(stream, name), file=name, arch=arch)))
         finally:

@@ -36,6 +36,14 @@ field it names is wholly constant, and the same finding (rule, field, message) c
 the unknown bits all 0 and with them all 1.  A descriptor computed entirely at run time
 is a note (``lint.runtime``), never a guess.
 
+One rule goes beyond the instructions themselves: a K step must not carry out of the 14-bit
+start address (Table 40; ``advance_descriptor`` refuses such a step).  So in PTX a 64-bit
+register defined once and otherwise only stepped by ``add``/``sub`` of an immediate below 2^14
+(``add.s64 %rd34, %rd34, 8`` in a K loop), and a register derived from it by one such step,
+keep the known bits above bit 15; their operands carry ``assumes`` and the finding's evidence
+says so.  SASS loop-carried descriptors (``UIADD3`` / ``UIADD3.X`` carry chains) are not given
+this rule yet and stay run-time values.
+
 Each :class:`LintFinding` has the location (line and 1-based column of the operand), severity,
 rule id (the validators' ids, plus ``lint.runtime`` for a run-time value, ``lint.kind`` for a
 SASS word valid under only some candidate kinds, ``lint.unjudged`` for an instruction whose
@@ -219,7 +227,8 @@ class _Emitter:
             word: str | None, evidence: tuple[str, ...] = ()) -> None:
         ev = list(evidence)
         if op is not None and op.origin is not None:
-            ev.insert(0, f"{name} = {word} from line {op.origin[0]}: {op.origin[1]}")
+            ev.insert(0, f"{name} = {word} from line {op.origin[0]}: {op.origin[1]}"
+                      + (f" ({op.assumes})" if op.assumes else ""))
         elif op is not None and word is not None:
             ev.insert(0, f"{name} = {word}")
         self.out.append(LintFinding(self.file, self.ins.line, op.col if op else self.ins.col,

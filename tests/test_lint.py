@@ -122,6 +122,29 @@ EXPECTED = [
      "UTCOMMA (kind::mxf4 or kind::mxf4nvf4, cta_group::1): as kind::mxf4nvf4: scale_type[23]: kind::mxf4nvf4 with ue4m3 scale factors allows scale_vec::4X only, not scale_vec::2X (Tables 54-55, 9.7.16.10.7.1)"),
     ("bad_atmem_m256.ptx", 61, 56, "error", "idesc.shape", "idesc", "0x10400490",
      "tcgen05.mma.cta_group::1.kind::f16: m_dim[28:24]: M=256 is not allowed for kind::f16 cta_group::1 dense; M is 64 or 128 (Table 39)"),
+    # 64-bit K steps (src/kstep64.cu): the upper fields are known under the K-step rule (PTX)
+    ("bad_kstep64_version.ptx", 51, 43, "error", "smem.reserved", "a_desc", "0x400000400001xxxx",
+     "A descriptor: fixed_constant[48:46]: fixed constant must be 0b001, is 0b000 (Table 40)"),
+    ("bad_kstep64_version.ptx", 62, 43, "error", "smem.reserved", "a_desc", "0x400000400001xxxx",
+     "A descriptor: fixed_constant[48:46]: fixed constant must be 0b001, is 0b000 (Table 40)"),
+    ("bad_kstep64_version.ptx", 73, 43, "error", "smem.reserved", "a_desc", "0x400000400001xxxx",
+     "A descriptor: fixed_constant[48:46]: fixed constant must be 0b001, is 0b000 (Table 40)"),
+    ("bad_kstep64_version.ptx", 84, 43, "error", "smem.reserved", "a_desc", "0x400000400001xxxx",
+     "A descriptor: fixed_constant[48:46]: fixed constant must be 0b001, is 0b000 (Table 40)"),
+    ("bad_kstep64_version.ptx", 103, 43, "error", "smem.reserved", "a_desc", "0x400000400001xxxx",
+     "A descriptor: fixed_constant[48:46]: fixed constant must be 0b001, is 0b000 (Table 40)"),
+    ("bad_kstep64_swizzle.ptx", 51, 50, "error", "smem.swizzle", "b_desc", "0x600040400001xxxx",
+     "B descriptor: swizzle[63:61]: swizzle code 3 is invalid; allowed 0 none, 1 128B_base32B, 2 128B, 4 64B, 6 32B (Table 40)"),
+    ("bad_kstep64_swizzle.ptx", 62, 50, "error", "smem.swizzle", "b_desc", "0x600040400001xxxx",
+     "B descriptor: swizzle[63:61]: swizzle code 3 is invalid; allowed 0 none, 1 128B_base32B, 2 128B, 4 64B, 6 32B (Table 40)"),
+    ("bad_kstep64_swizzle.ptx", 73, 50, "error", "smem.swizzle", "b_desc", "0x600040400001xxxx",
+     "B descriptor: swizzle[63:61]: swizzle code 3 is invalid; allowed 0 none, 1 128B_base32B, 2 128B, 4 64B, 6 32B (Table 40)"),
+    ("bad_kstep64_swizzle.ptx", 84, 50, "error", "smem.swizzle", "b_desc", "0x600040400001xxxx",
+     "B descriptor: swizzle[63:61]: swizzle code 3 is invalid; allowed 0 none, 1 128B_base32B, 2 128B, 4 64B, 6 32B (Table 40)"),
+    ("bad_kstep64_swizzle.ptx", 103, 50, "error", "smem.swizzle", "b_desc", "0x600040400001xxxx",
+     "B descriptor: swizzle[63:61]: swizzle code 3 is invalid; allowed 0 none, 1 128B_base32B, 2 128B, 4 64B, 6 32B (Table 40)"),
+    ("bad_kstep64_swizzle.sass", 167, 56, "error", "smem.swizzle", "b_desc", "0x600040400001?xxx",
+     "B descriptor: swizzle[63:61]: swizzle code 3 is invalid; allowed 0 none, 1 128B_base32B, 2 128B, 4 64B, 6 32B (Table 40)"),
     ("bad_atmem_m256.sass", 149, 90, "error", "idesc.shape", "idesc", "0x10400490",
      "UTCHMMA (kind::f16 or kind::tf32, cta_group::1): as kind::f16: m_dim[28:24]: M=256 is not allowed for kind::f16 cta_group::1 dense; M is 64 or 128 (Table 39)"),
 ]
@@ -667,3 +690,27 @@ def test_readme_example_is_what_lint_prints():
     finally:
         os.chdir(cwd)
     assert r.exit_code == 1 and r.stdout == block
+
+
+def test_k_step_rule_is_stated_in_the_evidence():
+    """A descriptor stepped by 64-bit adds in a loop is checked under the K-step rule (a step
+    must not carry out of the 14-bit start address, Table 40), and the finding says so; a
+    register redefined any other way stays unknown."""
+    f = [x for x in _lint("bad_kstep64_version.ptx") if x.severity == "error"][0]
+    assert f.evidence[0].endswith("(assuming K-step adds do not carry out of the 14-bit start "
+                                  "address (Table 40))")
+    snippet = [
+        "ld.param.u64 %rd1, [p];",
+        "shr.u64 %rd5, %rd1, 4;",
+        "and.b64 %rd6, %rd5, 16383;",                    # the start address, bits 0-13
+        "or.b64 %rd2, %rd6, 4611686293305360384;",       # 0x4000004000010000: no 0b001
+        "add.s64 %rd2, %rd2, 2;",                         # a K step (in a loop)
+        "tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd2, %rd2, 138413200, p;",
+        "or.b64 %rd4, %rd6, 4611686293305360384;",
+        "add.s64 %rd4, %rd4, 70000;",                     # not a K step: 70000 >= 2^14
+        "tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd4, %rd4, 138413200, p;",
+    ]
+    got = [(x.line, x.rule) for x in lint_lines(snippet, file="s.ptx") if x.severity == "error"]
+    assert got == [(6, "smem.reserved"), (6, "smem.reserved")]
+    notes = [x for x in lint_lines(snippet, file="s.ptx") if x.line == 9]
+    assert notes and all(x.severity == "note" and x.rule == "lint.runtime" for x in notes)

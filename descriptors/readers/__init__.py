@@ -49,18 +49,22 @@ MAX_FUNCTION = 50_000
 class Operand:
     """One operand of an instruction as written (``text``, 1-based ``col``), its known bits
     (``None`` for what is not a value: a predicate, a label) and where the value was defined
-    (``origin``: ``(line, text)`` of the defining instruction, ``None`` for an immediate)."""
+    (``origin``: ``(line, text)`` of the defining instruction, ``None`` for an immediate);
+    ``assumes`` says what the known bits rely on beyond the instructions themselves (the
+    K-step rule of :func:`descriptors.readers.ptx.read_ptx`), None when nothing."""
 
     text: str
     col: int
     value: KnownBits | None = None
     origin: tuple[int, str] | None = None
     memory: bool = False  # written [..] (an address operand)
+    assumes: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Instruction:
-    """A tcgen05 instruction of a PTX module or SASS listing, with its operands resolved."""
+    """A tcgen05 (or, in PTX, stmatrix / wmma.load) instruction of a PTX module or SASS listing,
+    with its operands resolved and the declared types of the registers it names."""
 
     dialect: str  # "ptx" or "sass"
     line: int

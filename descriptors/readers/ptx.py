@@ -210,12 +210,52 @@ def _defs(st: _Stmt) -> list[str]:
     return [first] if _REG.match(first) else []
 
 
+#: Bits a K step may change in a shared memory descriptor: the 14-bit start address and the two
+#: unused bits above it (Table 40).  A K step adds (bytes >> 4) to the start address and must not
+#: carry out of it (9.7.16.4.1; spec notes), so the fields above keep their bits.
+_K_STEP_BITS = 16
+_K_STEP_MAX = 1 << 14
+K_STEP_ASSUMPTION = ("assuming K-step adds do not carry out of the 14-bit start address "
+                     "(Table 40)")
+
+
+def _k_step(st: _Stmt) -> tuple[str, str] | None:
+    """``(dest, source)`` of ``add/sub.{s,u,b}64 d, s, IMM`` with 0 < |IMM| < 2^14: how kernels
+    step a shared memory descriptor through K."""
+    if st.pred or len(st.ops) != 3 or st.opcode.split(".")[0] not in ("add", "sub") \
+            or not st.opcode.endswith("64"):
+        return None
+    imm = parse_immediate(st.ops[2][0])
+    d, src = st.ops[0][0].strip(), st.ops[1][0].strip()
+    if imm is None or not 0 < abs(imm) < _K_STEP_MAX or not _REG.match(d) or not _REG.match(src):
+        return None
+    return d, src
+
+
+def _stepped(fn: _Function, count: dict[str, int]) -> set[str]:
+    """64-bit registers defined once by something else and otherwise only stepped by K-step
+    adds of themselves (``add.s64 %rd34, %rd34, 8`` in a loop): their bits above the start
+    address are those of the one other definition."""
+    steps: dict[str, int] = {}
+    for st in fn.stmts:
+        ks = _k_step(st)
+        if ks is not None and ks[0] == ks[1]:
+            steps[ks[0]] = steps.get(ks[0], 0) + 1
+    return {r for r, n in steps.items() if count.get(r, 0) == n + 1}
+
+
 def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:
     count: dict[str, int] = {}
     for st in fn.stmts:
         for r in _defs(st):
             count[r] = count.get(r, 0) + 1
+    stepped = _stepped(fn, count)
+    assumed: set[str] = set()     # registers whose known bits rest on the K-step rule
     env: dict[str, tuple[KnownBits, tuple[int, str]]] = {}
+
+    def k_stepped(kb: KnownBits) -> KnownBits:
+        low = (1 << _K_STEP_BITS) - 1
+        return KnownBits(kb.width, kb.zero & ~low, kb.one & ~low)
 
     def val(text: str, width: int) -> KnownBits:
         text = text.strip()
@@ -245,7 +285,8 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:
                             KnownBits.unknown(width)
                     got = env.get(base.strip())
                     origin = got[1] if got else None
-                ops.append(Operand(text, col, value, origin, memory))
+                ops.append(Operand(text, col, value, origin, memory,
+                                   K_STEP_ASSUMPTION if base.strip() in assumed else None))
             regs = tuple((r, fn.decls[r]) for r in dict.fromkeys(_NAMES.findall(st.text))
                          if r in fn.decls)
             yield Instruction("ptx", st.line, st.col, st.opcode, tuple(ops), st.text, arch, fn.name,
@@ -256,13 +297,27 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:
         defs = _defs(st)
         if not defs:
             continue
+        ks = _k_step(st)
+        if ks is not None and ks[1] in assumed and (ks[0] == ks[1] or count.get(ks[0], 0) == 1):
+            # a K step of a stepped descriptor: the bits above the start address stay
+            d, src = ks
+            if d != src:
+                env[d] = (k_stepped(env[src][0]), (st.line, st.text))
+                assumed.add(d)
+            continue
         results = None if st.pred else _eval(st, val)  # a predicated write may not happen
         for i, d in enumerate(defs):
             kb = results[i] if results is not None and i < len(results) else None
+            if d in stepped and kb is not None and kb.width == 64 and len(defs) == 1:
+                env[d] = (k_stepped(kb), (st.line, st.text))
+                assumed.add(d)
+                continue
             if count.get(d, 0) != 1 or kb is None:
                 env.pop(d, None)
+                assumed.discard(d)
                 continue
             env[d] = (kb, (st.line, st.text))
+            assumed.discard(d)
         # constants the code materialises (for dump)
         for text, col in st.ops[1:]:
             imm = parse_immediate(text)
