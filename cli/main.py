@@ -570,9 +570,9 @@ def batch_cmd(
         output.write_text(text + "\n", encoding="utf-8")
 
 
-from cli import dump_cmd, layout_cmd, lint_cmd  # noqa: E402  (command modules register on the app)
+from cli import dump_cmd, explain_cmd, layout_cmd, lint_cmd  # noqa: E402  (command modules register on the app)
 
-for _module in (layout_cmd, dump_cmd, lint_cmd):
+for _module in (layout_cmd, dump_cmd, lint_cmd, explain_cmd):
     _module.register(app)
 
 

@@ -23,6 +23,13 @@ for every instruction checks its descriptor operands **for that instruction**:
   the Tensor Memory address is constant, the access rules of
   :func:`descriptors.tmem.footprint` (lanes, columns, ``.pack``/``.unpack``, ``.red``).  SASS
   ``LDTM``/``STTM`` do not show the shape and are not judged.
+* ``stmatrix``, ``wmma.load``, ``tcgen05.ld`` / ``tcgen05.st`` (PTX) -- the instruction models
+  of :mod:`descriptors.instructions` (the rules ptxas agrees with on every generated form):
+  qualifiers, operand list, vector size, register types (from the function's ``.reg``
+  declarations), ``immHalfSplitoff``/``stride``, the target (the module's ``.target``, any
+  ``sm_NN``, or ``--arch``); with constant operands, address alignment (stmatrix 16 bytes,
+  wmma.load the fragment size) and wmma strides.  A line with no error or warning gets an
+  ``instruction.legal`` note, so each line of a snippet of candidate forms has its verdict.
 
 Known bits: a finding is reported only when it does not depend on the run-time bits: the
 field it names is wholly constant, and the same finding (rule, field, message) comes out with
@@ -58,6 +65,7 @@ from .enums import KINDS
 from .errors import DescgenError
 from .readers import Fact, Instruction, Operand, read
 from .readers.knownbits import KnownBits
+from .readers.ptx import parse_immediate
 from .tmem import check_alloc
 from .validate import ARCHES, SEVERITIES, Finding, validate, validate_pair
 
@@ -526,10 +534,67 @@ def _check_cp(em: _Emitter, ins: Instruction, arch: str) -> None:
             _check_smem(em, o, "s_desc", arch)
 
 
-def check_instruction(file: str, ins: Instruction, arch: str) -> list[LintFinding]:
-    """The findings of one instruction."""
+#: Rules of the instruction models that :func:`_check_ldst` already reports for tcgen05.ld/st
+#: under the footprint's own rule ids (the same Tables 49/50 from descriptors.tmem).
+_LDST_OWNED = ("vector", "num", "taddr")
+
+
+def _check_model(em: _Emitter, ins: Instruction, arch: str) -> None:
+    """stmatrix, wmma.load, tcgen05.ld/st: the instruction model
+    (:func:`descriptors.instructions.check_parsed`) -- qualifiers, operands, vector size and
+    register types (from the module's ``.reg`` declarations), target, and with constant
+    operands address alignment and wmma strides."""
+    from .instructions import (InstructionError, check_parsed, model_for, parse_instruction,
+                               resolve)
+    try:
+        p = parse_instruction(ins.text)
+    except InstructionError as exc:
+        em.add("error", "instruction.syntax", str(exc), None, None, None)
+        return
+    model = model_for(p.mnemonic)
+    q, _ = resolve(model, p.qualifiers)
+    specs = [s for s in model.operands if s.present(q)]
+    by_name = dict(zip((s.name for s in specs), ins.operands))
+    constants: dict[str, int] = {}
+    for (text, _), o in zip(p.operands, ins.operands):
+        if o.value is None or not o.value.is_const:
+            continue
+        if o.memory:
+            inner = text.strip("[]").strip()
+            base, _, off = inner.partition("+")
+            offset = parse_immediate(off) if off.strip() else 0
+            if offset is not None:
+                constants[base.strip()] = o.value.value - offset
+        else:
+            constants[text] = o.value.value
+    ldst = p.mnemonic.startswith("tcgen05.")
+    findings = [f for f in check_parsed(p, registers=dict(ins.registers), arch=arch,
+                                        constants=constants)
+                if not (ldst and f.rule.rsplit(".", 1)[-1] in _LDST_OWNED)]
+    for f in findings:
+        op = by_name.get(f.field or "")
+        word = None
+        if op is not None and op.value is not None and op.value.is_const:
+            word = f"{op.value.value:#x}"
+        em.add(f.severity, f.rule, f"{p.mnemonic}: {_fmt(f)}", op, f.field, word)
+
+
+
+
+def check_instruction(file: str, ins: Instruction, arch: str,
+                      model_arch: str | None = None) -> list[LintFinding]:
+    """The findings of one instruction.  ``model_arch`` is the target the instruction models
+    judge stmatrix / wmma.load / tcgen05.ld/st for (any ``sm_NN[a|f]``, e.g. an sm_90a
+    module's own target); ``arch`` by default.  A modelled instruction with no error or
+    warning gets an ``instruction.legal`` note, so every line of a snippet has a verdict."""
     em = _Emitter(file, ins)
     op = ins.opcode
+    from .instructions import MODELS
+    mn = next((m for m in MODELS if op.startswith(m + ".")), None) if ins.dialect == "ptx" \
+        else None
+    modelled = mn is not None
+    if modelled:
+        _check_model(em, ins, model_arch or arch)
     if ins.dialect == "ptx":
         if op.startswith("tcgen05.mma"):
             ctx = _ptx_context(ins)
@@ -549,6 +614,9 @@ def check_instruction(file: str, ins: Instruction, arch: str) -> list[LintFindin
             _check_mma(em, ins, ctx, arch)
         elif op.startswith("UTCCP"):
             _check_cp(em, ins, arch)
+    if modelled and not any(f.severity in ("error", "warning") for f in em.out):
+        em.add("note", "instruction.legal", f"{mn}: a legal form (ptxas 13.0 agrees with the "
+               "instruction model on every generated form)", None, None, None)
     return em.out
 
 
@@ -576,13 +644,26 @@ def lint_lines(lines: Iterable[str], *, file: str = "<stdin>", arch: str | None 
         seen = True
         target = arch or (item.arch if item.arch in ARCHES else None) or DEFAULT_ARCH
         try:
-            yield from check_instruction(file, item, target)
+            yield from check_instruction(file, item, target,
+                                         arch or _target_name(item.arch) or DEFAULT_ARCH)
         except DescgenError as exc:  # a value the library refuses: say so, judge the rest
             yield LintFinding(file, item.line, item.col, "note", "lint.unjudged",
                               f"{item.opcode}: not judged: {exc}", item.text)
     if not seen:
         yield LintFinding(file, 0, 0, "note", "lint.nothing", "no tcgen05 instruction found "
                           f"({'read as ' + dialect if dialect else 'neither PTX nor SASS'})", "")
+
+
+def _target_name(name: str | None) -> str | None:
+    """``name`` when it is a target the instruction models read (``sm_90a``, ``sm_120f``)."""
+    from .instructions import parse_target
+    if not name:
+        return None
+    try:
+        parse_target(name)
+    except DescgenError:
+        return None
+    return name
 
 
 def order(findings: list[LintFinding]) -> list[LintFinding]:

@@ -48,12 +48,13 @@ from typing import Any
 from .codec import decode, encode, parse_int
 from .errors import FieldError, ParameterError, shorten
 from .layouts import TMEM
+from .targets import ArchRequirement, parse_target
 from .validate import ARCHES, SEVERITIES, Finding
 
 __all__ = [
     "LANES", "COLUMNS", "BYTE_INDEX_LSB", "BYTE_INDEX_WIDTH", "BYTE_INDEX_MASK",
     "CUTLASS_ACTIVE_MASK", "SHAPES", "NUMS", "REGISTER_TABLE", "TABLES", "RED_SHAPES",
-    "RED_OPS", "RED_TYPES", "RED_ARCHES", "ALLOC_MIN", "ALLOC_MAX", "DATAPATH_LAYOUTS",
+    "RED_OPS", "RED_TYPES", "RED_ARCHES", "RED_REQUIREMENT", "ALLOC_MIN", "ALLOC_MAX", "DATAPATH_LAYOUTS",
     "ACCESS_RULES", "Shape", "TmemAddress", "Access", "Footprint", "AllocRange",
     "DataPathLayout", "AccessRule", "pack", "unpack", "unpack_address", "registers",
     "parse_shape", "parse_num",
@@ -330,9 +331,15 @@ RED_SHAPES: tuple[str, ...] = ("32x32b", "16x32bx2")
 RED_OPS: tuple[str, ...] = ("min", "max")
 #: Reduction types (.f32, or .type = .u32/.s32; 9.7.16.8.3).
 RED_TYPES: tuple[str, ...] = ("f32", "u32", "s32")
-#: Architectures of descgen's list that support ``tcgen05.ld.red`` (9.7.16.8.3 target ISA
-#: notes: sm_101a = sm_110a, the sm_110f family and the sm_103f family; sm_100a/f do not).
-RED_ARCHES: tuple[str, ...] = ("sm_103a", "sm_103f", "sm_110a", "sm_110f")
+#: Where ``tcgen05.ld.red`` is supported (9.7.16.8.3 Target ISA Notes): sm_101a (renamed
+#: sm_110a), the sm_101f (sm_110f) family and the sm_103f family; sm_100a/f lack it.
+RED_REQUIREMENT = ArchRequirement(
+    "sm_101a (sm_110a), or sm_101f (sm_110f)/sm_103f or higher in the family",
+    "PTX 9.7.16.8.3 Target ISA Notes (tcgen05.ld.red)", specific=("sm_110a",),
+    families=(110, 103))
+#: Architectures of descgen's list that support ``tcgen05.ld.red`` (from RED_REQUIREMENT).
+RED_ARCHES: tuple[str, ...] = tuple(a for a in ARCHES
+                                    if RED_REQUIREMENT.supports(parse_target(a)))
 
 #: tcgen05.alloc nCols bounds (9.7.16.7.1).
 ALLOC_MIN = 32

@@ -63,7 +63,8 @@ class Operand:
 
 @dataclass(frozen=True, slots=True)
 class Instruction:
-    """A tcgen05 instruction of a PTX module or SASS listing, with its operands resolved."""
+    """A tcgen05 (or, in PTX, stmatrix / wmma.load) instruction of a PTX module or SASS listing,
+    with its operands resolved and the declared types of the registers it names."""
 
     dialect: str  # "ptx" or "sass"
     line: int
@@ -73,6 +74,7 @@ class Instruction:
     text: str
     arch: str | None = None
     function: str | None = None
+    registers: tuple[tuple[str, str], ...] = ()  # declared types of the registers it names
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +102,7 @@ def iter_text_lines(stream: Iterable[bytes] | Iterable[str]) -> Iterator[str]:
 
 
 _PTX_HINT = re.compile(r"^\s*(?:\.version|\.target|\.entry|\.visible|\.func|\.reg|"
-                       r"(?:@!?%\w+\s+)?tcgen05\.|(?:mov|or|and|ld|st|add|shl|shr|cvt)\.[a-z])")
+                       r"(?:@!?%\w+\s+)?(?:tcgen05|stmatrix|wmma)\.|(?:mov|or|and|ld|st|add|shl|shr|cvt)\.[a-z])")
 _SASS_HINT = re.compile(r"^\s*(?:/\*[0-9a-fA-F]{4,}\*/|Function\s*:|code for sm_|\.text\.|"
                         r"(?:@!?U?P\w+\s+)?U?[A-Z][A-Z0-9]+(?:\.[A-Z0-9_]+)*\s+U?R\d|"
                         r"(?:@!?U?P\w+\s+)?UTC[A-Z]+)")

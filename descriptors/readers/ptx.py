@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from ..instructions import MODELS
 from . import MAX_FUNCTION, Fact, Instruction, Operand
 from .knownbits import KnownBits
 
@@ -36,6 +37,10 @@ _FUNC = re.compile(r".*?\.(?:entry|func)\s+(?:\([^)]*\)\s*)?([\w$]+)")
 _NO_DEF_BASE = frozenset({"bar", "barrier", "bra", "call", "ret", "exit", "trap", "membar",
                           "fence"})
 _NO_DEF_TWO = frozenset({"tcgen05.dealloc"})
+#: Opcodes yielded as instructions: tcgen05.*, and every instruction descriptors.instructions
+#: models (stmatrix, wmma.load, ...).
+_YIELDED = ("tcgen05.",) + tuple(f"{m}." for m in MODELS)
+_NAMES = re.compile(r"%?[A-Za-z_$][\w$]*")
 
 
 def parse_immediate(text: str) -> int | None:
@@ -147,6 +152,9 @@ def _statements(lines: Iterable[str]) -> Iterator[tuple[str, object]]:
             stmt = pending
             pending = ""
             pos = semi + 1
+            if stmt.strip().startswith(".reg"):
+                yield "reg", stmt.strip()
+                continue
             item = _parse(stmt, pending_line, pending_col)
             if item is not None:
                 yield "stmt", item
@@ -181,8 +189,10 @@ class _Function:
     """Statements of one function (or piece of one), analysed when complete."""
 
     def __init__(self, name: str | None) -> None:
+        from ..instructions import RegisterDecls
         self.name = name
         self.stmts: list[_Stmt] = []
+        self.decls = RegisterDecls()
 
 
 def _defs(st: _Stmt) -> list[str]:
@@ -259,7 +269,7 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:
         return kb if kb.width == width else kb.resize(width)
 
     for st in fn.stmts:
-        if st.opcode.startswith("tcgen05."):
+        if st.opcode.startswith(_YIELDED):
             ops = []
             for text, col in st.ops:
                 memory = text.startswith("[")
@@ -277,7 +287,10 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:
                     origin = got[1] if got else None
                 ops.append(Operand(text, col, value, origin, memory,
                                    K_STEP_ASSUMPTION if base.strip() in assumed else None))
-            yield Instruction("ptx", st.line, st.col, st.opcode, tuple(ops), st.text, arch, fn.name)
+            regs = tuple((r, fn.decls[r]) for r in dict.fromkeys(_NAMES.findall(st.text))
+                         if r in fn.decls)
+            yield Instruction("ptx", st.line, st.col, st.opcode, tuple(ops), st.text, arch, fn.name,
+                              regs)
             for d in _defs(st):
                 env.pop(d, None)
             continue
@@ -388,12 +401,15 @@ def mma_operands(ins: Instruction) -> dict[str, Operand]:
 
 
 def read_ptx(lines: Iterable[str]) -> Iterator[Instruction | Fact]:
-    """Instructions (``tcgen05.*``) and facts (immediates) of PTX text, in order."""
+    """Instructions (``tcgen05.*``, ``stmatrix``, ``wmma.load``, with the declared types of the
+    registers they name) and facts (immediates) of PTX text, in order."""
     arch: str | None = None
     fn = _Function(None)
     for kind, item in _statements(lines):
         if kind == "target":
             arch = str(item)
+        elif kind == "reg":
+            fn.decls.add(str(item))
         elif kind == "function":
             yield from _analyse(fn, arch)
             fn = _Function(str(item))
@@ -403,5 +419,7 @@ def read_ptx(lines: Iterable[str]) -> Iterator[Instruction | Fact]:
                 yield from _analyse(fn, arch)
                 yield Fact(fn.stmts[-1].line, 0, KnownBits.unknown(1), "split", fn.name or "",
                            "ptx")
+                decls = fn.decls
                 fn = _Function(fn.name)
+                fn.decls = decls
     yield from _analyse(fn, arch)

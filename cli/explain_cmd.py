@@ -1,0 +1,147 @@
+"""descgen explain command (registered on the main app by cli.main).
+
+``descgen explain 'stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [p], {r0,r1,r2,r3};'`` prints
+the fragment map of one instruction (:mod:`descriptors.fragments`): for stmatrix which thread
+gives which row address and which thread/register/half (or byte) holds each element; for
+tcgen05.ld/st the lanes and columns it touches; for wmma.load what PTX specifies (vector size,
+element type, packing) and that the thread layout is not specified.  ``--svg FILE`` writes the
+picture, ``--format json`` the data.  A line that does not read, or an illegal form, is one
+line on stderr with exit code 2.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console, Group
+from rich.table import Table
+from rich.text import Text
+
+from descriptors import parse_int
+from descriptors.fragments import (StmatrixMap, WmmaFragment, explain_instruction)
+
+
+class ExplainFormat(str, Enum):
+    text = "text"
+    json = "json"
+
+
+#: Colours of the lanes' groups of four (one matrix row each in Figure 107).
+_COLOURS = ("red", "green", "blue", "magenta", "cyan", "yellow", "bright_red", "bright_green")
+
+
+def _stmatrix_picture(m: StmatrixMap, colour: bool) -> Group:
+    parts: list[Any] = [Text(m.instruction, style="bold"),
+                        Text(f"{m.matrices} matrix(es) of {m.rows} rows x {m.cols} "
+                             f"{m.element_bits}-bit elements in shared memory"
+                             f"{' (stored transposed)' if m.trans else ''}; source: {m.source}")]
+    addr = Table(title="row addresses", show_lines=False)
+    addr.add_column("matrix", justify="right")
+    for r in range(m.rows):
+        addr.add_column(f"row {r}", justify="right")
+    for i in range(m.matrices):
+        addr.add_row(str(i), *[f"t{m.row_addresses[(i, r)]}" for r in range(m.rows)])
+    parts.append(addr)
+    unit = "h" if m.type == "b16" else "b"
+    for i in range(m.matrices):
+        t = Table(title=f"matrix {i} (register r[{i}] of every thread): lane t, "
+                        f"{'half h (0 = low)' if unit == 'h' else 'byte b (0 = LSB)'}",
+                  show_lines=False)
+        t.add_column("row", justify="right")
+        for c in range(m.cols):
+            t.add_column(str(c), justify="center")
+        for r in range(m.rows):
+            cells = []
+            for c in range(m.cols):
+                e = m.at(i, r, c)
+                sub = e.half if e.byte is None else e.byte
+                style = _COLOURS[(e.lane // 4) % len(_COLOURS)] if colour else ""
+                cells.append(Text(f"t{e.lane}.{unit}{sub}", style=style))
+            t.add_row(str(r), *cells)
+        parts.append(t)
+    for n in m.notes:
+        parts.append(Text(f"note: {n}"))
+    return Group(*parts)
+
+
+def _wmma_lines(w: WmmaFragment) -> list[str]:
+    return [w.instruction,
+            f"matrix {w.matrix}: {w.rows} x {w.cols} {w.element_type} elements, .{w.layout} "
+            f"in memory",
+            f"fragment: {w.registers} {w.register_bits}-bit register(s) per thread "
+            f"(.{'/.'.join(w.register_types)}), {w.elements_per_register} element(s) of "
+            f"{w.element_bits} bits per register, {w.elements_per_thread} per thread",
+            f"memory: default stride {w.default_stride} elements; the address and stride x "
+            f"element size must be multiples of {w.alignment_bytes} bytes (PTX 9.7.14.4.2)",
+            "thread layout: not specified",
+            f"note: {w.note}"]
+
+
+def _footprint_lines(fp: Any, relative: bool) -> list[str]:
+    where = " (relative to taddr = lane 0, column 0; give --taddr for a real address)" \
+        if relative else ""
+    out = [fp.ptx, f"registers per thread: {fp.registers}"
+           + (f" (+{fp.red_registers} for the reduction)" if fp.red_registers else "")
+           + f"; {fp.lanes} lanes x {fp.columns_per_access} columns per access{where}"]
+    for i, a in enumerate(fp.accesses, 1):
+        out.append(f"access {i}: address {a.address.word:#010x}  lanes {a.lanes[0]}-{a.lanes[1]}"
+                   f"  columns {a.columns[0]}-{a.columns[1]}")
+    out += [str(f) for f in fp.verdict if f.severity != "note" or "warp" in f.rule
+            or "pack" in f.rule or "split" in f.rule]
+    return out
+
+
+def explain_cmd(
+    instruction: Annotated[str, typer.Argument(help="One PTX instruction: stmatrix, wmma.load, tcgen05.ld or tcgen05.st.")],
+    fmt: Annotated[ExplainFormat, typer.Option("--format", "-f", help="text or json.")] = ExplainFormat.text,
+    svg: Annotated[Path | None, typer.Option("--svg", help="Write the picture to this SVG file.")] = None,
+    taddr: Annotated[str | None, typer.Option("--taddr", help="tcgen05.ld/st: the Tensor Memory address (default lane 0, column 0).")] = None,
+    no_color: Annotated[bool, typer.Option("--no-color", help="No colour in the terminal.")] = False,
+) -> None:
+    """The fragment map of one instruction: stmatrix's thread/register/half per element
+    (PTX Figures 107/108), tcgen05.ld/st's lane/column footprint, wmma.load's fragment size
+    and packing (its thread layout is unspecified)."""
+    from descriptors.errors import ParameterError
+    from descriptors.instructions import parse_instruction
+
+    p = parse_instruction(instruction)
+    if taddr is not None and not p.mnemonic.startswith("tcgen05"):
+        raise ParameterError("--taddr applies to tcgen05.ld/st only")
+    kw = {} if taddr is None else {"taddr": parse_int(taddr, "--taddr")}
+    result = explain_instruction(instruction, **kw)
+    if isinstance(result, StmatrixMap):
+        data = result.to_dict()
+        picture: Any = _stmatrix_picture(result, colour=not no_color)
+        plain_lines = None
+    elif isinstance(result, WmmaFragment):
+        data = {"instruction": result.instruction, "fragment": result.to_dict()}
+        picture = None
+        plain_lines = _wmma_lines(result)
+    else:
+        data = {"instruction": p.text, "footprint": result.to_dict()}
+        picture = None
+        plain_lines = _footprint_lines(result, taddr is None)
+    if svg is not None:
+        console = Console(record=True, file=io.StringIO(), width=200, highlight=False)
+        console.print(picture if picture is not None else Text("\n".join(plain_lines or [])))
+        console.save_svg(str(svg), title=f"descgen explain {p.text}")
+    if fmt is ExplainFormat.json:
+        typer.echo(json.dumps(data, indent=2))
+    elif picture is not None:
+        extra: dict[str, Any] = {"color_system": None} if no_color else {}
+        console = Console(highlight=False, soft_wrap=False, **extra)
+        if not console.is_terminal:
+            console = Console(highlight=False, soft_wrap=False, width=200, **extra)
+        console.print(picture)
+    else:
+        typer.echo("\n".join(plain_lines or []))
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to `app`."""
+    app.command("explain")(explain_cmd)

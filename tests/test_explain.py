@@ -1,0 +1,139 @@
+"""descgen explain: stmatrix fragment maps (Figures 107/108), tcgen05.ld/st footprints,
+wmma.load's specified facts; bad input is one line, exit 2."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from descriptors.fragments import stmatrix_map, wmma_fragment
+from helpers import fails, ok
+
+
+@pytest.mark.parametrize("num", ["x1", "x2", "x4"])
+@pytest.mark.parametrize("trans", ["", ".trans"])
+def test_stmatrix_b16_is_figure_107(num: str, trans: str) -> None:
+    n = int(num[1:])
+    regs = ", ".join(f"r{i}" for i in range(n))
+    m = stmatrix_map(f"stmatrix.sync.aligned.m8n8.{num}{trans}.shared.b16 [p], {{{regs}}};")
+    assert len(m.elements) == 64 * n
+    # every (lane, register, half) supplies exactly one element
+    assert Counter((e.lane, e.register, e.half) for e in m.elements) == \
+        Counter({(t, i, h): 1 for t in range(32) for i in range(n) for h in (0, 1)})
+    for t in range(32):
+        for i in range(n):
+            for h in (0, 1):
+                row, col = t // 4, 2 * (t % 4) + h  # the fragment position (Figure 107)
+                e = m.at(i, col, row) if trans else m.at(i, row, col)
+                assert (e.lane, e.register, e.half) == (t, i, h)
+    assert m.row_addresses == {(i, r): 8 * i + r for i in range(n) for r in range(8)}
+
+
+def test_stmatrix_b8_follows_cutlass_bit_map() -> None:
+    m = stmatrix_map("stmatrix.sync.aligned.m16n8.x2.trans.shared::cta.b8 [p], {r0, r1};")
+    assert (m.rows, m.cols, m.element_bits) == (8, 16, 8)
+    # CUTLASS SM100_U8x8_STSM_T: SrcLayout ((4,8),(8,2,2,2)):((256,8),(1,128,64,1024)), bits
+    # of 8 rows x 128 bits per matrix
+    for t0 in range(4):
+        for t1 in range(8):
+            for v1 in range(2):
+                for v2 in range(2):
+                    for v3 in range(2):
+                        bit = 256 * t0 + 8 * t1 + 128 * v1 + 64 * v2 + 1024 * v3
+                        matrix, rest = divmod(bit, 1024)
+                        e = m.at(matrix, rest // 128, (rest % 128) // 8)
+                        assert (e.lane, e.register, e.byte) == (t0 + 4 * t1, v3, v1 + 2 * v2)
+
+
+def test_explain_json_schema() -> None:
+    out = json.loads(ok("explain", "stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [p], "
+                        "{r0,r1,r2,r3};", "--format", "json"))
+    assert out["instruction"].startswith("stmatrix.sync.aligned.m8n8.x4.trans")
+    assert len(out["elements"]) == 256
+    assert set(out["elements"][0]) == {"matrix", "row", "col", "lane", "register", "half"}
+    assert out["elements"][1] == {"matrix": 0, "row": 0, "col": 1, "lane": 4, "register": 0,
+                                  "half": 0}
+    b8 = json.loads(ok("explain", "stmatrix.sync.aligned.m16n8.x1.trans.b8 [p], {r0};",
+                       "-f", "json"))
+    assert set(b8["elements"][0]) == {"matrix", "row", "col", "lane", "register", "byte"}
+
+
+def test_explain_text_and_svg(tmp_path) -> None:
+    text = ok("explain", "stmatrix.sync.aligned.m8n8.x1.shared.b16 [p], {r0};", "--no-color")
+    assert "row addresses" in text and "t0.h0" in text and "t31.h1" in text
+    svg = tmp_path / "map.svg"
+    ok("explain", "stmatrix.sync.aligned.m8n8.x1.shared.b16 [p], {r0};", "--svg", str(svg))
+    assert svg.read_text().lstrip().startswith("<svg") and "t31" in svg.read_text()
+
+
+def test_explain_wmma_says_unspecified() -> None:
+    text = ok("explain", "wmma.load.c.sync.aligned.col.m16n16k16.f32 {r0,r1,r2,r3,r4,r5,r6,r7},"
+              " [p];")
+    assert "thread layout: not specified" in text and "8 32-bit register(s)" in text
+    d = json.loads(ok("explain", "wmma.load.a.sync.aligned.row.m8n8k32.s4 {r0}, [p];", "-f",
+                      "json"))["fragment"]
+    assert (d["registers"], d["elements_per_register"], d["element_bits"], d["rows"],
+            d["cols"], d["layout_specified"]) == (1, 8, 4, 8, 32, False)
+    w = wmma_fragment("wmma.load.c.sync.aligned.row.m8n8k4.f64 {d0, d1}, [p];")
+    assert (w.registers, w.register_bits, w.elements_per_thread) == (2, 64, 2)
+
+
+def test_explain_tcgen05_footprint() -> None:
+    d = json.loads(ok("explain", "tcgen05.ld.sync.aligned.32x32b.x8.b32 {r0,r1,r2,r3,r4,r5,r6,"
+                      "r7}, [t];", "--taddr", "0x00200040", "-f", "json"))["footprint"]
+    assert (d["registers"], d["lane_range"], d["column_range"]) == (8, [32, 63], [64, 71])
+    text = ok("explain", "tcgen05.st.sync.aligned.16x32bx2.x2.unpack::16b.b32 [t], 32, {r0,r1};")
+    assert "access 2: address 0x00000020  lanes 0-15  columns 32-35" in text
+
+
+@pytest.mark.parametrize("line, words", [
+    ("ldmatrix.sync.aligned.m8n8.x1.b16 {r0}, [p];", "unknown mnemonic"),
+    ("stmatrix.sync.aligned.m8n8.x4", "no operands"),
+    ("stmatrix.sync.aligned.m8n8.x4.b16 [p], {" + ",".join(f"r{i}" for i in range(200)) + "};",
+     "200 register(s)"),
+    ("\x01\x02junk\x7f", "not PTX text"),
+    ("stmatrix.sync.aligned.m16n8.x1.b8 [p], {r0};", ".trans is mandatory"),
+    ("stmatrix.sync.aligned.m8n8.x16.b16 [p], {r0};", "does not guess"),
+    ("wmma.load.a.sync.aligned.row.m16n16k16.f16 {r0}, [p];", "takes 8"),
+])
+def test_explain_bad_input_is_one_line(line: str, words: str) -> None:
+    assert words in fails("explain", line)
+
+
+def test_explain_taddr_only_for_tcgen05() -> None:
+    assert "--taddr" in fails("explain", "stmatrix.sync.aligned.m8n8.x1.b16 [p], {r0};",
+                              "--taddr", "0")
+
+
+def test_explain_wmma_storage_rules() -> None:
+    # 9.7.14.4.2's example: m16n16k16 .f16 A, fragment 32 bytes; default strides per its table
+    w = wmma_fragment("wmma.load.a.sync.aligned.row.m16n16k16.f16 {r0,r1,r2,r3,r4,r5,r6,r7}, [p];")
+    assert (w.default_stride, w.alignment_bytes) == (16, 32)
+    table = {("a", "row", "m8n32k16"): 16, ("a", "col", "m8n32k16"): 8,
+             ("b", "row", "m8n32k16"): 32, ("b", "col", "m8n32k16"): 16,
+             ("c", "row", "m8n32k16"): 32, ("c", "col", "m8n32k16"): 8,
+             ("a", "row", "m8n8k128"): 128, ("b", "col", "m8n8k128"): 128,
+             ("c", "col", "m8n8k128"): 8, ("a", "row", "m16n16k8"): 8,
+             ("a", "col", "m16n16k8"): 16, ("a", "row", "m8n8k4"): 4, ("b", "col", "m8n8k4"): 4}
+    types = {"m8n32k16": {"a": "f16", "b": "f16", "c": "f32"},
+             "m8n8k128": {"a": "b1", "b": "b1", "c": "s32"},
+             "m16n16k8": {"a": "tf32", "b": "tf32", "c": "f32"},
+             "m8n8k4": {"a": "f64", "b": "f64", "c": "f64"}}
+    from descriptors.instructions import MODELS, resolve
+    for (matrix, layout, shape), stride in table.items():
+        q, _ = resolve(MODELS["wmma.load"], [matrix, "sync", "aligned", layout, shape,
+                                             types[shape][matrix]])
+        assert MODELS["wmma.load"].stride(q)[0] == stride, (matrix, layout, shape)
+    text = ok("explain", "wmma.load.a.sync.aligned.row.m16n16k16.f16 {r0,r1,r2,r3,r4,r5,r6,r7},"
+              " [p];")
+    assert "default stride 16 elements" in text and "multiples of 32 bytes" in text
+
+
+def test_explain_red_form() -> None:
+    d = json.loads(ok("explain", "tcgen05.ld.red.sync.aligned.32x32b.x4.max.NaN.f32 {r0,r1,r2,"
+                      "r3}, rv, [t];", "-f", "json"))["footprint"]
+    assert (d["registers"], d["red_registers"], d["red"]) == (4, 1, "max")
+    assert "--taddr" in fails("explain", "tcgen05.ld.sync.aligned.32x32b.x1.b32 {r0}, [t];",
+                              "--taddr", "lane3")
