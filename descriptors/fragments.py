@@ -240,12 +240,12 @@ def tcgen05_footprint(text: str | ParsedInstruction, taddr: int | str = 0,
     op = p.mnemonic.split(".")[1]
     imm = imm_half_splitoff
     if q["shape"] == "16x32bx2" and imm is None:
-        from .instructions import _imm
+        from .readers.literals import parse_immediate
         model = MODELS[p.mnemonic]
         specs = [s for s in model.operands if s.present(q)]
         for spec, (t, _) in zip(specs, p.operands):
             if spec.name == "immHalfSplitoff":
-                imm = _imm(t)
+                imm = parse_immediate(t)
     return tmem.footprint(op, q["shape"], q["num"], taddr,
                           pack=q.get("pack") is not None, unpack=q.get("unpack") is not None,
                           red=q.get("redOp") if q.get("red") else None,

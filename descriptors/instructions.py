@@ -69,6 +69,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import ParameterError, shorten, shorten_text
+from .readers.literals import parse_immediate
 from .targets import ArchRequirement, Target, parse_target
 from .validate import SEVERITIES, Finding
 
@@ -811,19 +812,7 @@ def vector_sizes(model: InstructionModel, q: Mapping[str, str | None]) -> tuple[
 
 
 _REGNAME = re.compile(r"%?[A-Za-z_$][\w$]*\Z")
-_IMM = re.compile(r"-?(?:0[xX][0-9A-Fa-f]+|0[bB][01]+|0[0-7]*|[1-9]\d*)[uU]?\Z")
 _ADDR = re.compile(r"\[\s*(?P<base>%?[A-Za-z_$][\w$]*|-?\w+)\s*(?:\+\s*(?P<off>-?\w+)\s*)?\]\Z")
-
-
-def _imm(text: str) -> int | None:
-    t = text.strip()
-    if not _IMM.match(t):
-        return None
-    neg = t.startswith("-")
-    t = t.lstrip("-").rstrip("uU")
-    v = int(t, 16) if t[:2].lower() == "0x" else int(t, 2) if t[:2].lower() == "0b" else \
-        int(t, 8) if len(t) > 1 and t[0] == "0" else int(t)
-    return -v if neg else v
 
 
 def _reg_check(mn: str, name: str, text: str, col: int, registers: Mapping[str, str] | None,
@@ -935,14 +924,14 @@ def _operand_findings(model: InstructionModel, q: Mapping[str, str | None], spec
                              "an address [reg], [reg+imm] or [var]", spec.source, spec.name, text)]
         base, off = m.group("base"), m.group("off")
         out = []
-        if _imm(base) is not None:
+        if parse_immediate(base) is not None:
             out.append(_finding("error", f"{mn}.address", f"an immediate address [{base}] "
                                 "(ptxas: immediate addresses are allowed for .local only)",
                                 spec.source, spec.name, base))
             return out
         offset = 0
         if off is not None:
-            v = _imm(off)
+            v = parse_immediate(off)
             if v is None:
                 return [_finding("error", f"{mn}.address", f"offset {shorten_text(off)} in "
                                  f"{spec.name} is not an integer", spec.source, spec.name, off)]
@@ -961,7 +950,7 @@ def _operand_findings(model: InstructionModel, q: Mapping[str, str | None], spec
             out += _alignment_findings(model, spec, base, offset, align, constants)
         return out
     if spec.kind == "immediate":
-        v = _imm(text)
+        v = parse_immediate(text)
         if v is None:
             return [_finding("error", f"{mn}.operand", f"{spec.name} (column {col}) must be an "
                              f"immediate integer, not {shorten_text(text)}", spec.source,
@@ -971,7 +960,7 @@ def _operand_findings(model: InstructionModel, q: Mapping[str, str | None], spec
         return _reg_check(mn, spec.name, text, col, registers, spec.types, spec.source,
                           spec.name)
     if spec.kind == "reg_or_imm":
-        value = _imm(text)
+        value = parse_immediate(text)
         if value is None and text in constants:
             value = constants[text]
         if value is not None:
@@ -1028,8 +1017,8 @@ def _taddr_findings(model: InstructionModel, q: Mapping[str, str | None],
     m = _ADDR.match(values.get("taddr", ""))
     if m is None or m.group("base") not in constants:
         return []
-    address = constants[m.group("base")] + (_imm(m.group("off") or "0") or 0)
-    imm = _imm(values["immHalfSplitoff"]) if "immHalfSplitoff" in values else None
+    address = constants[m.group("base")] + (parse_immediate(m.group("off") or "0") or 0)
+    imm = parse_immediate(values["immHalfSplitoff"]) if "immHalfSplitoff" in values else None
     if "immHalfSplitoff" in values and imm is None:
         return []
     op = model.mnemonic.split(".")[1]

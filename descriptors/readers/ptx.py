@@ -22,12 +22,12 @@ from collections.abc import Iterable, Iterator
 from ..instructions import MODELS
 from . import MAX_FUNCTION, Fact, Instruction, Operand
 from .knownbits import KnownBits
+from .literals import parse_immediate
 
 __all__ = ["read_ptx", "parse_immediate", "mma_operands"]
 
 _TYPE = re.compile(r"\.([bsu])(8|16|32|64)\b")
 _REG = re.compile(r"%[A-Za-z_$][\w$]*(?:\.[xyzw])?\Z")
-_IMM = re.compile(r"-?(?:0[xX][0-9A-Fa-f]+|0[bB][01]+|0[0-7]*|[1-9]\d*)[uU]?\Z")
 _LABEL = re.compile(r"\s*[A-Za-z_$][\w$]*\s*:\s*")
 _PRED = re.compile(r"\s*@!?%?[\w$]+\s+")
 _TARGET = re.compile(r"\s*\.target\s+([\w,\s]+)")
@@ -41,24 +41,6 @@ _NO_DEF_TWO = frozenset({"tcgen05.dealloc"})
 #: models (stmatrix, wmma.load, ...).
 _YIELDED = ("tcgen05.",) + tuple(f"{m}." for m in MODELS)
 _NAMES = re.compile(r"%?[A-Za-z_$][\w$]*")
-
-
-def parse_immediate(text: str) -> int | None:
-    """The integer a PTX integer literal denotes, or ``None``."""
-    t = text.strip()
-    if not _IMM.match(t):
-        return None
-    neg = t.startswith("-")
-    t = t.lstrip("-").rstrip("uU")
-    if t[:2] in ("0x", "0X"):
-        v = int(t[2:], 16)
-    elif t[:2] in ("0b", "0B"):
-        v = int(t[2:], 2)
-    elif len(t) > 1 and t[0] == "0":
-        v = int(t, 8)
-    else:
-        v = int(t)
-    return -v if neg else v
 
 
 def _split_operands(text: str, base_col: int) -> list[tuple[str, int]]:
