@@ -40,9 +40,10 @@ One rule goes beyond the instructions themselves: a K step must not carry out of
 start address (Table 40; ``advance_descriptor`` refuses such a step).  So in PTX a 64-bit
 register defined once and otherwise only stepped by ``add``/``sub`` of an immediate below 2^14
 (``add.s64 %rd34, %rd34, 8`` in a K loop), and a register derived from it by one such step,
-keep the known bits above bit 15; their operands carry ``assumes`` and the finding's evidence
-says so.  SASS loop-carried descriptors (``UIADD3`` / ``UIADD3.X`` carry chains) are not given
-this rule yet and stay run-time values.
+keep the known bits above bit 15; so, in SASS, do shared memory descriptor (``gdesc``)
+registers stepped by ``UIADD3 d, d, IMM`` (low word), ``UIADD3.X d, URZ, d`` (the high word
+plus the low word's carry) and ``UIADD3.64 d, s, IMM``.  Their operands carry ``assumes`` and
+the finding's evidence says so; no other operand gets the rule.
 
 Each :class:`LintFinding` has the location (line and 1-based column of the operand), severity,
 rule id (the validators' ids, plus ``lint.runtime`` for a run-time value, ``lint.kind`` for a

@@ -61,6 +61,7 @@ from collections.abc import Iterable, Iterator
 
 from . import MAX_FUNCTION, Fact, Instruction, Operand
 from .knownbits import KnownBits
+from .ptx import K_STEP_ASSUMPTION
 
 __all__ = ["read_sass"]
 
@@ -256,6 +257,37 @@ def _natural_loops(fn: list[_Ins], branches: list[tuple[int, int, bool]]) -> lis
     return loops
 
 
+_K_STEP_MAX = 1 << 14
+_K_STEP_LOW = (1 << 16) - 1       # the start address and the two unused bits above it
+
+
+def _k_step(ins: _Ins) -> tuple[str, str, str] | None:
+    """How a K loop steps a shared memory descriptor in SASS, as ``(form, dest, source)``:
+    ``lo`` -- ``UIADD3 d, UPn, UPT, d, IMM, URZ`` (the low word plus a step); ``hi`` --
+    ``UIADD3.X d, UPT, UPT, URZ, d, URZ, UPn, !UPT`` (the high word plus the low word's carry);
+    ``pair`` -- ``UIADD3.64 d, UPT, UPT, s, IMM, URZ`` (a 64-bit descriptor plus a step);
+    0 < IMM < 2^14 (16-byte units) and no predicate."""
+    if ins.pred or not ins.op.startswith(("UIADD3", "IADD3")):
+        return None
+    regs = [t for t, _ in ins.ops if not _PREDREG.match(t)]
+    if len(regs) != 4:
+        return None
+    d, a, b, c = regs
+    d = _reg_name(d) or ""
+    if ins.op.endswith(".X"):
+        if a in ("URZ", "RZ") and c in ("URZ", "RZ") and _reg_name(b) == d:
+            return "hi", d, d
+        return None
+    imm = _immediate(b)
+    if imm is None or not 0 < imm < _K_STEP_MAX or c not in ("URZ", "RZ") or _reg_name(a) is None:
+        return None
+    if ins.op.endswith(".64"):
+        return "pair", d, _reg_name(a) or ""
+    if ins.op in ("UIADD3", "IADD3") and _reg_name(a) == d:
+        return "lo", d, d
+    return None
+
+
 def _analyse(fn: list[_Ins], labels: dict[str, int], arch: str | None,
              name: str | None) -> Iterator[Instruction | Fact]:
     # pass 1: straight-line values of every definition
@@ -317,23 +349,49 @@ def _analyse(fn: list[_Ins], labels: dict[str, int], arch: str | None,
 
     loops = _natural_loops(fn, branches)
 
-    def at(reg: str, i: int) -> tuple[KnownBits, tuple[int, str] | None]:
+    assumed: set[tuple[str, int]] = set()   # (register, use index) resting on the K-step rule
+
+    def low_stepped(kb: KnownBits) -> KnownBits:
+        return KnownBits(kb.width, kb.zero & ~_K_STEP_LOW, kb.one & ~_K_STEP_LOW)
+
+    def at(reg: str, i: int, k_rule: bool = False) -> tuple[KnownBits, tuple[int, str] | None]:
+        """Known bits of ``reg`` where instruction ``i`` reads it; ``k_rule``: a shared memory
+        descriptor, to which the K-step rule applies."""
         if reg in ("RZ", "URZ"):
             return KnownBits.const(0, 32), None
         chain = [d for d in defs.get(reg, ()) if d[0] < i]
         if not chain:
             return KnownBits.unknown(32), None
         j, kb, origin, pure = chain[-1]
+        step = _k_step(fn[j]) if k_rule else None
+        if step is not None and (step[0] != "pair" or reg in (step[1], _pair(step[1]))):
+            # a K step: under the rule that it does not carry out of the 14-bit start address
+            # (Table 40) the bits above the start address are those before the step
+            form, dest, src = step
+            if form == "pair":
+                before, _ = at(src if reg == dest else _pair(src) or src, j, True)
+                value = low_stepped(before) if reg == dest else before
+            else:
+                before, _ = at(reg, j, True)
+                value = low_stepped(before) if form == "lo" else before
+            assumed.add((reg, i))
+            return value, origin
         if not pure and any(j in body for body in loops):
             return KnownBits.unknown(32), origin  # computed again on every trip of a loop
         for b, t, _cond in branches:
             if b < j < t <= i:  # a branch jumps over the definition
-                kb = kb.meet(at(reg, j)[0])
+                kb = kb.meet(at(reg, j, k_rule)[0])
                 break
         for body in loops:  # a loop around the use brings the definitions in its body
             if i in body:
                 for k, kb2, _o, pure2 in defs.get(reg, ()):
                     if k in body and k != j:
+                        step = _k_step(fn[k]) if k_rule else None
+                        if step is not None and step[0] in ("lo", "hi") and step[1] == reg:
+                            if step[0] == "lo":      # the K step keeps the upper bits
+                                kb = low_stepped(kb)
+                            assumed.add((reg, i))
+                            continue
                         if not pure2:
                             return KnownBits.unknown(32), origin
                         kb = kb.meet(kb2)
@@ -349,10 +407,11 @@ def _analyse(fn: list[_Ins], labels: dict[str, int], arch: str | None,
             if reg is None:
                 ops.append(Operand(text, col))
                 continue
-            lo, origin = at(reg, i)
+            assumed.clear()
             role = m.group(1) if m else None
+            lo, origin = at(reg, i, role == "gdesc")
             if role == "gdesc" or (m is None and ins.op.startswith("UTC") and "MMA" in ins.op):
-                hi, origin_hi = at(_pair(reg) or reg, i)
+                hi, origin_hi = at(_pair(reg) or reg, i, role == "gdesc")
                 value = KnownBits.concat(lo, hi)
                 origin = origin_hi or origin
             else:
@@ -362,7 +421,8 @@ def _analyse(fn: list[_Ins], labels: dict[str, int], arch: str | None,
                     value = value + KnownBits.const(-off if m.group(3).startswith("-") else off,
                                                     32) if off is not None else \
                         KnownBits.unknown(32)
-            ops.append(Operand(text, col, value, origin, memory=m is not None))
+            ops.append(Operand(text, col, value, origin, memory=m is not None,
+                               assumes=K_STEP_ASSUMPTION if assumed and role == "gdesc" else None))
         yield Instruction("sass", ins.line, ins.col, ins.op, tuple(ops), ins.text, arch, name)
 
 
