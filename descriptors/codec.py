@@ -464,7 +464,7 @@ def encode(descriptor: str, **params: Any) -> int:
     if (key is not None and key[1] is str
             and _MEMO_TYPES.issuperset(key[2 + 2 * len(params):])):
         if len(_MEMO) >= _MEMO_SIZE:
-            del _MEMO[next(iter(_MEMO))]
+            _MEMO.clear()  # O(1) amortised; evicting one by one from the front is not
         _MEMO[key] = word
     return word
 
@@ -474,7 +474,7 @@ def encode(descriptor: str, **params: Any) -> int:
 #: (so ``m=128.0`` or ``negate_a=1`` never meet the entry of ``m=128`` / ``negate_a=True``).
 #: Only sets whose values are plain str/int/bool/None are stored: they are immutable and their
 #: checks are deterministic, so a hit returns what the checks would.  Failures are never stored
-#: (every refusal runs the checks and raises afresh).  Oldest entries go first past the limit.
+#: (every refusal runs the checks and raises afresh).  Past the limit the memo starts afresh.
 _MEMO: dict[tuple[Any, ...], int] = {}
 _MEMO_SIZE = 4096
 _MEMO_TYPES = frozenset({str, int, bool, type(None)})

@@ -163,7 +163,7 @@ def test_encode_memo_is_bounded():
     try:
         for lane in range(codec._MEMO_SIZE + 10):
             descriptors.encode("tmem", lane=lane % 65536, column=lane // 65536)
-        assert len(codec._MEMO) == codec._MEMO_SIZE
+        assert 0 < len(codec._MEMO) <= codec._MEMO_SIZE
         assert descriptors.encode("tmem", lane=5) == 5 << 16
     finally:
         codec._MEMO.clear()
