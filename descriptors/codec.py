@@ -50,6 +50,8 @@ _ALIASES: dict[str, dict[str, str]] = {
     "tmem": {},
 }
 
+_KNOWN = {d: frozenset(names) for d, names in PARAMETERS.items()}
+
 #: Encoded-field scales: the field stores value >> shift (PTX "M >> 4", "N >> 3", 16-byte units).
 _M_SHIFT = {"idesc": 4, "idesc_mxf8f6f4": 7, "idesc_mxf4": 7}
 _N_SHIFT = 3
@@ -142,8 +144,10 @@ def _bytes(field: Field, value: Any, what: str) -> int:
     return v >> _BYTE_SHIFT
 
 
-def _normalise(descriptor: str, params: Mapping[str, Any]) -> dict[str, Any]:
+def _normalise(descriptor: str, params: Mapping[str, Any]) -> Mapping[str, Any]:
     """Map aliases to parameter names and refuse unknown or doubly-given parameters."""
+    if _KNOWN[descriptor].issuperset(params):  # PTX names only: no alias, nothing twice
+        return params
     known = PARAMETERS[descriptor]
     aliases = _ALIASES[descriptor]
     out: dict[str, Any] = {}
