@@ -15,6 +15,9 @@ The four descriptor families (PTX ISA 9.7.16):
 >>> descriptors.decode("idesc", 0x08400490, kind="f16").values["n"]
 256
 
+Many words at once: :func:`decode_many` (columns of raw fields, vectorised with NumPy when
+installed) and :func:`encode_many`.
+
 Every error is a :class:`DescgenError`.
 """
 
