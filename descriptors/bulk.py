@@ -52,6 +52,9 @@ def _layout(descriptor: Any, kind: Any) -> Layout:
 
 def _sequence(words: Any, np: Any) -> Any:
     if np is not None and isinstance(words, np.ndarray):
+        if words.ndim != 1:
+            raise ParameterError(f"words must be a one-dimensional array, not {words.ndim}-D "
+                                 f"(shape {words.shape})")
         return words
     if isinstance(words, (str, bytes, bytearray, Mapping)) or not isinstance(words, Iterable):
         raise ParameterError(f"words must be a sequence of descriptor words, not {_short(words)}")

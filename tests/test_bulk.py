@@ -98,6 +98,9 @@ def test_decode_many_refusals():
         descriptors.decode_many("nope", [1])
     with pytest.raises(ParameterError, match="words must be a sequence"):
         descriptors.decode_many("tmem", "0x10")
+    for bad in (np.zeros((2, 2), dtype=np.uint64), np.array(5)):
+        with pytest.raises(ParameterError, match="one-dimensional array"):
+            descriptors.decode_many("smem", bad)
     with pytest.raises(WordError, match="does not fit in 32 bits") as exc:
         descriptors.decode_many("tmem", np.array([1, 1 << 40], dtype=np.uint64))
     assert exc.value.__notes__ == ["(word #1 of the 2 given)"]
