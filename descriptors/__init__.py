@@ -15,10 +15,14 @@ The four descriptor families (PTX ISA 9.7.16):
 >>> descriptors.decode("idesc", 0x08400490, kind="f16").values["n"]
 256
 
+Many words at once: :func:`decode_many` (columns of raw fields, vectorised with NumPy when
+installed) and :func:`encode_many`.
+
 Every error is a :class:`DescgenError`.
 """
 
 from .bits import Field, Layout
+from .bulk import decode_many, encode_many
 from .codec import (DESCRIPTORS, PARAMETERS, Decoded, decode, encode, encode_raw, format_word,
                     layout_for, parse_int, readings, word_bits)
 from .enums import KINDS, Kind
@@ -51,7 +55,7 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "DESCRIPTORS", "PARAMETERS", "KINDS", "LAYOUTS", "Kind", "Field", "Layout", "Decoded",
-    "encode", "encode_raw", "decode", "readings", "layout_for", "format_word", "word_bits",
+    "encode", "encode_raw", "decode", "encode_many", "decode_many", "readings", "layout_for", "format_word", "word_bits",
     "parse_int", "SMEM", "IDESC", "IDESC_MXF8F6F4", "IDESC_MXF4", "ZCM", "TMEM",
     "DescgenError", "ParameterError", "FieldError", "WordError", "KindRequiredError",
     "BatchError", "InvalidDescriptorError", "validate", "validate_pair", "is_valid", "Finding",

@@ -50,6 +50,8 @@ _ALIASES: dict[str, dict[str, str]] = {
     "tmem": {},
 }
 
+_KNOWN = {d: frozenset(names) for d, names in PARAMETERS.items()}
+
 #: Encoded-field scales: the field stores value >> shift (PTX "M >> 4", "N >> 3", 16-byte units).
 _M_SHIFT = {"idesc": 4, "idesc_mxf8f6f4": 7, "idesc_mxf4": 7}
 _N_SHIFT = 3
@@ -142,8 +144,10 @@ def _bytes(field: Field, value: Any, what: str) -> int:
     return v >> _BYTE_SHIFT
 
 
-def _normalise(descriptor: str, params: Mapping[str, Any]) -> dict[str, Any]:
+def _normalise(descriptor: str, params: Mapping[str, Any]) -> Mapping[str, Any]:
     """Map aliases to parameter names and refuse unknown or doubly-given parameters."""
+    if _KNOWN[descriptor].issuperset(params):  # PTX names only: no alias, nothing twice
+        return params
     known = PARAMETERS[descriptor]
     aliases = _ALIASES[descriptor]
     out: dict[str, Any] = {}
@@ -447,12 +451,37 @@ def encode(descriptor: str, **params: Any) -> int:
     Raises :class:`FieldError` when a value does not fit its field (never truncates) and
     :class:`ParameterError` for an unknown, missing or malformed parameter.
     """
+    values = params.values()
+    try:
+        key = (descriptor, descriptor.__class__, *params, *values, *map(type, values))
+        return _MEMO[key]
+    except KeyError:
+        pass
+    except TypeError:  # an unhashable parameter (a list): no memo
+        key = None
     try:
         encoder = _ENCODERS[descriptor]
     except (KeyError, TypeError):
         raise ParameterError(f"unknown descriptor {_short(descriptor)}; descriptors: "
                              + ", ".join(DESCRIPTORS)) from None
-    return encoder(params)
+    word = encoder(params)
+    if (key is not None and key[1] is str
+            and _MEMO_TYPES.issuperset(key[2 + 2 * len(params):])):
+        if len(_MEMO) >= _MEMO_SIZE:
+            _MEMO.clear()  # O(1) amortised; evicting one by one from the front is not
+        _MEMO[key] = word
+    return word
+
+
+#: Words of parameter sets already encoded, keyed by descriptor, parameter names, values *and the
+#: values' exact types*
+#: (so ``m=128.0`` or ``negate_a=1`` never meet the entry of ``m=128`` / ``negate_a=True``).
+#: Only sets whose values are plain str/int/bool/None are stored: they are immutable and their
+#: checks are deterministic, so a hit returns what the checks would.  Failures are never stored
+#: (every refusal runs the checks and raises afresh).  Past the limit the memo starts afresh.
+_MEMO: dict[tuple[Any, ...], int] = {}
+_MEMO_SIZE = 4096
+_MEMO_TYPES = frozenset({str, int, bool, type(None)})
 
 
 def _layout_docs() -> str:
@@ -487,18 +516,29 @@ class Decoded:
     every field by PTX name, reserved and constant fields included) and ``values`` (semantic
     values, keyed like ``encode``'s parameters; byte values end in ``_bytes``).  ``int(obj)``
     re-encodes from ``fields``, so ``int(decode(d, w)) == w`` for every word.
+
+    :func:`decode` checks the word at once; ``fields`` and ``values`` are computed on first
+    access (one shift and mask per field, from the layout's compiled decoder) and kept.
     """
 
-    __slots__ = ("descriptor", "kind", "layout", "word", "fields", "_values")
+    __slots__ = ("descriptor", "kind", "layout", "word", "_fields", "_values")
 
     def __init__(self, descriptor: str, kind: str | None, layout: Layout, word: int,
-                 fields: dict[str, int]) -> None:
+                 fields: dict[str, int] | None = None) -> None:
         self.descriptor = descriptor
         self.kind = kind
         self.layout = layout
         self.word = word
-        self.fields = fields
+        self._fields = fields
         self._values: dict[str, Any] | None = None
+
+    @property
+    def fields(self) -> dict[str, int]:
+        """Raw value of every field by PTX name (reserved and constant fields included)."""
+        f = self._fields
+        if f is None:
+            f = self._fields = self.layout._decode(self.word)
+        return f
 
     @property
     def values(self) -> dict[str, Any]:
@@ -580,21 +620,35 @@ def decode(descriptor: str, word: int, *, kind: str | None = None) -> Decoded:
     """Decode ``word`` into a :class:`Decoded`.  An idesc needs ``kind`` (the word alone does not
     say which layout it uses): without it :class:`KindRequiredError` names the kinds; see
     :func:`readings`.  Raises :class:`WordError` when the word is not an integer of the
-    descriptor's size.  Never loses a bit: ``int(decode(d, w)) == w``."""
+    descriptor's size.  Never loses a bit: ``int(decode(d, w)) == w``.
+
+    The word is checked here; the fields are extracted on first access to ``fields`` or
+    ``values`` (:class:`Decoded` is lazy)."""
     try:
-        lay, kind = _DISPATCH[descriptor, kind]
+        lay, kind, top = _DISPATCH[descriptor, kind]
     except (KeyError, TypeError):
         lay = layout_for(descriptor, kind)
         kind = _kind(kind).name if kind is not None else None
-    if word.__class__ is not int:
+        top = lay.max_word
+    if word.__class__ is not int or word < 0 or word > top:
         word = _word(lay, word)
-    fields = lay._decode(word)
-    return Decoded(descriptor, kind, lay, word, fields)
+    obj = _new_decoded(Decoded)
+    obj.descriptor = descriptor
+    obj.kind = kind
+    obj.layout = lay
+    obj.word = word
+    obj._fields = obj._values = None
+    return obj
 
 
-_DISPATCH: dict[tuple[str, str | None], tuple[Layout, str | None]] = {
-    **{(d, None): (lay, None) for d, lay in _FIXED_LAYOUT.items()},
-    **{("idesc", k): (LAYOUTS[kind.layout], k) for k, kind in KINDS.items()},
+_new_decoded = object.__new__
+
+#: (descriptor, kind) -> (layout, canonical kind name, largest word): decode's dispatch table,
+#: derived from the layouts and KINDS.
+_DISPATCH: dict[tuple[str, str | None], tuple[Layout, str | None, int]] = {
+    **{(d, None): (lay, None, lay.max_word) for d, lay in _FIXED_LAYOUT.items()},
+    **{("idesc", k): (LAYOUTS[kind.layout], k, LAYOUTS[kind.layout].max_word)
+       for k, kind in KINDS.items()},
 }
 
 

@@ -1,0 +1,170 @@
+"""The fast paths of the public codec against the slow paths they shortcut (issue 12).
+
+``descriptors.decode`` checks the word at once and extracts fields lazily; ``descriptors.encode``
+memoises the word of a parameter set.  Here both are compared over generated inputs -- valid
+and invalid, hashable and not, with look-alike values (``128.0``, ``True`` for ``1``) -- with
+the uncached route: the same result, or the same exception class and message.
+"""
+
+from __future__ import annotations
+
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+import descriptors
+from descriptors import KINDS, codec
+from descriptors.enums import LBO_MODE, MAJOR, SWIZZLE
+
+from helpers import LEGAL_TYPES
+
+FAST = settings(max_examples=250, deadline=None)
+
+
+def outcome(call):
+    """``("ok", value)`` or ``("raise", exception class, message)``."""
+    try:
+        return ("ok", call())
+    except Exception as exc:  # noqa: BLE001 - comparing refusals is the point
+        return ("raise", type(exc), str(exc))
+
+
+# ------------------------------------------------------------------ decode
+
+
+def slow_decode(descriptor, word, kind):
+    """The reference: dispatch through layout_for, check the word, parse with Construct."""
+    lay = descriptors.layout_for(descriptor, kind)
+    kind = codec._kind(kind).name if kind is not None else None
+    word = codec._word(lay, word)
+    fields = lay.construct_parse(word)
+    return descriptor, kind, lay, word, fields
+
+
+def view(d):
+    return (d.descriptor, d.kind, d.layout, d.word, d.fields)
+
+
+DESCRIPTOR_ARGS = st.sampled_from(["smem", "idesc", "zcm", "tmem", "SMEM", "bogus", None, 3])
+KIND_ARGS = st.one_of(st.none(), st.sampled_from([*KINDS, "F16", "kind::f16", "nope", 7]))
+WORD_ARGS = st.one_of(
+    st.integers(0, (1 << 64) - 1), st.integers(0, (1 << 32) - 1),
+    st.integers(-(1 << 70), 1 << 70), st.booleans(), st.floats(allow_nan=False),
+    st.integers(0, 1 << 40).map(hex), st.just("zz"), st.none())
+
+
+@FAST
+@given(descriptor=DESCRIPTOR_ARGS, kind=KIND_ARGS, word=WORD_ARGS)
+@example("idesc", "f16", 1 << 40)
+@example("tmem", None, 1 << 32)
+@example("smem", None, -1)
+@example("smem", None, True)
+@example("zcm", None, "0x1")
+@example("idesc", None, 5)
+def test_decode_equals_slow_path(descriptor, kind, word):
+    fast = outcome(lambda: descriptors.decode(descriptor, word, kind=kind))
+    if fast[0] == "ok":  # refusals come from decode itself, never later from a lazy field
+        fast = ("ok", view(fast[1]))
+    assert fast == outcome(lambda: slow_decode(descriptor, word, kind))
+
+
+@FAST
+@given(data=st.data())
+def test_decoded_lazy_fields_and_values(data):
+    descriptor, kind = data.draw(st.sampled_from(
+        [("smem", None), ("zcm", None), ("tmem", None)] + [("idesc", k) for k in KINDS]))
+    lay = descriptors.layout_for(descriptor, kind)
+    word = data.draw(st.integers(0, lay.max_word))
+    d = descriptors.decode(descriptor, word, kind=kind)
+    ref = lay.construct_parse(word)
+    # values first (computes fields on the way), then fields, int and the derived views
+    if descriptor == "idesc":
+        expected_values = codec._values_idesc(kind, lay, ref)
+    else:
+        expected_values = getattr(codec, f"_values_{descriptor}")(ref)
+    assert d.values == expected_values
+    assert d.fields == ref and d.fields is d.fields
+    assert int(d) == word
+    assert d.unexpected == {f.name: ref[f.name] for f in lay.fields
+                            if f.role != "field" and ref[f.name] != f.default}
+
+
+# ------------------------------------------------------------------ encode
+
+#: Values a parameter may be given: valid names and numbers, and look-alikes that compare equal
+#: to valid ones but must be refused (or read differently).
+ANY_VALUE = st.one_of(
+    st.sampled_from([*SWIZZLE.names, *LBO_MODE.names, *MAJOR.names, "bf16", "f16", "f32", "s8",
+                     "e4m3", "e2m1", "ue8m0", "ue4m3", "tf32", "s32", "f16 ", "BF16", "0x400",
+                     "1_024", "x"]),
+    st.sampled_from([0, 1, 2, 3, 8, 16, 32, 64, 96, 128, 256, 1024, 0x400, 0x3FFF0, -16, 1 << 20]),
+    st.sampled_from([True, False, None, 128.0, 1.0, 0.0, 256.0]),
+    st.sampled_from([[0, 1], (1, 2), [1, 1, 0, 0]]),
+)
+
+BASES = {
+    "smem": dict(start_address=0x400, leading_byte_offset=16, stride_byte_offset=1024,
+                 swizzle="128B"),
+    "zcm": dict(start_count=(0, 1, 2, 1), first_span=(1, 1, 0, 0), skip_span=2, use_span=3),
+    "tmem": dict(lane=64, column=128),
+    **{f"idesc-{k}": dict(kind=k, m=128, n=256, **types) for k, types in LEGAL_TYPES.items()},
+}
+NAMES = {d: [*codec.PARAMETERS[d], *codec._ALIASES[d]] for d in codec.PARAMETERS}
+
+
+@st.composite
+def encode_calls(draw):
+    base = draw(st.sampled_from(sorted(BASES)))
+    descriptor = base.split("-")[0]
+    params = dict(BASES[base])
+    for _ in range(draw(st.integers(0, 3))):
+        name = draw(st.sampled_from([*NAMES[descriptor], "bogus"]))
+        if draw(st.booleans()) and name in params:
+            del params[name]
+        else:
+            params[name] = draw(ANY_VALUE)
+    return descriptor, params
+
+
+def slow_encode(descriptor, params):
+    return codec._ENCODERS[descriptor](params)
+
+
+@FAST
+@given(call=encode_calls())
+def test_encode_equals_slow_path(call):
+    descriptor, params = call
+    slow = outcome(lambda: slow_encode(descriptor, params))
+    # twice: the first call may fill the memo, the second may be served from it
+    assert outcome(lambda: descriptors.encode(descriptor, **params)) == slow
+    assert outcome(lambda: descriptors.encode(descriptor, **params)) == slow
+
+
+def test_encode_memo_is_used_and_keyed_by_type():
+    params = dict(kind="f16", a_type="bf16", b_type="bf16", d_type="f32", m=128, n=256)
+    word = descriptors.encode("idesc", **params)
+    assert word == 0x08400490
+    assert any(key[0] == "idesc" and 0x08400490 == value for key, value in codec._MEMO.items())
+    # look-alikes of memoised values run the checks: refused exactly as without the memo
+    for name, value in (("m", 128.0), ("negate_a", 1.0)):
+        bad = {**params, name: value}
+        assert outcome(lambda: descriptors.encode("idesc", **bad)) == \
+            outcome(lambda: slow_encode("idesc", bad))
+        assert outcome(lambda: descriptors.encode("idesc", **bad))[0] == "raise"
+    # True and 1 are different keys with their own (equal here) results
+    assert descriptors.encode("idesc", **params, negate_a=True) == \
+        descriptors.encode("idesc", **params, negate_a=1) == 0x08402490
+    # a refusal is never memoised: it raises every time
+    for _ in range(2):
+        assert outcome(lambda: descriptors.encode("idesc", **{**params, "m": 100}))[0] == "raise"
+
+
+def test_encode_memo_is_bounded():
+    before = dict(codec._MEMO)
+    try:
+        for lane in range(codec._MEMO_SIZE + 10):
+            descriptors.encode("tmem", lane=lane % 65536, column=lane // 65536)
+        assert 0 < len(codec._MEMO) <= codec._MEMO_SIZE
+        assert descriptors.encode("tmem", lane=5) == 5 << 16
+    finally:
+        codec._MEMO.clear()
+        codec._MEMO.update(before)
