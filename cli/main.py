@@ -94,11 +94,26 @@ app = typer.Typer(
     cls=_OneLineErrors,
     name="descgen",
     help="Bit-exact encoder and decoder for NVIDIA Blackwell tcgen05 descriptors (PTX ISA 9.7.16).",
-    add_completion=False,
+    add_completion=True,  # typer's --install-completion / --show-completion (bash, zsh, fish)
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
+
+
+def _version(value: bool) -> None:
+    """``--version``: the package version, as the batch header prints it."""
+    if value:
+        typer.echo(f"descgen {descriptors.__version__}")
+        raise typer.Exit(EXIT_OK)
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print the descgen version and exit.")] = False,
+) -> None:
+    """Bit-exact encoder and decoder for NVIDIA Blackwell tcgen05 descriptors (PTX ISA 9.7.16)."""
 
 
 def _choices(name: str, values: tuple[str, ...]) -> Any:
