@@ -23,7 +23,7 @@ import descriptors
 from descriptors import DescgenError, InvalidDescriptorError
 from descriptors.errors import shorten
 from descriptors.batch import BATCH_FORMATS, encode_batch, load_batch, render
-from descriptors.output import FORMATS, render_word
+from descriptors.output import FORMATS, NAMED_FORMATS, render_word
 from descriptors.printer import plain, rank_readings, to_json
 from descriptors.printer import render as render_rich
 from descriptors.validate import ARCHES, Finding, is_valid, validate, validate_pair
@@ -123,13 +123,16 @@ def _choices(name: str, values: tuple[str, ...]) -> Any:
 
 OutFormat = _choices("OutFormat", FORMATS)
 DecodeFormat = _choices("DecodeFormat", ("text", "json"))
-BatchFormat = _choices("BatchFormat", BATCH_FORMATS)
+#: ``c`` is accepted for ``cpp`` (one vocabulary with the single-word commands).
+BatchFormat = _choices("BatchFormat", ("hex", "c", *BATCH_FORMATS[1:]))
 Descriptor = _choices("Descriptor", descriptors.DESCRIPTORS)
 
 
-FormatOpt = Annotated[OutFormat, typer.Option("--format", "-f", help="Output: hex constant, C++ "
-                                              "constexpr line, Python assignment or JSON.")]
-NameOpt = Annotated[str | None, typer.Option("--name", help="Constant name for --format c/python.")]
+FormatOpt = Annotated[OutFormat, typer.Option("--format", "-f", help="Output: hex constant, c or cpp "
+                                              "(the same: a C++ constexpr line), Python assignment "
+                                              "or JSON.")]
+NameOpt = Annotated[str | None, typer.Option("--name", help="Constant name for --format c/cpp/python "
+                                             "(a warning with the other formats, which have no name).")]
 ArchOpt = Annotated[str, typer.Option("--arch", help="Target architecture: " + ", ".join(ARCHES) + ".")]
 ForceOpt = Annotated[bool, typer.Option("--force", help="Emit the constant even when it breaks "
                                         "rules of the PTX text (errors become warnings).")]
@@ -151,6 +154,15 @@ def _checked(findings: list[Finding], force: bool, what: str) -> None:
     _warn(findings, force)
 
 
+def _name_unused(name: str | None, fmt: str, why: str | None = None) -> None:
+    """A warning on stderr when ``--name`` is given where no constant is named (it used to be
+    ignored silently)."""
+    if name is not None and (why is not None or fmt not in NAMED_FORMATS):
+        sys.stderr.write(f"descgen: warning: --name {shorten(name)} is ignored: "
+                         f"{why or f'--format {fmt} names no constant'} "
+                         f"(--name applies to --format {'/'.join(NAMED_FORMATS)})\n")
+
+
 def _emit(descriptor: str, params: dict[str, Any], fmt: OutFormat, name: str | None, arch: str,
           force: bool, context: dict[str, Any] | None = None) -> None:
     given = {k: v for k, v in params.items() if v is not None}
@@ -160,7 +172,9 @@ def _emit(descriptor: str, params: dict[str, Any], fmt: OutFormat, name: str | N
         ctx.update({k: given[k] for k in ("cta_group", "ws") if k in given})
     findings = validate(descriptor, word, kind=given.get("kind"), arch=arch, **ctx)
     _checked(findings, force, f"the {descriptor} descriptor {descriptors.format_word(descriptor, word)}")
-    typer.echo(render_word(descriptor, word, fmt.value, name=name, params=given))
+    text = render_word(descriptor, word, fmt.value, name=name, params=given)
+    _name_unused(name, fmt.value)
+    typer.echo(text)
 
 
 def _list(values: list[str] | None) -> list[str] | None:
@@ -293,6 +307,9 @@ def zcm_cmd(
         z = zcm_lib.generate(word, m, n)
     _checked(findings, force, f"the zcm descriptor {descriptors.format_word('zcm', word)}")
     if z is not None:
+        if fmt in (OutFormat.json, OutFormat.hex):
+            _name_unused(name, fmt.value, "--show with --format "
+                         f"{fmt.value} prints the masks, not a named constant")
         if fmt is OutFormat.json:
             typer.echo(json.dumps(z.to_dict(), indent=2))
         elif fmt is OutFormat.hex:
@@ -301,7 +318,9 @@ def zcm_cmd(
             typer.echo(render_word("zcm", word, fmt.value, name=name, params=given))
             typer.echo(plain_mask(z))
         return
-    typer.echo(render_word("zcm", word, fmt.value, name=name, params=given))
+    text = render_word("zcm", word, fmt.value, name=name, params=given)
+    _name_unused(name, fmt.value)
+    typer.echo(text)
 
 
 @app.command("tmem")
@@ -334,6 +353,7 @@ def tmem_cmd(
     from descriptors import tmem as tm
 
     if datapath is not None:
+        _name_unused(name, fmt.value, "--datapath prints a layout, not a constant")
         dl = tm.datapath_layout(descriptors.parse_int(datapath, "--datapath"),
                                 cta_group=descriptors.parse_int(cta_group or 1, "--cta-group"),
                                 sparse=sparse, ws=ws)
@@ -353,6 +373,7 @@ def tmem_cmd(
     if ld is not None and st is not None:
         raise descriptors.ParameterError("give --ld or --st, not both")
     op, spec = ("ld", ld) if ld is not None else ("st", st)
+    _name_unused(name, fmt.value, f"--{op} prints a footprint, not a constant")
     shape, num = tm.parse_ld_spec(spec or "")
     addr = address if address is not None else tm.pack(
         descriptors.parse_int(lane or 0, "--lane"), descriptors.parse_int(column or 0, "--column"))
@@ -567,7 +588,7 @@ def _params(items: list[str]) -> dict[str, Any]:
 @app.command("batch")
 def batch_cmd(
     file: Annotated[Path, typer.Argument(help="TOML or JSON file with a list 'configs'.")],
-    fmt: Annotated[BatchFormat, typer.Option("--format", "-f", help="hex listing, C++ header, Python module or JSON.")] = BatchFormat.hex,
+    fmt: Annotated[BatchFormat, typer.Option("--format", "-f", help="hex listing, c or cpp (the same: a C++ header), Python module or JSON.")] = BatchFormat.hex,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file instead of stdout.")] = None,
     force: ForceOpt = False,
 ) -> None:
@@ -578,7 +599,7 @@ def batch_cmd(
             if f.severity == "warning" or (force and f.severity == "error"):
                 prefix = "warning: (forced) " if f.severity == "error" else ""
                 sys.stderr.write(f"descgen: {prefix}{r.config.label}: {' '.join(str(f).split())}\n")
-    text = render(results, fmt.value, origin=file.name)
+    text = render(results, "cpp" if fmt.value == "c" else fmt.value, origin=file.name)
     if output is None:
         typer.echo(text)
     else:
