@@ -134,6 +134,9 @@ FormatOpt = Annotated[OutFormat, typer.Option("--format", "-f", help="Output: he
 NameOpt = Annotated[str | None, typer.Option("--name", help="Constant name for --format c/cpp/python "
                                              "(a warning with the other formats, which have no name).")]
 ArchOpt = Annotated[str, typer.Option("--arch", help="Target architecture: " + ", ".join(ARCHES) + ".")]
+#: On every command that prints; where a command prints no colour anyway it changes nothing.
+NoColorOpt = Annotated[bool, typer.Option("--no-color", help="No colour (NO_COLOR is honoured too; "
+                                          "colour is only ever used on a terminal).")]
 ForceOpt = Annotated[bool, typer.Option("--force", help="Emit the constant even when it breaks "
                                         "rules of the PTX text (errors become warnings).")]
 
@@ -212,6 +215,7 @@ def idesc_cmd(
     name: NameOpt = None,
     arch: ArchOpt = "sm_100a",
     force: ForceOpt = False,
+    no_color: NoColorOpt = False,
 ) -> None:
     """Instruction descriptor (32-bit; PTX Tables 42-44) from M, N, types and flags."""
     params = dict(kind=kind, a_type=a_type, b_type=b_type, d_type=d_type, m=m, n=n,
@@ -234,6 +238,7 @@ def smem_cmd(
     name: NameOpt = None,
     arch: ArchOpt = "sm_100a",
     force: ForceOpt = False,
+    no_color: NoColorOpt = False,
 ) -> None:
     """Shared memory descriptor (64-bit; PTX Table 40) from byte offsets and a swizzle mode."""
     params = dict(start_address=start_address, leading_byte_offset=leading_byte_offset,
@@ -260,6 +265,7 @@ def zcm_cmd(
     name: NameOpt = None,
     arch: ArchOpt = "sm_100a",
     force: ForceOpt = False,
+    no_color: NoColorOpt = False,
 ) -> None:
     """Zero-column mask descriptor of tcgen05.mma.ws (64-bit; PTX Table 45): from raw fields, or
     synthesised from the mask you want; --show renders the masks it generates."""
@@ -313,7 +319,7 @@ def zcm_cmd(
         if fmt is OutFormat.json:
             typer.echo(json.dumps(z.to_dict(), indent=2))
         elif fmt is OutFormat.hex:
-            _console(False).print(render_mask(z))
+            _console(no_color).print(render_mask(z))
         else:
             typer.echo(render_word("zcm", word, fmt.value, name=name, params=given))
             typer.echo(plain_mask(z))
@@ -347,6 +353,7 @@ def tmem_cmd(
     name: NameOpt = None,
     arch: ArchOpt = "sm_100a",
     force: ForceOpt = False,
+    no_color: NoColorOpt = False,
 ) -> None:
     """Tensor Memory address (32-bit; PTX 9.7.16.1.1) from lane and column; with --ld/--st the
     footprint and verdict of a tcgen05.ld/st; with --datapath the data-path layout of an M."""
@@ -450,7 +457,7 @@ def decode_cmd(
     shift: ShiftOpt = False,
     fmt: Annotated[DecodeFormat, typer.Option("--format", "-f", help="text or json.")] = DecodeFormat.text,
     plain_: Annotated[bool, typer.Option("--plain", help="Plain-text dump (stable; no table, no colour).")] = False,
-    no_color: Annotated[bool, typer.Option("--no-color", help="No colour in the terminal.")] = False,
+    no_color: NoColorOpt = False,
 ) -> None:
     """Decode a word: every field (bits, raw value, meaning), a bit diagram and the findings."""
     descriptor = as_.value
@@ -505,6 +512,7 @@ def check_cmd(
     scale_vec: ScaleVecOpt = None,
     shift: ShiftOpt = False,
     fmt: Annotated[DecodeFormat, typer.Option("--format", "-f", help="text or json.")] = DecodeFormat.text,
+    no_color: NoColorOpt = False,
 ) -> None:
     """Validate a word, a parameter set or an idesc with its A/B descriptors; exit 1 on errors."""
     if idesc is not None:
@@ -591,6 +599,7 @@ def batch_cmd(
     fmt: Annotated[BatchFormat, typer.Option("--format", "-f", help="hex listing, c or cpp (the same: a C++ header), Python module or JSON.")] = BatchFormat.hex,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file instead of stdout.")] = None,
     force: ForceOpt = False,
+    no_color: NoColorOpt = False,
 ) -> None:
     """Encode and validate every configuration of a batch file; emit all constants at once."""
     results = encode_batch(load_batch(file), force=force)

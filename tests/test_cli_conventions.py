@@ -139,3 +139,41 @@ def test_name_where_no_constant_is_printed_warns(args, why):
 def test_name_with_a_named_format_is_quiet():
     for fmt in ("c", "cpp", "python"):
         ok(*SMEM, "--name", "A_DESC", "--format", fmt)
+
+
+# --- --no-color on every command that prints -------------------------------------------------
+
+def test_every_command_takes_no_color():
+    import typer.main
+    commands = typer.main.get_command(app).commands  # type: ignore[attr-defined]
+    assert len(commands) >= 11
+    missing = [name for name, cmd in commands.items()
+               if not any("--no-color" in p.opts for p in cmd.params)]
+    assert missing == []
+
+
+COLOURED = [
+    ["zcm", "--skip-span", "2", "--use-span", "3", "-m", "64", "-n", "64", "--show"],
+    ["lint", "fixtures/lint/candidates.ptx"],
+    ["decode", "0x08400490", "--as", "idesc", "--kind", "f16"],
+]
+
+
+@pytest.mark.parametrize("command", COLOURED, ids=lambda c: c[0])
+def test_no_color_on_a_terminal(command, monkeypatch):
+    """FORCE_COLOR makes rich treat the output as a terminal: colour, unless --no-color."""
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    coloured = CliRunner().invoke(app, command)
+    plain = CliRunner().invoke(app, [*command, "--no-color"])
+    assert coloured.exit_code == plain.exit_code and coloured.exit_code in (0, 1)
+    assert "\x1b[" in coloured.stdout
+    assert "\x1b[" not in plain.stdout and plain.stdout.strip()
+
+
+@pytest.mark.parametrize("command", [
+    [*SMEM, "--format", "c"], ["check", "0x08400490", "--as", "idesc", "--kind", "f16"],
+    ["batch", "fixtures/real-world.toml"], ["tmem", "--lane", "32", "--column", "8"],
+])
+def test_no_color_accepted_where_the_output_has_no_colour(command):
+    assert ok(*command, "--no-color") == ok(*command)
