@@ -166,6 +166,28 @@ def _name_unused(name: str | None, fmt: str, why: str | None = None) -> None:
                          f"(--name applies to --format {'/'.join(NAMED_FORMATS)})\n")
 
 
+def _typed(value: Any) -> Any:
+    """A parameter as JSON gives it: integer text (decimal or 0x hex, as the options take it) as
+    a number, a list element-wise; names (``bf16``, ``128B``), booleans and the rest unchanged."""
+    if isinstance(value, list):
+        return [_typed(v) for v in value]
+    if isinstance(value, str):
+        try:
+            return descriptors.parse_int(value, "parameter")
+        except DescgenError:
+            return value
+    return value
+
+
+def _params_for(fmt: str, params: dict[str, Any], keep: tuple[str, ...] = ()) -> dict[str, Any]:
+    """``params`` as the output shows them: for JSON numbers as numbers (the keys in ``keep``
+    stay as they are: a zero-column mask is hex text, like the word, because it may be wider
+    than the integers JSON readers keep exactly); the other formats echo the options as given."""
+    if fmt != "json":
+        return params
+    return {k: v if k in keep else _typed(v) for k, v in params.items()}
+
+
 def _emit(descriptor: str, params: dict[str, Any], fmt: OutFormat, name: str | None, arch: str,
           force: bool, context: dict[str, Any] | None = None) -> None:
     given = {k: v for k, v in params.items() if v is not None}
@@ -175,7 +197,7 @@ def _emit(descriptor: str, params: dict[str, Any], fmt: OutFormat, name: str | N
         ctx.update({k: given[k] for k in ("cta_group", "ws") if k in given})
     findings = validate(descriptor, word, kind=given.get("kind"), arch=arch, **ctx)
     _checked(findings, force, f"the {descriptor} descriptor {descriptors.format_word(descriptor, word)}")
-    text = render_word(descriptor, word, fmt.value, name=name, params=given)
+    text = render_word(descriptor, word, fmt.value, name=name, params=_params_for(fmt.value, given))
     _name_unused(name, fmt.value)
     typer.echo(text)
 
@@ -324,7 +346,8 @@ def zcm_cmd(
             typer.echo(render_word("zcm", word, fmt.value, name=name, params=given))
             typer.echo(plain_mask(z))
         return
-    text = render_word("zcm", word, fmt.value, name=name, params=given)
+    text = render_word("zcm", word, fmt.value, name=name,
+                       params=_params_for(fmt.value, given, keep=("mask",)))
     _name_unused(name, fmt.value)
     typer.echo(text)
 
@@ -554,7 +577,8 @@ def check_cmd(
                                 arch=arch, **ctx)
     if fmt is DecodeFormat.json:
         typer.echo(json.dumps({"valid": is_valid(findings),
-                               "findings": [f.to_dict() for f in findings]}, indent=2))
+                               "findings": [{**f.to_dict(), "value": _typed(f.value)}
+                                            for f in findings]}, indent=2))
     else:
         for f in findings:
             typer.echo(str(f))

@@ -36,7 +36,7 @@ def test_idesc_formats():
     doc = json.loads(ok(*HEADLINE, "--format", "json"))
     assert doc["descriptor"] == "idesc"
     assert doc["word"] == "0x08400490"
-    assert doc["params"]["kind"] == "f16" and doc["params"]["n"] == "256"
+    assert doc["params"]["kind"] == "f16" and doc["params"]["n"] == 256
 
 
 def test_idesc_flags_reach_the_word():

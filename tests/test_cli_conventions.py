@@ -177,3 +177,51 @@ def test_no_color_on_a_terminal(command, monkeypatch):
 ])
 def test_no_color_accepted_where_the_output_has_no_colour(command):
     assert ok(*command, "--no-color") == ok(*command)
+
+
+# --- JSON: numbers as numbers --------------------------------------------------------------
+
+import json  # noqa: E402
+
+
+def test_encode_json_params_are_numbers_booleans_and_names():
+    doc = json.loads(ok("idesc", "--kind", "f16", "--a-type", "bf16", "--b-type", "bf16",
+                        "-m", "0x80", "-n", "256", "--negate-a", "--cta-group", "1", "-f", "json"))
+    assert doc == {"descriptor": "idesc", "word": "0x08402490", "params": {
+        "kind": "f16", "a_type": "bf16", "b_type": "bf16", "m": 128, "n": 256,
+        "negate_a": True, "cta_group": 1}}
+    doc = json.loads(ok(*SMEM, "--start-address", "0x400", "-f", "json"))
+    assert doc["params"] == {"start_address": 1024, "leading_byte_offset": 16,
+                             "stride_byte_offset": 1024, "swizzle": "128B"}
+    doc = json.loads(ok("zcm", "--start-count", "1,2", "--first-span", "0", "--first-span", "1",
+                        "-f", "json"))
+    assert doc["params"] == {"start_count": [1, 2], "first_span": [0, 1]}
+    doc = json.loads(ok("tmem", "--lane", "32", "--column", "0x10", "-f", "json"))
+    assert doc == {"descriptor": "tmem", "word": "0x00200010", "params": {"lane": 32, "column": 16}}
+
+
+def test_synthesised_zcm_json_keeps_the_mask_as_hex_text_like_the_word():
+    doc = json.loads(ok("zcm", "--conv", "20,1,1", "-m", "128", "-n", "128", "-f", "json"))
+    assert doc["params"]["m"] == 128 and doc["params"]["n"] == 128
+    assert doc["params"]["mask"] == "0x1800018000180001800018000180001"
+
+
+def test_json_conversion_leaves_c_comments_as_given():
+    assert ok("tmem", "--lane", "0x20", "-f", "c") == (
+        "constexpr uint32_t TMEM_ADDR = 0x00200000u;  // tmem: lane=0x20\n")
+
+
+def test_check_json_finding_values_are_numbers():
+    r = CliRunner().invoke(app, ["check", "--as", "smem", "-p", "swizzle=128B",
+                                 "-p", "start_address=0x608", "-p", "sbo=1024", "-f", "json"])
+    assert r.exit_code == 1
+    doc = json.loads(r.stdout)
+    assert doc["valid"] is False
+    assert [(f["rule"], f["field"], f["value"]) for f in doc["findings"]] == [
+        ("encode.field", "start_address", 0x608)]
+
+
+def test_decode_json_values_are_numbers():
+    doc = json.loads(ok("decode", "0x08400490", "--as", "idesc", "--kind", "f16", "-f", "json"))
+    assert doc["values"]["m"] == 128 and doc["values"]["sparse"] is False
+    assert doc["fields"]["n_dim"] == 32
