@@ -390,8 +390,8 @@ def tmem_cmd(
         if fmt is OutFormat.json:
             typer.echo(json.dumps(dl.to_dict(), indent=2))
         else:
-            for key, value in dl.to_dict().items():
-                typer.echo(f"{key}: {value}")
+            from descriptors.printer import render_datapath
+            _console(no_color).print(render_datapath(dl))
         return
     if ld is None and st is None:
         _emit("tmem", dict(lane=lane, column=column), fmt, name, arch, force,
