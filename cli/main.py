@@ -250,12 +250,12 @@ def idesc_cmd(
 
 @app.command("smem")
 def smem_cmd(
-    start_address: Annotated[str | None, typer.Option("--start-address", help="Start address in bytes (16-byte aligned, < 256 KiB).")] = None,
-    leading_byte_offset: Annotated[str | None, typer.Option("--leading-byte-offset", "--lbo", help="Leading dimension byte offset (or absolute address), bytes.")] = None,
-    stride_byte_offset: Annotated[str | None, typer.Option("--stride-byte-offset", "--sbo", help="Stride dimension byte offset, bytes.")] = None,
-    swizzle: Annotated[str | None, typer.Option("--swizzle", help="none, 128B_base32B, 128B, 64B, 32B.")] = None,
-    base_offset: Annotated[str | None, typer.Option("--base-offset", help="Matrix base offset 0-7.")] = None,
-    lbo_mode: Annotated[str | None, typer.Option("--lbo-mode", help="relative or absolute.")] = None,
+    start_address: Annotated[str | None, typer.Option("--start-address", help="Start address in bytes (16-byte aligned, < 256 KiB).", show_default="0")] = None,
+    leading_byte_offset: Annotated[str | None, typer.Option("--leading-byte-offset", "--lbo", help="Leading dimension byte offset (or absolute address), bytes.", show_default="0")] = None,
+    stride_byte_offset: Annotated[str | None, typer.Option("--stride-byte-offset", "--sbo", help="Stride dimension byte offset, bytes.", show_default="0")] = None,
+    swizzle: Annotated[str | None, typer.Option("--swizzle", help="none, 128B_base32B, 128B, 64B, 32B.", show_default="none")] = None,
+    base_offset: Annotated[str | None, typer.Option("--base-offset", help="Matrix base offset 0-7.", show_default="0")] = None,
+    lbo_mode: Annotated[str | None, typer.Option("--lbo-mode", help="relative or absolute.", show_default="relative")] = None,
     fmt: FormatOpt = OutFormat.hex,
     name: NameOpt = None,
     arch: ArchOpt = "sm_100a",
@@ -271,12 +271,12 @@ def smem_cmd(
 
 @app.command("zcm")
 def zcm_cmd(
-    start_count: Annotated[list[str] | None, typer.Option("--start-count", help="Start counts sc0..sc3, comma-separated or repeated.")] = None,
-    first_span: Annotated[list[str] | None, typer.Option("--first-span", help="First spans fs0..fs3 (0 use, 1 skip), comma-separated or repeated.")] = None,
-    non_zero_mask: Annotated[str | None, typer.Option("--non-zero-mask", help="1 generate the mask (default), 0 all-zero mask.")] = None,
-    skip_span: Annotated[str | None, typer.Option("--skip-span", help="Zeroed columns per period minus 1.")] = None,
-    use_span: Annotated[str | None, typer.Option("--use-span", help="Used columns per period minus 1.")] = None,
-    column_shift: Annotated[str | None, typer.Option("--column-shift", help="Shift of B columns.")] = None,
+    start_count: Annotated[list[str] | None, typer.Option("--start-count", help="Start counts sc0..sc3, comma-separated or repeated.", show_default="0,0,0,0")] = None,
+    first_span: Annotated[list[str] | None, typer.Option("--first-span", help="First spans fs0..fs3 (0 use, 1 skip), comma-separated or repeated.", show_default="0,0,0,0")] = None,
+    non_zero_mask: Annotated[str | None, typer.Option("--non-zero-mask", help="1 generate the mask, 0 all-zero mask.", show_default="1")] = None,
+    skip_span: Annotated[str | None, typer.Option("--skip-span", help="Zeroed columns per period minus 1.", show_default="0")] = None,
+    use_span: Annotated[str | None, typer.Option("--use-span", help="Used columns per period minus 1.", show_default="0")] = None,
+    column_shift: Annotated[str | None, typer.Option("--column-shift", help="Shift of B columns.", show_default="0")] = None,
     m: Annotated[str | None, typer.Option("-m", "--m", help="M of the MMA (32, 64, 128): sub-masks, shift limit.")] = None,
     n: Annotated[str | None, typer.Option("-n", "--n", help="N of the MMA (for --show and synthesis).")] = None,
     from_mask: Annotated[str | None, typer.Option("--from-mask", help="Synthesise from a mask: an integer, bit j = column j, 1 = zeroed (0x.. or 0b..).")] = None,
@@ -354,8 +354,8 @@ def zcm_cmd(
 
 @app.command("tmem")
 def tmem_cmd(
-    lane: Annotated[str | None, typer.Option("--lane", help="Lane index (bits 31-16).")] = None,
-    column: Annotated[str | None, typer.Option("--column", help="Column index (bits 15-0).")] = None,
+    lane: Annotated[str | None, typer.Option("--lane", help="Lane index (bits 31-16).", show_default="0")] = None,
+    column: Annotated[str | None, typer.Option("--column", help="Column index (bits 15-0).", show_default="0")] = None,
     alloc: Annotated[str | None, typer.Option("--alloc", help="Allocated columns (power of two, 32..512).")] = None,
     ld: Annotated[str | None, typer.Option("--ld", help="Footprint of tcgen05.ld SHAPE.NUM, e.g. 32x32b.x8.")] = None,
     st: Annotated[str | None, typer.Option("--st", help="Footprint of tcgen05.st SHAPE.NUM.")] = None,

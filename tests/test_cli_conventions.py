@@ -225,3 +225,28 @@ def test_decode_json_values_are_numbers():
     doc = json.loads(ok("decode", "0x08400490", "--as", "idesc", "--kind", "f16", "-f", "json"))
     assert doc["values"]["m"] == 128 and doc["values"]["sparse"] is False
     assert doc["fields"]["n_dim"] == 32
+
+
+# --- --help says what an omitted field becomes ---------------------------------------------
+
+_FIELD_OPTIONS = {
+    "smem": {"start_address", "leading_byte_offset", "stride_byte_offset", "swizzle",
+             "base_offset", "lbo_mode"},
+    "zcm": {"start_count", "first_span", "non_zero_mask", "skip_span", "use_span", "column_shift"},
+    "tmem": {"lane", "column"},
+}
+
+
+@pytest.mark.parametrize("descriptor", list(_FIELD_OPTIONS))
+def test_help_defaults_are_what_the_encoder_uses(descriptor):
+    """Every field option of smem/zcm/tmem shows a default in --help, and encoding with that
+    value gives the word the command prints with the option left out."""
+    import typer.main
+    cmd = typer.main.get_command(app).commands[descriptor]  # type: ignore[attr-defined]
+    shown = {p.name: p.show_default for p in cmd.params if isinstance(p.show_default, str)}
+    assert set(shown) == _FIELD_OPTIONS[descriptor]
+    for key, text in shown.items():
+        value = [int(v) for v in text.split(",")] if key in ("start_count", "first_span") else text
+        assert descriptors.encode(descriptor, **{key: value}) == descriptors.encode(descriptor), key
+        assert f"[default: ({text})]" in " ".join(ok(descriptor, "--help").split())
+    assert ok(descriptor) == descriptors.format_word(descriptor, descriptors.encode(descriptor)) + "\n"
