@@ -250,3 +250,11 @@ def test_help_defaults_are_what_the_encoder_uses(descriptor):
         assert descriptors.encode(descriptor, **{key: value}) == descriptors.encode(descriptor), key
         assert f"[default: ({text})]" in " ".join(ok(descriptor, "--help").split())
     assert ok(descriptor) == descriptors.format_word(descriptor, descriptors.encode(descriptor)) + "\n"
+
+
+def test_tmem_datapath_flags_are_spelled_as_in_idesc():
+    sparse = ok("tmem", "--datapath", "128", "--cta-group", "2", "--sparse")
+    dense = ok("tmem", "--datapath", "128", "--cta-group", "2", "--dense")
+    assert dense == ok("tmem", "--datapath", "128", "--cta-group", "2") != sparse
+    assert ok("tmem", "--datapath", "64", "--no-ws") == ok("tmem", "--datapath", "64")
+    assert ok("tmem", "--datapath", "64", "--ws") != ok("tmem", "--datapath", "64", "--no-ws")
