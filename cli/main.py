@@ -383,10 +383,11 @@ def tmem_cmd(
     from descriptors import tmem as tm
 
     if datapath is not None:
-        _name_unused(name, fmt.value, "--datapath prints a layout, not a constant")
         dl = tm.datapath_layout(descriptors.parse_int(datapath, "--datapath"),
                                 cta_group=descriptors.parse_int(cta_group or 1, "--cta-group"),
                                 sparse=sparse, ws=ws)
+        # warnings only once the input is good: a refusal stays one line
+        _name_unused(name, fmt.value, "--datapath prints a layout, not a constant")
         if fmt is OutFormat.json:
             typer.echo(json.dumps(dl.to_dict(), indent=2))
         else:
@@ -403,7 +404,6 @@ def tmem_cmd(
     if ld is not None and st is not None:
         raise descriptors.ParameterError("give --ld or --st, not both")
     op, spec = ("ld", ld) if ld is not None else ("st", st)
-    _name_unused(name, fmt.value, f"--{op} prints a footprint, not a constant")
     shape, num = tm.parse_ld_spec(spec or "")
     addr = address if address is not None else tm.pack(
         descriptors.parse_int(lane or 0, "--lane"), descriptors.parse_int(column or 0, "--column"))
@@ -414,6 +414,7 @@ def tmem_cmd(
                       red_type=red_type,
                       imm_half_splitoff=None if split is None else descriptors.parse_int(split, "--split"),
                       arch=arch if red is not None else None)
+    _name_unused(name, fmt.value, f"--{op} prints a footprint, not a constant")
     if fmt is OutFormat.json:
         typer.echo(json.dumps(fp.to_dict(), indent=2))
     else:

@@ -258,3 +258,14 @@ def test_tmem_datapath_flags_are_spelled_as_in_idesc():
     assert dense == ok("tmem", "--datapath", "128", "--cta-group", "2") != sparse
     assert ok("tmem", "--datapath", "64", "--no-ws") == ok("tmem", "--datapath", "64")
     assert ok("tmem", "--datapath", "64", "--ws") != ok("tmem", "--datapath", "64", "--no-ws")
+
+
+@pytest.mark.parametrize("args", [
+    ["tmem", "--datapath", "", "--name", "X"],
+    ["tmem", "--ld", "32x32b.y8", "--name", "X"],
+    ["smem", "--swizzle", "bogus", "--name", "X"],
+    ["zcm", "--skip-span", "2", "-m", "64", "--show", "--name", "X"],
+])
+def test_a_refusal_with_an_unused_name_is_still_one_line(args):
+    from helpers import fails
+    fails(*args)  # exit 2, one 'descgen: error:' line, no warning before it
