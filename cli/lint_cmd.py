@@ -78,6 +78,8 @@ def lint_cmd(
     fmt: Annotated[LintFormat, typer.Option("--format", "-f", help="text or json.")] = LintFormat.text,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show notes too.")] = False,
     plain_: Annotated[bool, typer.Option("--plain", help="Plain text, no colour.")] = False,
+    no_color: Annotated[bool, typer.Option("--no-color", help="No colour (NO_COLOR is honoured "
+                                           "too; colour is only ever used on a terminal).")] = False,
 ) -> None:
     """Check the descriptors in compiled tcgen05 code (PTX, SASS) against their instructions."""
     if arch is not None and arch not in ARCHES:
@@ -94,17 +96,18 @@ def lint_cmd(
     if fmt is LintFormat.json:
         sys.stdout.write(json.dumps({"findings": [f.to_dict() for f in findings]}, indent=1) + "\n")
     else:
-        _text(findings, verbose, plain_)
+        _text(findings, verbose, plain_, no_color)
     raise typer.Exit(1 if errors else 0)
 
 
-def _text(findings: list[LintFinding], verbose: bool, plain_: bool) -> None:
+def _text(findings: list[LintFinding], verbose: bool, plain_: bool, no_color: bool = False) -> None:
     shown = [f for f in findings if verbose or f.severity != "note"]
     counts = {s: sum(f.severity == s for f in findings) for s in ("error", "warning", "note")}
     summary = ", ".join(f"{n} {s}{'s' * (n != 1)}" for s, n in counts.items())
     if counts["note"] and not verbose:
         summary += " (--verbose shows the notes)"
-    console = Console(highlight=False, soft_wrap=True)
+    console = Console(highlight=False, soft_wrap=True,
+                      **({"color_system": None} if no_color else {}))
     if plain_ or not console.is_terminal:
         out = []
         for f in shown:

@@ -23,7 +23,7 @@ import descriptors
 from descriptors import DescgenError, InvalidDescriptorError
 from descriptors.errors import shorten
 from descriptors.batch import BATCH_FORMATS, encode_batch, load_batch, render
-from descriptors.output import FORMATS, render_word
+from descriptors.output import FORMATS, NAMED_FORMATS, render_word
 from descriptors.printer import plain, rank_readings, to_json
 from descriptors.printer import render as render_rich
 from descriptors.validate import ARCHES, Finding, is_valid, validate, validate_pair
@@ -94,11 +94,26 @@ app = typer.Typer(
     cls=_OneLineErrors,
     name="descgen",
     help="Bit-exact encoder and decoder for NVIDIA Blackwell tcgen05 descriptors (PTX ISA 9.7.16).",
-    add_completion=False,
+    add_completion=True,  # typer's --install-completion / --show-completion (bash, zsh, fish)
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
+
+
+def _version(value: bool) -> None:
+    """``--version``: the package version, as the batch header prints it."""
+    if value:
+        typer.echo(f"descgen {descriptors.__version__}")
+        raise typer.Exit(EXIT_OK)
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print the descgen version and exit.")] = False,
+) -> None:
+    """Bit-exact encoder and decoder for NVIDIA Blackwell tcgen05 descriptors (PTX ISA 9.7.16)."""
 
 
 def _choices(name: str, values: tuple[str, ...]) -> Any:
@@ -108,14 +123,20 @@ def _choices(name: str, values: tuple[str, ...]) -> Any:
 
 OutFormat = _choices("OutFormat", FORMATS)
 DecodeFormat = _choices("DecodeFormat", ("text", "json"))
-BatchFormat = _choices("BatchFormat", BATCH_FORMATS)
+#: ``c`` is accepted for ``cpp`` (one vocabulary with the single-word commands).
+BatchFormat = _choices("BatchFormat", ("hex", "c", *BATCH_FORMATS[1:]))
 Descriptor = _choices("Descriptor", descriptors.DESCRIPTORS)
 
 
-FormatOpt = Annotated[OutFormat, typer.Option("--format", "-f", help="Output: hex constant, C++ "
-                                              "constexpr line, Python assignment or JSON.")]
-NameOpt = Annotated[str | None, typer.Option("--name", help="Constant name for --format c/python.")]
+FormatOpt = Annotated[OutFormat, typer.Option("--format", "-f", help="Output: hex constant, c or cpp "
+                                              "(the same: a C++ constexpr line), Python assignment "
+                                              "or JSON.")]
+NameOpt = Annotated[str | None, typer.Option("--name", help="Constant name for --format c/cpp/python "
+                                             "(a warning with the other formats, which have no name).")]
 ArchOpt = Annotated[str, typer.Option("--arch", help="Target architecture: " + ", ".join(ARCHES) + ".")]
+#: On every command that prints; where a command prints no colour anyway it changes nothing.
+NoColorOpt = Annotated[bool, typer.Option("--no-color", help="No colour (NO_COLOR is honoured too; "
+                                          "colour is only ever used on a terminal).")]
 ForceOpt = Annotated[bool, typer.Option("--force", help="Emit the constant even when it breaks "
                                         "rules of the PTX text (errors become warnings).")]
 
@@ -136,6 +157,37 @@ def _checked(findings: list[Finding], force: bool, what: str) -> None:
     _warn(findings, force)
 
 
+def _name_unused(name: str | None, fmt: str, why: str | None = None) -> None:
+    """A warning on stderr when ``--name`` is given where no constant is named (it used to be
+    ignored silently)."""
+    if name is not None and (why is not None or fmt not in NAMED_FORMATS):
+        sys.stderr.write(f"descgen: warning: --name {shorten(name)} is ignored: "
+                         f"{why or f'--format {fmt} names no constant'} "
+                         f"(--name applies to --format {'/'.join(NAMED_FORMATS)})\n")
+
+
+def _typed(value: Any) -> Any:
+    """A parameter as JSON gives it: integer text (decimal or 0x hex, as the options take it) as
+    a number, a list element-wise; names (``bf16``, ``128B``), booleans and the rest unchanged."""
+    if isinstance(value, list):
+        return [_typed(v) for v in value]
+    if isinstance(value, str):
+        try:
+            return descriptors.parse_int(value, "parameter")
+        except DescgenError:
+            return value
+    return value
+
+
+def _params_for(fmt: str, params: dict[str, Any], keep: tuple[str, ...] = ()) -> dict[str, Any]:
+    """``params`` as the output shows them: for JSON numbers as numbers (the keys in ``keep``
+    stay as they are: a zero-column mask is hex text, like the word, because it may be wider
+    than the integers JSON readers keep exactly); the other formats echo the options as given."""
+    if fmt != "json":
+        return params
+    return {k: v if k in keep else _typed(v) for k, v in params.items()}
+
+
 def _emit(descriptor: str, params: dict[str, Any], fmt: OutFormat, name: str | None, arch: str,
           force: bool, context: dict[str, Any] | None = None) -> None:
     given = {k: v for k, v in params.items() if v is not None}
@@ -145,7 +197,9 @@ def _emit(descriptor: str, params: dict[str, Any], fmt: OutFormat, name: str | N
         ctx.update({k: given[k] for k in ("cta_group", "ws") if k in given})
     findings = validate(descriptor, word, kind=given.get("kind"), arch=arch, **ctx)
     _checked(findings, force, f"the {descriptor} descriptor {descriptors.format_word(descriptor, word)}")
-    typer.echo(render_word(descriptor, word, fmt.value, name=name, params=given))
+    text = render_word(descriptor, word, fmt.value, name=name, params=_params_for(fmt.value, given))
+    _name_unused(name, fmt.value)
+    typer.echo(text)
 
 
 def _list(values: list[str] | None) -> list[str] | None:
@@ -183,6 +237,7 @@ def idesc_cmd(
     name: NameOpt = None,
     arch: ArchOpt = "sm_100a",
     force: ForceOpt = False,
+    no_color: NoColorOpt = False,
 ) -> None:
     """Instruction descriptor (32-bit; PTX Tables 42-44) from M, N, types and flags."""
     params = dict(kind=kind, a_type=a_type, b_type=b_type, d_type=d_type, m=m, n=n,
@@ -195,16 +250,17 @@ def idesc_cmd(
 
 @app.command("smem")
 def smem_cmd(
-    start_address: Annotated[str | None, typer.Option("--start-address", help="Start address in bytes (16-byte aligned, < 256 KiB).")] = None,
-    leading_byte_offset: Annotated[str | None, typer.Option("--leading-byte-offset", "--lbo", help="Leading dimension byte offset (or absolute address), bytes.")] = None,
-    stride_byte_offset: Annotated[str | None, typer.Option("--stride-byte-offset", "--sbo", help="Stride dimension byte offset, bytes.")] = None,
-    swizzle: Annotated[str | None, typer.Option("--swizzle", help="none, 128B_base32B, 128B, 64B, 32B.")] = None,
-    base_offset: Annotated[str | None, typer.Option("--base-offset", help="Matrix base offset 0-7.")] = None,
-    lbo_mode: Annotated[str | None, typer.Option("--lbo-mode", help="relative or absolute.")] = None,
+    start_address: Annotated[str | None, typer.Option("--start-address", help="Start address in bytes (16-byte aligned, < 256 KiB).", show_default="0")] = None,
+    leading_byte_offset: Annotated[str | None, typer.Option("--leading-byte-offset", "--lbo", help="Leading dimension byte offset (or absolute address), bytes.", show_default="0")] = None,
+    stride_byte_offset: Annotated[str | None, typer.Option("--stride-byte-offset", "--sbo", help="Stride dimension byte offset, bytes.", show_default="0")] = None,
+    swizzle: Annotated[str | None, typer.Option("--swizzle", help="none, 128B_base32B, 128B, 64B, 32B.", show_default="none")] = None,
+    base_offset: Annotated[str | None, typer.Option("--base-offset", help="Matrix base offset 0-7.", show_default="0")] = None,
+    lbo_mode: Annotated[str | None, typer.Option("--lbo-mode", help="relative or absolute.", show_default="relative")] = None,
     fmt: FormatOpt = OutFormat.hex,
     name: NameOpt = None,
     arch: ArchOpt = "sm_100a",
     force: ForceOpt = False,
+    no_color: NoColorOpt = False,
 ) -> None:
     """Shared memory descriptor (64-bit; PTX Table 40) from byte offsets and a swizzle mode."""
     params = dict(start_address=start_address, leading_byte_offset=leading_byte_offset,
@@ -215,12 +271,12 @@ def smem_cmd(
 
 @app.command("zcm")
 def zcm_cmd(
-    start_count: Annotated[list[str] | None, typer.Option("--start-count", help="Start counts sc0..sc3, comma-separated or repeated.")] = None,
-    first_span: Annotated[list[str] | None, typer.Option("--first-span", help="First spans fs0..fs3 (0 use, 1 skip), comma-separated or repeated.")] = None,
-    non_zero_mask: Annotated[str | None, typer.Option("--non-zero-mask", help="1 generate the mask (default), 0 all-zero mask.")] = None,
-    skip_span: Annotated[str | None, typer.Option("--skip-span", help="Zeroed columns per period minus 1.")] = None,
-    use_span: Annotated[str | None, typer.Option("--use-span", help="Used columns per period minus 1.")] = None,
-    column_shift: Annotated[str | None, typer.Option("--column-shift", help="Shift of B columns.")] = None,
+    start_count: Annotated[list[str] | None, typer.Option("--start-count", help="Start counts sc0..sc3, comma-separated or repeated.", show_default="0,0,0,0")] = None,
+    first_span: Annotated[list[str] | None, typer.Option("--first-span", help="First spans fs0..fs3 (0 use, 1 skip), comma-separated or repeated.", show_default="0,0,0,0")] = None,
+    non_zero_mask: Annotated[str | None, typer.Option("--non-zero-mask", help="1 generate the mask, 0 all-zero mask.", show_default="1")] = None,
+    skip_span: Annotated[str | None, typer.Option("--skip-span", help="Zeroed columns per period minus 1.", show_default="0")] = None,
+    use_span: Annotated[str | None, typer.Option("--use-span", help="Used columns per period minus 1.", show_default="0")] = None,
+    column_shift: Annotated[str | None, typer.Option("--column-shift", help="Shift of B columns.", show_default="0")] = None,
     m: Annotated[str | None, typer.Option("-m", "--m", help="M of the MMA (32, 64, 128): sub-masks, shift limit.")] = None,
     n: Annotated[str | None, typer.Option("-n", "--n", help="N of the MMA (for --show and synthesis).")] = None,
     from_mask: Annotated[str | None, typer.Option("--from-mask", help="Synthesise from a mask: an integer, bit j = column j, 1 = zeroed (0x.. or 0b..).")] = None,
@@ -231,6 +287,7 @@ def zcm_cmd(
     name: NameOpt = None,
     arch: ArchOpt = "sm_100a",
     force: ForceOpt = False,
+    no_color: NoColorOpt = False,
 ) -> None:
     """Zero-column mask descriptor of tcgen05.mma.ws (64-bit; PTX Table 45): from raw fields, or
     synthesised from the mask you want; --show renders the masks it generates."""
@@ -278,21 +335,27 @@ def zcm_cmd(
         z = zcm_lib.generate(word, m, n)
     _checked(findings, force, f"the zcm descriptor {descriptors.format_word('zcm', word)}")
     if z is not None:
+        if fmt in (OutFormat.json, OutFormat.hex):
+            _name_unused(name, fmt.value, "--show with --format "
+                         f"{fmt.value} prints the masks, not a named constant")
         if fmt is OutFormat.json:
             typer.echo(json.dumps(z.to_dict(), indent=2))
         elif fmt is OutFormat.hex:
-            _console(False).print(render_mask(z))
+            _console(no_color).print(render_mask(z))
         else:
             typer.echo(render_word("zcm", word, fmt.value, name=name, params=given))
             typer.echo(plain_mask(z))
         return
-    typer.echo(render_word("zcm", word, fmt.value, name=name, params=given))
+    text = render_word("zcm", word, fmt.value, name=name,
+                       params=_params_for(fmt.value, given, keep=("mask",)))
+    _name_unused(name, fmt.value)
+    typer.echo(text)
 
 
 @app.command("tmem")
 def tmem_cmd(
-    lane: Annotated[str | None, typer.Option("--lane", help="Lane index (bits 31-16).")] = None,
-    column: Annotated[str | None, typer.Option("--column", help="Column index (bits 15-0).")] = None,
+    lane: Annotated[str | None, typer.Option("--lane", help="Lane index (bits 31-16).", show_default="0")] = None,
+    column: Annotated[str | None, typer.Option("--column", help="Column index (bits 15-0).", show_default="0")] = None,
     alloc: Annotated[str | None, typer.Option("--alloc", help="Allocated columns (power of two, 32..512).")] = None,
     ld: Annotated[str | None, typer.Option("--ld", help="Footprint of tcgen05.ld SHAPE.NUM, e.g. 32x32b.x8.")] = None,
     st: Annotated[str | None, typer.Option("--st", help="Footprint of tcgen05.st SHAPE.NUM.")] = None,
@@ -306,13 +369,14 @@ def tmem_cmd(
     split: Annotated[str | None, typer.Option("--split", help="immHalfSplitoff of .16x32bx2.")] = None,
     datapath: Annotated[str | None, typer.Option("--datapath", help="Data-path layout (A-G) for this M; with --cta-group, --sparse, --ws.")] = None,
     cta_group: Annotated[str | None, typer.Option("--cta-group", help="For --datapath: cta_group 1 or 2.")] = None,
-    sparse: Annotated[bool, typer.Option("--sparse", help="For --datapath: sparse A.")] = False,
-    ws: Annotated[bool, typer.Option("--ws", help="For --datapath: tcgen05.mma.ws.")] = False,
+    sparse: Annotated[bool, typer.Option("--sparse/--dense", help="For --datapath: sparse A (as idesc and layout spell it).")] = False,
+    ws: Annotated[bool, typer.Option("--ws/--no-ws", help="For --datapath: tcgen05.mma.ws (as idesc, decode and check spell it).")] = False,
     shift: Annotated[bool, typer.Option("--shift", help="The address is the taddr of tcgen05.shift (lane aligned to 32).")] = False,
     fmt: FormatOpt = OutFormat.hex,
     name: NameOpt = None,
     arch: ArchOpt = "sm_100a",
     force: ForceOpt = False,
+    no_color: NoColorOpt = False,
 ) -> None:
     """Tensor Memory address (32-bit; PTX 9.7.16.1.1) from lane and column; with --ld/--st the
     footprint and verdict of a tcgen05.ld/st; with --datapath the data-path layout of an M."""
@@ -322,11 +386,13 @@ def tmem_cmd(
         dl = tm.datapath_layout(descriptors.parse_int(datapath, "--datapath"),
                                 cta_group=descriptors.parse_int(cta_group or 1, "--cta-group"),
                                 sparse=sparse, ws=ws)
+        # warnings only once the input is good: a refusal stays one line
+        _name_unused(name, fmt.value, "--datapath prints a layout, not a constant")
         if fmt is OutFormat.json:
             typer.echo(json.dumps(dl.to_dict(), indent=2))
         else:
-            for key, value in dl.to_dict().items():
-                typer.echo(f"{key}: {value}")
+            from descriptors.printer import render_datapath
+            _console(no_color).print(render_datapath(dl))
         return
     if ld is None and st is None:
         _emit("tmem", dict(lane=lane, column=column), fmt, name, arch, force,
@@ -348,6 +414,7 @@ def tmem_cmd(
                       red_type=red_type,
                       imm_half_splitoff=None if split is None else descriptors.parse_int(split, "--split"),
                       arch=arch if red is not None else None)
+    _name_unused(name, fmt.value, f"--{op} prints a footprint, not a constant")
     if fmt is OutFormat.json:
         typer.echo(json.dumps(fp.to_dict(), indent=2))
     else:
@@ -414,7 +481,7 @@ def decode_cmd(
     shift: ShiftOpt = False,
     fmt: Annotated[DecodeFormat, typer.Option("--format", "-f", help="text or json.")] = DecodeFormat.text,
     plain_: Annotated[bool, typer.Option("--plain", help="Plain-text dump (stable; no table, no colour).")] = False,
-    no_color: Annotated[bool, typer.Option("--no-color", help="No colour in the terminal.")] = False,
+    no_color: NoColorOpt = False,
 ) -> None:
     """Decode a word: every field (bits, raw value, meaning), a bit diagram and the findings."""
     descriptor = as_.value
@@ -469,6 +536,7 @@ def check_cmd(
     scale_vec: ScaleVecOpt = None,
     shift: ShiftOpt = False,
     fmt: Annotated[DecodeFormat, typer.Option("--format", "-f", help="text or json.")] = DecodeFormat.text,
+    no_color: NoColorOpt = False,
 ) -> None:
     """Validate a word, a parameter set or an idesc with its A/B descriptors; exit 1 on errors."""
     if idesc is not None:
@@ -510,7 +578,8 @@ def check_cmd(
                                 arch=arch, **ctx)
     if fmt is DecodeFormat.json:
         typer.echo(json.dumps({"valid": is_valid(findings),
-                               "findings": [f.to_dict() for f in findings]}, indent=2))
+                               "findings": [{**f.to_dict(), "value": _typed(f.value)}
+                                            for f in findings]}, indent=2))
     else:
         for f in findings:
             typer.echo(str(f))
@@ -552,9 +621,10 @@ def _params(items: list[str]) -> dict[str, Any]:
 @app.command("batch")
 def batch_cmd(
     file: Annotated[Path, typer.Argument(help="TOML or JSON file with a list 'configs'.")],
-    fmt: Annotated[BatchFormat, typer.Option("--format", "-f", help="hex listing, C++ header, Python module or JSON.")] = BatchFormat.hex,
+    fmt: Annotated[BatchFormat, typer.Option("--format", "-f", help="hex listing, c or cpp (the same: a C++ header), Python module or JSON.")] = BatchFormat.hex,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file instead of stdout.")] = None,
     force: ForceOpt = False,
+    no_color: NoColorOpt = False,
 ) -> None:
     """Encode and validate every configuration of a batch file; emit all constants at once."""
     results = encode_batch(load_batch(file), force=force)
@@ -563,7 +633,7 @@ def batch_cmd(
             if f.severity == "warning" or (force and f.severity == "error"):
                 prefix = "warning: (forced) " if f.severity == "error" else ""
                 sys.stderr.write(f"descgen: {prefix}{r.config.label}: {' '.join(str(f).split())}\n")
-    text = render(results, fmt.value, origin=file.name)
+    text = render(results, "cpp" if fmt.value == "c" else fmt.value, origin=file.name)
     if output is None:
         typer.echo(text)
     else:

@@ -14,11 +14,15 @@ from typing import Any
 from .codec import format_word, word_bits
 from .errors import ParameterError, shorten
 
-__all__ = ["FORMATS", "DEFAULT_NAMES", "CPP_KEYWORDS", "describe_params", "check_identifier",
+__all__ = ["FORMATS", "NAMED_FORMATS", "DEFAULT_NAMES", "CPP_KEYWORDS", "describe_params", "check_identifier",
            "comment_text", "docstring_text", "render_word"]
 
-#: Output formats of one word.
-FORMATS = ("hex", "c", "python", "json")
+#: Output formats of one word.  ``c`` and ``cpp`` are one format (a C++ ``constexpr`` line, also
+#: C23): both spellings are accepted, as ``descgen batch`` takes both.
+FORMATS = ("hex", "c", "cpp", "python", "json")
+
+#: The formats in which a constant has a name (``--name``); with the others a name cannot apply.
+NAMED_FORMATS = ("c", "cpp", "python")
 
 #: Constant names used when the caller gives none.
 DEFAULT_NAMES = {"idesc": "IDESC", "smem": "SMEM_DESC", "zcm": "ZCM_DESC", "tmem": "TMEM_ADDR"}
@@ -137,8 +141,11 @@ def c_literal(descriptor: str, word: int) -> str:
 
 def render_word(descriptor: str, word: int, fmt: str, *, name: str | None = None,
                 params: Mapping[str, Any] | None = None) -> str:
-    """One word as ``hex`` (``0x%08x``/``0x%016x``), ``c`` (a ``constexpr`` line with the inputs
-    as comment), ``python`` (an assignment) or ``json`` (``{"descriptor", "word", "params"}``)."""
+    """One word as ``hex`` (``0x%08x``/``0x%016x``), ``c`` or ``cpp`` (the same: a ``constexpr``
+    line with the inputs as comment), ``python`` (an assignment) or ``json``
+    (``{"descriptor", "word", "params"}``).  ``name`` names the constant of ``c``/``cpp``/``python``
+    (default :data:`DEFAULT_NAMES`); the other formats have no name.  Raises
+    :class:`ParameterError` for an unknown format or a name that cannot be an identifier."""
     params = dict(params or {})
     if fmt == "hex":
         return format_word(descriptor, word)
@@ -147,7 +154,7 @@ def render_word(descriptor: str, word: int, fmt: str, *, name: str | None = None
                            "params": params})
     const = check_identifier(DEFAULT_NAMES[descriptor] if name is None else name)
     comment = describe_params(params)
-    if fmt == "c":
+    if fmt in ("c", "cpp"):
         line = f"constexpr {c_type(descriptor)} {const} = {c_literal(descriptor, word)};"
         return f"{line}  // {descriptor}: {comment}" if comment else line
     if fmt == "python":

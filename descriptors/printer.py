@@ -26,7 +26,7 @@ from .errors import ParameterError, shorten
 from .explain import FieldReading, explain
 from .validate import Finding, is_valid
 
-__all__ = ["render", "plain", "to_json", "diagram_rows", "rank_readings"]
+__all__ = ["render", "plain", "to_json", "diagram_rows", "rank_readings", "render_datapath"]
 
 _PALETTE = ("cyan", "magenta", "green", "yellow", "blue", "bright_cyan", "bright_magenta",
             "bright_green", "bright_yellow", "bright_blue")
@@ -237,3 +237,22 @@ def render_mask(z: Any) -> RenderableType:
     legend = Text("█ zeroed column   · B column used   | sub-mask boundary; column 0 at the left",
                   style="dim")
     return Group(Text(plain_mask(z)), Text(""), strip, legend)
+
+
+def render_datapath(layout: Any) -> RenderableType:
+    """A data-path layout (:class:`descriptors.tmem.DatapathLayout`, PTX 9.7.16.10.5) as a rich
+    table: what the MMA is, the organisation and the lanes it starts at, where the PTX text
+    draws it.  Booleans read yes/no and lists as text (never Python reprs)."""
+    table = Table(title=f"data-path layout {layout.layout}", show_header=False,
+                  title_justify="left")
+    table.add_column("property", style="bold")
+    table.add_column("value")
+    rows = [("M", str(layout.m)), ("cta_group", str(layout.cta_group)),
+            ("sparse", "yes" if layout.sparse else "no"), ("ws", "yes" if layout.ws else "no"),
+            ("organization", layout.organization),
+            ("half data path", "yes" if layout.half_datapath else "no"),
+            ("lane alignments", ", ".join(map(str, layout.lane_alignments))),
+            ("PTX section", layout.section), ("figures", ", ".join(layout.figures))]
+    for key, value in rows:
+        table.add_row(key, value)
+    return table

@@ -36,7 +36,7 @@ def test_idesc_formats():
     doc = json.loads(ok(*HEADLINE, "--format", "json"))
     assert doc["descriptor"] == "idesc"
     assert doc["word"] == "0x08400490"
-    assert doc["params"]["kind"] == "f16" and doc["params"]["n"] == "256"
+    assert doc["params"]["kind"] == "f16" and doc["params"]["n"] == 256
 
 
 def test_idesc_flags_reach_the_word():
@@ -192,10 +192,12 @@ def test_every_format_of_every_encoding_command(descriptor):
         f"constexpr {ctype} {default_name} = {word}{suffix};  // {descriptor}: {given}\n")
     assert ok(*args, "--format", "c", "--name", "K_0") == (
         f"constexpr {ctype} K_0 = {word}{suffix};  // {descriptor}: {given}\n")
+    assert ok(*args, "--format", "cpp") == ok(*args, "--format", "c")
     assert ok(*args, "--format", "python") == f"{default_name} = {word}  # {descriptor}: {given}\n"
     doc = json.loads(ok(*args, "--format", "json"))
     assert doc == {"descriptor": descriptor, "word": word,
-                   "params": dict(pair.split("=") for pair in given.split())}
+                   "params": {k: int(v) if v.isdigit() else v  # numbers as numbers
+                              for k, v in (pair.split("=") for pair in given.split())}}
     namespace: dict = {}
     exec(ok(*args, "--format", "python", "--name", "W"), namespace)
     assert namespace["W"] == int(word, 16)

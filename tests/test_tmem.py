@@ -544,6 +544,10 @@ def test_cli_ld_json_and_bad_spec():
 
 def test_cli_datapath():
     r = _cli("tmem", "--datapath", "128", "--cta-group", "2", "--sparse")
-    assert r.exit_code == 0 and r.stdout.splitlines()[0] == "layout: C"
+    assert r.exit_code == 0 and r.stdout.splitlines()[0].rstrip() == "data-path layout C"
+    rows = {tuple(c.strip() for c in line.strip("│ ").split("│")) for line in r.stdout.splitlines()}
+    assert {("sparse", "yes"), ("ws", "no"), ("half data path", "yes"),
+            ("lane alignments", "0, 16"), ("figures", "Figure 209, Figure 210")} <= rows
+    assert "True" not in r.stdout and "[" not in r.stdout  # no Python reprs
     r = _cli("tmem", "--datapath", "32")
     assert r.exit_code == 2 and r.stderr.startswith("descgen: error:")
