@@ -69,7 +69,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import ParameterError, shorten, shorten_text
-from .readers.literals import parse_immediate
+from .readers.literals import parse_immediate, split_operands
 from .targets import ArchRequirement, Target, parse_target
 from .validate import SEVERITIES, Finding
 
@@ -582,25 +582,9 @@ _OPCODE = re.compile(r"[a-z][a-z0-9_]*(?:\.[A-Za-z0-9_]+(?:::[A-Za-z0-9_]+)*)*")
 
 
 def _split_operands(text: str, base: int) -> list[tuple[str, int]]:
-    out: list[tuple[str, int]] = []
-    depth = 0
-    start = 0
-    for i, ch in enumerate(text + ","):
-        if ch in "[{(":
-            depth += 1
-        elif ch in "]})":
-            depth -= 1
-            if depth < 0:
-                raise InstructionError(f"unbalanced '{ch}' at column {base + i}")
-        elif ch == "," and depth == 0:
-            piece = text[start:i]
-            if not piece.strip():
-                raise InstructionError(f"empty operand at column {base + start}")
-            out.append((piece.strip(), base + start + len(piece) - len(piece.lstrip())))
-            start = i + 1
-    if depth != 0:
-        raise InstructionError("unbalanced brackets: a '[' or '{' is not closed (truncated "
-                               "line?)")
+    out, problem = split_operands(text, base)
+    if problem is not None:
+        raise InstructionError(problem)
     return out
 
 

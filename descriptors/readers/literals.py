@@ -1,11 +1,12 @@
-"""PTX integer literals (PTX ISA 4.5.1: decimal, hex ``0x``, octal ``0``, binary ``0b``, an
-optional ``U`` suffix and a leading minus), read by the PTX reader and the instruction models."""
+"""PTX lexical pieces shared by the PTX reader and the instruction models: integer literals
+(PTX ISA 4.5.1: decimal, hex ``0x``, octal ``0``, binary ``0b``, an optional ``U`` suffix and a
+leading minus) and an instruction's operand list."""
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["parse_immediate"]
+__all__ = ["parse_immediate", "split_operands"]
 
 _IMM = re.compile(r"-?(?:0[xX][0-9A-Fa-f]+|0[bB][01]+|0[0-7]*|[1-9]\d*)[uU]?\Z")
 
@@ -26,3 +27,33 @@ def parse_immediate(text: str) -> int | None:
     else:
         v = int(t)
     return -v if neg else v
+
+
+def split_operands(text: str, base: int) -> tuple[list[tuple[str, int]], str | None]:
+    """An instruction's operands split at top-level commas (brackets and braces nest), each with
+    its 1-based column (``base`` is the column of ``text``'s first character), and the first
+    problem found (an unbalanced bracket, an empty operand; ``None`` when there is none).  The
+    operands are read leniently -- empty pieces dropped, a stray closing bracket ignored -- so a
+    reader can go on and a checker can refuse the line with the problem."""
+    out: list[tuple[str, int]] = []
+    problem: str | None = None
+    depth = 0
+    start = 0
+    for i, ch in enumerate(text + ","):
+        if ch in "[{(":
+            depth += 1
+        elif ch in "]})":
+            if depth == 0 and problem is None:
+                problem = f"unbalanced '{ch}' at column {base + i}"
+            depth = max(depth - 1, 0)
+        elif ch == "," and depth == 0:
+            piece = text[start:i]
+            stripped = piece.strip()
+            if stripped:
+                out.append((stripped, base + start + (len(piece) - len(piece.lstrip()))))
+            elif problem is None:
+                problem = f"empty operand at column {base + start}"
+            start = i + 1
+    if depth != 0 and problem is None:
+        problem = "unbalanced brackets: a '[' or '{' is not closed (truncated line?)"
+    return out, problem

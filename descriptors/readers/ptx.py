@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator
 from ..instructions import MODELS
 from . import MAX_FUNCTION, Fact, Instruction, Operand
 from .knownbits import KnownBits
-from .literals import parse_immediate
+from .literals import parse_immediate, split_operands
 
 __all__ = ["read_ptx", "parse_immediate", "mma_operands"]
 
@@ -41,25 +41,6 @@ _NO_DEF_TWO = frozenset({"tcgen05.dealloc"})
 #: models (stmatrix, wmma.load, ...).
 _YIELDED = ("tcgen05.",) + tuple(f"{m}." for m in MODELS)
 _NAMES = re.compile(r"%?[A-Za-z_$][\w$]*")
-
-
-def _split_operands(text: str, base_col: int) -> list[tuple[str, int]]:
-    """Operands split at top-level commas, with their 1-based columns."""
-    out: list[tuple[str, int]] = []
-    depth = 0
-    start = 0
-    for i, ch in enumerate(text + ","):
-        if ch in "[{(":
-            depth += 1
-        elif ch in "]})":
-            depth = max(depth - 1, 0)
-        elif ch == "," and depth == 0:
-            piece = text[start:i]
-            stripped = piece.strip()
-            if stripped:
-                out.append((stripped, base_col + start + (len(piece) - len(piece.lstrip()))))
-            start = i + 1
-    return out
 
 
 def _width(opcode: str, operand: str | None = None) -> int:
@@ -163,7 +144,7 @@ def _parse(stmt: str, line: int, col: int) -> _Stmt | None:
         return None
     opcode = parts[0]
     rest = parts[1] if len(parts) > 1 else ""
-    ops = _split_operands(rest, offset + len(opcode) + (len(text) - len(opcode) - len(rest)) + 1)
+    ops, _ = split_operands(rest, offset + len(opcode) + (len(text) - len(opcode) - len(rest)) + 1)
     return _Stmt(line, offset + 1, opcode, ops, " ".join(text.split()), pred)
 
 
