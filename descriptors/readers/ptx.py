@@ -22,6 +22,7 @@ from collections.abc import Iterable, Iterator
 from ..instructions import MODELS
 from . import MAX_FUNCTION, Fact, Instruction, Operand
 from .knownbits import KnownBits
+from ..layouts import SMEM
 from .literals import parse_immediate, split_operands
 
 __all__ = ["read_ptx", "parse_immediate", "mma_operands"]
@@ -173,13 +174,15 @@ def _defs(st: _Stmt) -> list[str]:
     return [first] if _REG.match(first) else []
 
 
-#: Bits a K step may change in a shared memory descriptor: the 14-bit start address and the two
-#: unused bits above it (Table 40).  A K step adds (bytes >> 4) to the start address and must not
-#: carry out of it (9.7.16.4.1; spec notes), so the fields above keep their bits.
-_K_STEP_BITS = 16
-_K_STEP_MAX = 1 << 14
-K_STEP_ASSUMPTION = ("assuming K-step adds do not carry out of the 14-bit start address "
-                     "(Table 40)")
+#: Bits a K step may change in a shared memory descriptor: the start address and the unused
+#: bits above it, up to the leading byte offset (Table 40, from descriptors.layouts).  A K step
+#: adds (bytes >> 4) to the start address and must not carry out of it (9.7.16.4.1; spec
+#: notes), so the fields above keep their bits.
+K_STEP_BITS = SMEM.by_name["leading_byte_offset"].lsb
+#: A K step is smaller than the start address field's range.
+K_STEP_MAX = SMEM.by_name["start_address"].max + 1
+K_STEP_ASSUMPTION = (f"assuming K-step adds do not carry out of the "
+                     f"{SMEM.by_name['start_address'].width}-bit start address (Table 40)")
 
 
 def _k_step(st: _Stmt) -> tuple[str, str] | None:
@@ -190,7 +193,7 @@ def _k_step(st: _Stmt) -> tuple[str, str] | None:
         return None
     imm = parse_immediate(st.ops[2][0])
     d, src = st.ops[0][0].strip(), st.ops[1][0].strip()
-    if imm is None or not 0 < abs(imm) < _K_STEP_MAX or not _REG.match(d) or not _REG.match(src):
+    if imm is None or not 0 < abs(imm) < K_STEP_MAX or not _REG.match(d) or not _REG.match(src):
         return None
     return d, src
 
@@ -217,7 +220,7 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:
     env: dict[str, tuple[KnownBits, tuple[int, str]]] = {}
 
     def k_stepped(kb: KnownBits) -> KnownBits:
-        low = (1 << _K_STEP_BITS) - 1
+        low = (1 << K_STEP_BITS) - 1
         return KnownBits(kb.width, kb.zero & ~low, kb.one & ~low)
 
     def val(text: str, width: int) -> KnownBits:

@@ -61,7 +61,7 @@ from collections.abc import Iterable, Iterator
 
 from . import MAX_FUNCTION, Fact, Instruction, Operand
 from .knownbits import KnownBits
-from .ptx import K_STEP_ASSUMPTION
+from .ptx import K_STEP_ASSUMPTION, K_STEP_BITS, K_STEP_MAX
 
 __all__ = ["read_sass"]
 
@@ -257,8 +257,7 @@ def _natural_loops(fn: list[_Ins], branches: list[tuple[int, int, bool]]) -> lis
     return loops
 
 
-_K_STEP_MAX = 1 << 14
-_K_STEP_LOW = (1 << 16) - 1       # the start address and the two unused bits above it
+_K_STEP_LOW = (1 << K_STEP_BITS) - 1   # the start address and the unused bits above it
 
 
 def _k_step(ins: _Ins) -> tuple[str, str, str] | None:
@@ -279,7 +278,7 @@ def _k_step(ins: _Ins) -> tuple[str, str, str] | None:
             return "hi", d, d
         return None
     imm = _immediate(b)
-    if imm is None or not 0 < imm < _K_STEP_MAX or c not in ("URZ", "RZ") or _reg_name(a) is None:
+    if imm is None or not 0 < imm < K_STEP_MAX or c not in ("URZ", "RZ") or _reg_name(a) is None:
         return None
     if ins.op.endswith(".64"):
         return "pair", d, _reg_name(a) or ""
