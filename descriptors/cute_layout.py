@@ -469,7 +469,7 @@ def cute_layout_descriptor(layout: str | CuteLayout, *, dtype: str, major: str,
                          f"repeats on {mode.repeat_bytes}-byte boundaries, base offset 0 (Table 41)")
     first = start + origin_off
     footprint = max(mn) + max(kk)
-    end = first + el.bytes_of(footprint + 1)
+    end = first + -(-(footprint + 1) * el.smem_bits // 8)     # a half-used last byte counts
     if end > WINDOW_BYTES:
         raise LayoutError(f"the slice at {first:#x} reaches {end:#x}, past the "
                           f"{WINDOW_BYTES // 1024} KiB window a descriptor addresses", "Table 40")

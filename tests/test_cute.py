@@ -234,6 +234,16 @@ def test_start_address_semantics() -> None:
                                start_address=0x2000) == 0x4000404000010200
 
 
+def test_window_end_is_exact_for_packed_4bit() -> None:
+    """A packed 4-bit slice (256 bytes: 8 rows of 16 bytes, a second K chunk 128 bytes on) that
+    ends exactly at 256 KiB is accepted; 16 bytes later it reaches past the window."""
+    kw = {"dtype": "e2m1", "kind": "mxf4", "major": "K", "swizzle": "none"}
+    layout = "(_8,(_32,_2)):(_32,(_1,_256))"
+    assert cute_descriptor(layout, **kw, start_address=0x40000 - 256)
+    with pytest.raises(LayoutError, match="past the 256 KiB window"):
+        cute_descriptor(layout, **kw, start_address=0x40000 - 256 + 16)
+
+
 def test_packed_4bit_needs_the_byte_address() -> None:
     text = "Sw<3,4,3>_smem_ptr[4b](0x600) o (_128,_64):(_256,_1)"
     r = cute_layout_descriptor(text, dtype="e2m1", kind="mxf4", major="K", start_address=0x500)
