@@ -21,37 +21,82 @@ installed) and :func:`encode_many`.
 Every error is a :class:`DescgenError`.
 """
 
-from .bits import Field, Layout
-from .bulk import decode_many, encode_many
-from .codec import (DESCRIPTORS, PARAMETERS, Decoded, decode, encode, encode_raw, format_word,
-                    layout_for, parse_int, readings, word_bits)
-from .enums import KINDS, Kind
-from .errors import (BatchError, DescgenError, FieldError, InvalidDescriptorError,
-                     KindRequiredError, LayoutError, ParameterError, WordError)
-from .layouts import IDESC, IDESC_MXF4, IDESC_MXF8F6F4, LAYOUTS, SMEM, TMEM, ZCM
-from .validate import ARCHES, RULES, Finding, is_valid, validate, validate_pair
+import sys
+import types
+from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
 
-# Modules that pull in rich and friends load on first use, so `import descriptors` stays light
-# for generators (PEP 562).
-_LAZY = {"dump": (".dump", None), "zcm": (".zcm", None), "tmem": (".tmem", None),
-         "smem_layout": (".smem_layout", None), "printer": (".printer", None),
-         "KStepCarryError": (".smem_layout", "KStepCarryError"),
-         "layout_descriptor": (".smem_layout", "layout_descriptor"),
-         "explain_descriptor": (".smem_layout", "explain_descriptor"),
-         "cute": (".cute", None), "cute_layout": (".cute_layout", None),
-         "cute_descriptor": (".cute_layout", "cute_descriptor"),
-         "cute_layout_descriptor": (".cute_layout", "cute_layout_descriptor")}
+# Every public name loads on first use (PEP 562): `import descriptors` costs nothing, and a
+# command-line call loads only the modules it uses (`descgen idesc` never loads rich, the
+# dump scanner or the layout solver).  Each name is defined once, in the module listed here.
+_LAZY: dict[str, tuple[str, str | None]] = {
+    **{n: (".bits", n) for n in ("Field", "Layout")},
+    **{n: (".bulk", n) for n in ("decode_many", "encode_many")},
+    **{n: (".codec", n) for n in ("DESCRIPTORS", "PARAMETERS", "Decoded", "decode", "encode",
+                                   "encode_raw", "format_word", "layout_for", "parse_int",
+                                   "readings", "word_bits")},
+    **{n: (".enums", n) for n in ("KINDS", "Kind")},
+    **{n: (".errors", n) for n in ("BatchError", "DescgenError", "FieldError",
+                                    "InvalidDescriptorError", "KindRequiredError", "LayoutError",
+                                    "ParameterError", "WordError")},
+    **{n: (".layouts", n) for n in ("IDESC", "IDESC_MXF4", "IDESC_MXF8F6F4", "LAYOUTS", "SMEM",
+                                     "TMEM", "ZCM")},
+    **{n: (".validate", n) for n in ("ARCHES", "RULES", "Finding", "is_valid", "validate",
+                                      "validate_pair")},
+    **{n: (".smem_layout", n) for n in ("KStepCarryError", "layout_descriptor",
+                                         "explain_descriptor")},
+    **{n: (".cute_layout", n) for n in ("cute_descriptor", "cute_layout_descriptor")},
+    **{n: ("." + n, None) for n in ("dump", "zcm", "tmem", "smem_layout", "printer", "cute",
+                                     "cute_layout")},
+}
+
+if TYPE_CHECKING:  # what the lazy table gives, for type checkers and IDEs
+    from .bits import Field, Layout
+    from .bulk import decode_many, encode_many
+    from .codec import (DESCRIPTORS, PARAMETERS, Decoded, decode, encode, encode_raw,
+                        format_word, layout_for, parse_int, readings, word_bits)
+    from .cute_layout import cute_descriptor, cute_layout_descriptor
+    from .enums import KINDS, Kind
+    from .errors import (BatchError, DescgenError, FieldError, InvalidDescriptorError,
+                         KindRequiredError, LayoutError, ParameterError, WordError)
+    from .layouts import IDESC, IDESC_MXF4, IDESC_MXF8F6F4, LAYOUTS, SMEM, TMEM, ZCM
+    from .smem_layout import KStepCarryError, explain_descriptor, layout_descriptor
+    from .validate import ARCHES, RULES, Finding, is_valid, validate, validate_pair
 
 
 def __getattr__(name: str) -> object:
-    if name not in _LAZY:
-        raise AttributeError(f"module 'descriptors' has no attribute {name!r}")
+    try:
+        module_name, attr = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module 'descriptors' has no attribute {name!r}") from None
     import importlib
-    module_name, attr = _LAZY[name]
     module = importlib.import_module(module_name, __name__)
-    return module if attr is None else getattr(module, attr)
+    value = module if attr is None else getattr(module, attr)
+    globals()[name] = value  # the next access is a plain module attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
+
+class _Package(types.ModuleType):
+    """``descriptors.validate`` is the function, as it always was, though a submodule of that
+    name exists: importing a submodule binds it on the package after it runs, which would
+    shadow the lazily loaded function; this property keeps the function."""
+
+    @property
+    def validate(self) -> object:
+        from .validate import validate
+        return validate
+
+    @validate.setter
+    def validate(self, value: object) -> None:  # the import system binding the submodule
+        pass
+
+
+sys.modules[__name__].__class__ = _Package
 
 __all__ = [
     "DESCRIPTORS", "PARAMETERS", "KINDS", "LAYOUTS", "Kind", "Field", "Layout", "Decoded",

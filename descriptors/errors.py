@@ -14,8 +14,6 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
-import construct
-
 __all__ = [
     "DescgenError",
     "ParameterError",
@@ -112,6 +110,8 @@ def shorten_text(text: str) -> str:
 @contextlib.contextmanager
 def rewrap(what: str) -> Iterator[None]:
     """Convert Construct's exceptions raised inside the block into :class:`DescgenError`."""
+    import construct  # only a Construct call needs it, and it has loaded construct already
+
     try:
         yield
     except construct.ConstructError as exc:

@@ -15,16 +15,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from bitstring import Bits
-from rich.console import Group, RenderableType
-from rich.table import Table
-from rich.text import Text
+from typing import TYPE_CHECKING
 
 from .bits import Field
 from .codec import Decoded
 from .errors import ParameterError, shorten
 from .explain import FieldReading, explain
 from .validate import Finding, is_valid
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+# rich loads inside the functions that build rich renderables, so the plain and JSON outputs
+# (and ``descgen`` writing to a pipe with --plain) never import it.
 
 __all__ = ["render", "plain", "to_json", "diagram_rows", "rank_readings", "render_datapath"]
 
@@ -35,6 +38,13 @@ _SEVERITY_STYLE = {"error": "bold red", "warning": "yellow", "note": "dim"}
 _ROW = 32  # bits per diagram row
 
 
+def _bin(value: int, width: int) -> str:
+    """``value`` as ``width`` binary digits, MSB first (bitstring's ``Bits(uint=, length=).bin``;
+    bitstring loads on first use: it costs 30 ms of a command's start-up)."""
+    from bitstring import Bits
+    return Bits(uint=value, length=width).bin
+
+
 def _segments(decoded: Decoded, lo: int, hi: int) -> list[tuple[Field, str]]:
     """(field, bit string) for the part of each field inside bits [lo, hi], MSB first."""
     word = decoded.word
@@ -43,7 +53,7 @@ def _segments(decoded: Decoded, lo: int, hi: int) -> list[tuple[Field, str]]:
         a, b = max(f.lsb, lo), min(f.msb, hi)
         if a > b:
             continue
-        out.append((f, Bits(uint=(word >> a) & ((1 << (b - a + 1)) - 1), length=b - a + 1).bin))
+        out.append((f, _bin((word >> a) & ((1 << (b - a + 1)) - 1), b - a + 1)))
     return out
 
 
@@ -139,6 +149,10 @@ def _style(r: FieldReading, i: int) -> str:
 
 def render(decoded: Decoded, findings: Sequence[Finding] = ()) -> RenderableType:
     """Rich renderables: title, field table, coloured bit diagram, findings."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
     findings = _arguments(decoded, findings)
     rows = explain(decoded)
     styles = {r.name: _style(r, i) for i, r in enumerate(rows)}
@@ -217,7 +231,7 @@ def plain_mask(z: Any) -> str:
     for i, s in enumerate(z.submasks):
         lo = i * z.width
         lines.append(f"  sub-mask {i} (columns {lo}-{lo + z.width - 1}): "
-                     f"0b{Bits(uint=s, length=z.width).bin}")
+                     f"0b{_bin(s, z.width)}")
     zero = z.zero_columns()
     lines.append(f"  zeroed columns: {_ranges(zero)}")
     used = [j for j in range(z.n) if not z.mask >> j & 1]
@@ -228,6 +242,9 @@ def plain_mask(z: Any) -> str:
 
 def render_mask(z: Any) -> RenderableType:
     """A rich strip of N cells: zeroed (red) and used (green) columns, sub-mask boundaries."""
+    from rich.console import Group
+    from rich.text import Text
+
     strip = Text()
     for i, s in enumerate(z.submasks):
         if i:
@@ -243,6 +260,8 @@ def render_datapath(layout: Any) -> RenderableType:
     """A data-path layout (:class:`descriptors.tmem.DatapathLayout`, PTX 9.7.16.10.5) as a rich
     table: what the MMA is, the organisation and the lanes it starts at, where the PTX text
     draws it.  Booleans read yes/no and lists as text (never Python reprs)."""
+    from rich.table import Table
+
     table = Table(title=f"data-path layout {layout.layout}", show_header=False,
                   title_justify="left")
     table.add_column("property", style="bold")

@@ -6,7 +6,7 @@ import pytest
 from typer.testing import CliRunner
 
 import descriptors
-from cli.main import app
+from cli.main import all_commands, app
 
 from helpers import ok
 
@@ -144,8 +144,7 @@ def test_name_with_a_named_format_is_quiet():
 # --- --no-color on every command that prints -------------------------------------------------
 
 def test_every_command_takes_no_color():
-    import typer.main
-    commands = typer.main.get_command(app).commands  # type: ignore[attr-defined]
+    commands = all_commands()
     assert len(commands) >= 11
     missing = [name for name, cmd in commands.items()
                if not any("--no-color" in p.opts for p in cmd.params)]
@@ -241,8 +240,7 @@ _FIELD_OPTIONS = {
 def test_help_defaults_are_what_the_encoder_uses(descriptor):
     """Every field option of smem/zcm/tmem shows a default in --help, and encoding with that
     value gives the word the command prints with the option left out."""
-    import typer.main
-    cmd = typer.main.get_command(app).commands[descriptor]  # type: ignore[attr-defined]
+    cmd = all_commands()[descriptor]
     shown = {p.name: p.show_default for p in cmd.params if isinstance(p.show_default, str)}
     assert set(shown) == _FIELD_OPTIONS[descriptor]
     for key, text in shown.items():

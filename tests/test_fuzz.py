@@ -37,7 +37,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import descriptors
-from cli.main import app
+from cli.main import all_commands, app
 from descriptors import DescgenError
 
 #: Seconds any one call may take (the hangs of issue 15 took from 9 s to minutes).
@@ -55,7 +55,7 @@ def fuzz(examples: int) -> settings:
                                            HealthCheck.function_scoped_fixture])
 
 runner = CliRunner()
-COMMANDS = typer.main.get_command(app).commands  # type: ignore[attr-defined]
+COMMANDS = all_commands()
 
 # ---------------------------------------------------------------- values
 

@@ -1,0 +1,151 @@
+"""What every ``descgen`` command module shares: the output vocabulary, the common options,
+the exit codes and the helpers that turn findings into stderr lines.
+
+It loads only what a word command needs (the codec, the validator, the output formats); rich
+loads in :func:`_console`, when a command prints a rich renderable.
+"""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+import descriptors
+from descriptors import DescgenError, InvalidDescriptorError
+from descriptors.errors import shorten
+from descriptors.output import FORMATS, NAMED_FORMATS, render_word
+from descriptors.validate import ARCHES, Finding, is_valid, validate
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+
+def _choices(name: str, values: tuple[str, ...]) -> Any:
+    """A str Enum for typer from one of the library's tuples of names."""
+    return Enum(name, {v: v for v in values}, type=str)
+
+
+OutFormat = _choices("OutFormat", FORMATS)
+DecodeFormat = _choices("DecodeFormat", ("text", "json"))
+Descriptor = _choices("Descriptor", descriptors.DESCRIPTORS)
+
+
+FormatOpt = Annotated[OutFormat, typer.Option("--format", "-f", help="Output: hex constant, c or cpp "
+                                              "(the same: a C++ constexpr line), Python assignment "
+                                              "or JSON.")]
+NameOpt = Annotated[str | None, typer.Option("--name", help="Constant name for --format c/cpp/python "
+                                             "(a warning with the other formats, which have no name).")]
+ArchOpt = Annotated[str, typer.Option("--arch", help="Target architecture: " + ", ".join(ARCHES) + ".")]
+#: On every command that prints; where a command prints no colour anyway it changes nothing.
+NoColorOpt = Annotated[bool, typer.Option("--no-color", help="No colour (NO_COLOR is honoured too; "
+                                          "colour is only ever used on a terminal).")]
+ForceOpt = Annotated[bool, typer.Option("--force", help="Emit the constant even when it breaks "
+                                        "rules of the PTX text (errors become warnings).")]
+
+
+def _warn(findings: list[Finding], force: bool) -> None:
+    """Warnings (and, with --force, errors) as lines on stderr; notes stay quiet."""
+    for f in findings:
+        if f.severity == "warning" or (force and f.severity == "error"):
+            text = " ".join(str(f).split())
+            if f.severity == "error":
+                text = "warning: (forced) " + text
+            sys.stderr.write(f"descgen: {text}\n")
+
+
+def _checked(findings: list[Finding], force: bool, what: str) -> None:
+    if not is_valid(findings) and not force:
+        raise InvalidDescriptorError(f"{what} breaks the PTX rules above", findings)
+    _warn(findings, force)
+
+
+def _name_unused(name: str | None, fmt: str, why: str | None = None) -> None:
+    """A warning on stderr when ``--name`` is given where no constant is named (it used to be
+    ignored silently)."""
+    if name is not None and (why is not None or fmt not in NAMED_FORMATS):
+        sys.stderr.write(f"descgen: warning: --name {shorten(name)} is ignored: "
+                         f"{why or f'--format {fmt} names no constant'} "
+                         f"(--name applies to --format {'/'.join(NAMED_FORMATS)})\n")
+
+
+def _typed(value: Any) -> Any:
+    """A parameter as JSON gives it: integer text (decimal or 0x hex, as the options take it) as
+    a number, a list element-wise; names (``bf16``, ``128B``), booleans and the rest unchanged."""
+    if isinstance(value, list):
+        return [_typed(v) for v in value]
+    if isinstance(value, str):
+        try:
+            return descriptors.parse_int(value, "parameter")
+        except DescgenError:
+            return value
+    return value
+
+
+def _params_for(fmt: str, params: dict[str, Any], keep: tuple[str, ...] = ()) -> dict[str, Any]:
+    """``params`` as the output shows them: for JSON numbers as numbers (the keys in ``keep``
+    stay as they are: a zero-column mask is hex text, like the word, because it may be wider
+    than the integers JSON readers keep exactly); the other formats echo the options as given."""
+    if fmt != "json":
+        return params
+    return {k: v if k in keep else _typed(v) for k, v in params.items()}
+
+
+def _emit(descriptor: str, params: dict[str, Any], fmt: OutFormat, name: str | None, arch: str,
+          force: bool, context: dict[str, Any] | None = None) -> None:
+    given = {k: v for k, v in params.items() if v is not None}
+    word = descriptors.encode(descriptor, **given)
+    ctx = {k: v for k, v in (context or {}).items() if v is not None}
+    if descriptor == "idesc":
+        ctx.update({k: given[k] for k in ("cta_group", "ws") if k in given})
+    findings = validate(descriptor, word, kind=given.get("kind"), arch=arch, **ctx)
+    _checked(findings, force, f"the {descriptor} descriptor {descriptors.format_word(descriptor, word)}")
+    text = render_word(descriptor, word, fmt.value, name=name, params=_params_for(fmt.value, given))
+    _name_unused(name, fmt.value)
+    typer.echo(text)
+
+
+def _list(values: list[str] | None) -> list[str] | None:
+    """Comma-separated and/or repeated option values as one list."""
+    if not values:
+        return None
+    return [part.strip() for v in values for part in v.split(",") if part.strip()]
+
+
+CtaOpt = Annotated[str | None, typer.Option("--cta-group", help="idesc context: cta_group 1 or 2.")]
+WsOpt = Annotated[bool | None, typer.Option("--ws/--no-ws", help="idesc context: for tcgen05.mma.ws.")]
+MOpt = Annotated[str | None, typer.Option("-m", "--m", help="zcm context: M of the MMA.")]
+NOpt = Annotated[str | None, typer.Option("-n", "--n", help="zcm context: N of the MMA (64, 128, 256).")]
+ScaleVecOpt = Annotated[str | None, typer.Option("--scale-vec", help="idesc context: .scale_vec of a block-scaled MMA (1X, 2X, 4X).")]
+ShiftOpt = Annotated[bool, typer.Option("--shift", help="tmem context: the address is the taddr of tcgen05.shift.")]
+AllocOpt = Annotated[str | None, typer.Option("--alloc", help="tmem context: allocated columns.")]
+KindOpt = Annotated[str | None, typer.Option("--kind", help="MMA kind of an instruction descriptor.")]
+AsOpt = Annotated[Descriptor | None, typer.Option("--as", help="Which descriptor the word is.")]
+
+
+def _context(descriptor: str, cta_group: str | None, ws: bool | None, m: str | None,
+             alloc: str | None, n: str | None = None, scale_vec: str | None = None,
+             shift: bool = False) -> dict[str, Any]:
+    """The context options that apply to ``descriptor``; one given for another descriptor is
+    refused (it would be silently ignored)."""
+    options = {"cta_group": ("idesc", cta_group), "ws": ("idesc", ws),
+               "scale_vec": ("idesc", scale_vec), "m": ("zcm", m), "n": ("zcm", n),
+               "alloc": ("tmem", alloc), "shift": ("tmem", shift or None)}
+    for key, (owner, value) in options.items():
+        if value is not None and owner != descriptor:
+            raise descriptors.ParameterError(
+                f"--{key.replace('_', '-')} is context of a {owner} word, not of {descriptor}")
+    return {k: v for k, (owner, v) in options.items() if owner == descriptor and v is not None}
+
+
+def _console(no_color: bool) -> Console:
+    """Colour in a terminal; plain text when piped or with --no-color (a wide page when piped)."""
+    from rich.console import Console
+
+    extra: dict[str, Any] = {"color_system": None} if no_color else {}
+    console = Console(highlight=False, soft_wrap=False, **extra)
+    if not console.is_terminal:
+        console = Console(highlight=False, soft_wrap=False, width=140, **extra)
+    return console

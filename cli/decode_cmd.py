@@ -1,0 +1,175 @@
+"""``descgen decode`` and ``descgen check``: read a word back, judge a word or a parameter set."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+import typer
+
+import descriptors
+from descriptors.errors import shorten
+from descriptors.printer import plain, rank_readings, to_json
+from descriptors.printer import render as render_rich
+from descriptors.validate import Finding, is_valid, validate, validate_pair
+
+from .main import EXIT_INVALID
+from .common import (AllocOpt, ArchOpt, AsOpt, CtaOpt, DecodeFormat, Descriptor,
+                     KindOpt, MOpt, NOpt, NoColorOpt, ScaleVecOpt, ShiftOpt, WsOpt, _console,
+                     _context, _typed)
+
+
+def decode_cmd(
+    word: Annotated[str, typer.Argument(help="The word: decimal or 0x hex (_ and ' separators allowed).")],
+    as_: Annotated[Descriptor, typer.Option("--as", help="Which descriptor the word is.")],
+    kind: KindOpt = None,
+    arch: ArchOpt = "sm_100a",
+    cta_group: CtaOpt = None,
+    ws: WsOpt = None,
+    m: MOpt = None,
+    alloc: AllocOpt = None,
+    n: NOpt = None,
+    scale_vec: ScaleVecOpt = None,
+    shift: ShiftOpt = False,
+    fmt: Annotated[DecodeFormat, typer.Option("--format", "-f", help="text or json.")] = DecodeFormat.text,
+    plain_: Annotated[bool, typer.Option("--plain", help="Plain-text dump (stable; no table, no colour).")] = False,
+    no_color: NoColorOpt = False,
+) -> None:
+    """Decode a word: every field (bits, raw value, meaning), a bit diagram and the findings."""
+    descriptor = as_.value
+    value = descriptors.parse_int(word, "word")
+    ctx = _context(descriptor, cta_group, ws, m, alloc, n, scale_vec, shift)
+    if descriptor == "idesc" and kind is None:
+        readings = rank_readings([(r, validate("idesc", value, kind=r.kind, arch=arch, **ctx))
+                                  for r in descriptors.readings("idesc", value)])
+        if fmt is DecodeFormat.json:
+            typer.echo(json.dumps({"descriptor": descriptor, "kind": None,
+                                   "word": readings[0][0].hex,
+                                   "readings": [to_json(d, f) for d, f in readings]}, indent=2))
+            return
+        typer.echo(f"An instruction-descriptor word does not identify its kind; every kind's "
+                   f"reading of {readings[0][0].hex} follows, fewest broken rules first "
+                   "(pass --kind to choose one).")
+        for d, f in readings:
+            typer.echo("")
+            _show(d, f, plain_, no_color)
+        return
+    decoded = descriptors.decode(descriptor, value, kind=kind)
+    findings = validate(descriptor, value, kind=kind, arch=arch, **ctx)
+    if fmt is DecodeFormat.json:
+        typer.echo(json.dumps(to_json(decoded, findings), indent=2))
+    else:
+        _show(decoded, findings, plain_, no_color)
+
+
+def _show(decoded: descriptors.Decoded, findings: list[Finding], plain_: bool, no_color: bool) -> None:
+    if plain_:
+        typer.echo(plain(decoded, findings))
+    else:
+        _console(no_color).print(render_rich(decoded, findings))
+
+
+def check_cmd(
+    word: Annotated[str | None, typer.Argument(help="A word to check (with --as).")] = None,
+    as_: AsOpt = None,
+    kind: KindOpt = None,
+    param: Annotated[list[str] | None, typer.Option("--param", "-p", help="Check a parameter set "
+                     "instead of a word: KEY=VALUE, repeated (the names encode takes).")] = None,
+    idesc: Annotated[str | None, typer.Option("--idesc", help="Instruction descriptor of a pair check (with --kind).")] = None,
+    a_desc: Annotated[str | None, typer.Option("--a-desc", help="Shared memory descriptor of A (pair check).")] = None,
+    b_desc: Annotated[str | None, typer.Option("--b-desc", help="Shared memory descriptor of B (pair check).")] = None,
+    arch: ArchOpt = "sm_100a",
+    cta_group: CtaOpt = None,
+    ws: WsOpt = None,
+    m: MOpt = None,
+    alloc: AllocOpt = None,
+    n: NOpt = None,
+    scale_vec: ScaleVecOpt = None,
+    shift: ShiftOpt = False,
+    fmt: Annotated[DecodeFormat, typer.Option("--format", "-f", help="text or json.")] = DecodeFormat.text,
+    no_color: NoColorOpt = False,
+) -> None:
+    """Validate a word, a parameter set or an idesc with its A/B descriptors; exit 1 on errors."""
+    if idesc is not None:
+        if kind is None:
+            raise descriptors.ParameterError("a pair check needs --kind for --idesc")
+        if word is not None or param:
+            raise descriptors.ParameterError("a pair check takes --idesc/--a-desc/--b-desc only")
+        _context("idesc", cta_group, ws, m, alloc, n, scale_vec, shift)  # refuses the others
+        findings = validate_pair(
+            descriptors.parse_int(idesc, "--idesc"), kind=kind, arch=arch,
+            a_desc=None if a_desc is None else descriptors.parse_int(a_desc, "--a-desc"),
+            b_desc=None if b_desc is None else descriptors.parse_int(b_desc, "--b-desc"),
+            cta_group=None if cta_group is None else descriptors.parse_int(cta_group, "--cta-group"),
+            ws=ws, scale_vec=scale_vec)
+    else:
+        if as_ is None:
+            raise descriptors.ParameterError("say which descriptor with --as (or give --idesc)")
+        descriptor = as_.value
+        ctx = _context(descriptor, cta_group, ws, m, alloc, n, scale_vec, shift)
+        if param:
+            if word is not None:
+                raise descriptors.ParameterError("give a word or --param values, not both")
+            params = _params(param)
+            kind = _merge_param(params, "kind", kind, "--kind")
+            for key, option in (("descriptor", "--as"), ("arch", "--arch"), ("word", "WORD")):
+                if key in params:
+                    raise descriptors.ParameterError(f"--param {key}=... is not an encode "
+                                                     f"parameter; give it as {option}")
+            for key in list(ctx):
+                if key in params:
+                    raise descriptors.ParameterError(
+                        f"{key} given twice: as --param {key}=... and as "
+                        f"--{key.replace('_', '-')}")
+            findings = validate(descriptor, kind=kind, arch=arch, **params, **ctx)
+        elif word is None:
+            raise descriptors.ParameterError("give a WORD, --param KEY=VALUE, or --idesc")
+        else:
+            findings = validate(descriptor, descriptors.parse_int(word, "word"), kind=kind,
+                                arch=arch, **ctx)
+    if fmt is DecodeFormat.json:
+        typer.echo(json.dumps({"valid": is_valid(findings),
+                               "findings": [{**f.to_dict(), "value": _typed(f.value)}
+                                            for f in findings]}, indent=2))
+    else:
+        for f in findings:
+            typer.echo(str(f))
+        errors = sum(f.severity == "error" for f in findings)
+        typer.echo(("valid" if not errors else "INVALID") + f": {errors} error(s), "
+                   f"{sum(f.severity == 'warning' for f in findings)} warning(s), "
+                   f"{sum(f.severity == 'note' for f in findings)} note(s)")
+    if not is_valid(findings):
+        raise typer.Exit(EXIT_INVALID)
+
+
+_LIST_PARAMS = ("start_count", "first_span")
+
+
+def _merge_param(params: dict[str, Any], key: str, option_value: str | None,
+                 option: str) -> str | None:
+    """A value that may come as ``--param KEY=...`` or as its own option (not both, unless
+    they agree)."""
+    if key not in params:
+        return option_value
+    value = params.pop(key)
+    if option_value is not None and option_value != value:
+        raise descriptors.ParameterError(f"{key} given twice: --param {key}={value} and "
+                                         f"{option} {option_value}")
+    return value
+
+
+def _params(items: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep or not key:
+            raise descriptors.ParameterError(f"--param takes KEY=VALUE, not {shorten(item)}")
+        out[key] = [v.strip() for v in value.split(",")] if key in _LIST_PARAMS else value.strip()
+    return out
+
+
+def register(app: typer.Typer) -> None:
+    """Add these commands to ``app``."""
+    app.command("decode")(decode_cmd)
+    app.command("check")(check_cmd)

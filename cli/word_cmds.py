@@ -1,0 +1,241 @@
+"""``descgen idesc``, ``smem``, ``zcm`` and ``tmem``: one word from its parameters."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+import typer
+
+import descriptors
+from descriptors.output import render_word
+from descriptors.validate import validate
+
+from .common import (ArchOpt, ForceOpt, FormatOpt, NameOpt, NoColorOpt, OutFormat, _checked,
+                     _console, _emit, _list, _name_unused, _params_for)
+
+
+def idesc_cmd(
+    kind: Annotated[str, typer.Option("--kind", help="MMA kind: tf32, f16, f8f6f4, i8, mxf8f6f4, "
+                                      "mxf4, mxf4nvf4.")],
+    m: Annotated[str, typer.Option("-m", "--m", help="M, rows of A and D.")],
+    n: Annotated[str, typer.Option("-n", "--n", help="N, columns of B and D.")],
+    a_type: Annotated[str | None, typer.Option("--a-type", help="A type by PTX name (bf16, e4m3, s8 ...).")] = None,
+    b_type: Annotated[str | None, typer.Option("--b-type", help="B type by PTX name.")] = None,
+    d_type: Annotated[str | None, typer.Option("--d-type", help="D (accumulator) type: f16, f32, s32 (default f32).")] = None,
+    a_major: Annotated[str | None, typer.Option("--a-major", help="A major-ness: K or MN.")] = None,
+    b_major: Annotated[str | None, typer.Option("--b-major", help="B major-ness: K or MN.")] = None,
+    negate_a: Annotated[bool | None, typer.Option("--negate-a/--no-negate-a", help="Negate A.")] = None,
+    negate_b: Annotated[bool | None, typer.Option("--negate-b/--no-negate-b", help="Negate B.")] = None,
+    saturate: Annotated[bool | None, typer.Option("--saturate/--no-saturate", help="Saturate (kind::i8).")] = None,
+    sparse: Annotated[bool | None, typer.Option("--sparse/--dense", help="Sparse A.")] = None,
+    sparsity_selector: Annotated[str | None, typer.Option("--sparsity-selector", help="Sparsity selector 0-3.")] = None,
+    max_shift: Annotated[str | None, typer.Option("--max-shift", help="Max B shift for .ws: 0, 8, 16, 32.")] = None,
+    scale_type: Annotated[str | None, typer.Option("--scale-type", help="Scale factor type: ue8m0, ue4m3.")] = None,
+    a_scale_id: Annotated[str | None, typer.Option("--a-scale-id", help="A scale factor ID.")] = None,
+    b_scale_id: Annotated[str | None, typer.Option("--b-scale-id", help="B scale factor ID.")] = None,
+    k: Annotated[str | None, typer.Option("-k", "--k", help="K, only to ask for K=96 (mxf4, mxf4nvf4).")] = None,
+    cta_group: Annotated[str | None, typer.Option("--cta-group", help="cta_group 1 or 2 (context, not stored).")] = None,
+    ws: Annotated[bool | None, typer.Option("--ws/--no-ws", help="For tcgen05.mma.ws (context, not stored).")] = None,
+    scale_vec: Annotated[str | None, typer.Option("--scale-vec", help="Block-scaled kinds: the MMA's .scale_vec 1X, 2X or 4X (or block16/block32; context, not stored).")] = None,
+    fmt: FormatOpt = OutFormat.hex,
+    name: NameOpt = None,
+    arch: ArchOpt = "sm_100a",
+    force: ForceOpt = False,
+    no_color: NoColorOpt = False,
+) -> None:
+    """Instruction descriptor (32-bit; PTX Tables 42-44) from M, N, types and flags."""
+    params = dict(kind=kind, a_type=a_type, b_type=b_type, d_type=d_type, m=m, n=n,
+                  a_major=a_major, b_major=b_major, negate_a=negate_a, negate_b=negate_b,
+                  saturate=saturate, sparse=sparse, sparsity_selector=sparsity_selector,
+                  max_shift=max_shift, scale_type=scale_type, a_scale_id=a_scale_id,
+                  b_scale_id=b_scale_id, k=k, cta_group=cta_group, ws=ws)
+    _emit("idesc", params, fmt, name, arch, force, {"scale_vec": scale_vec})
+
+
+def smem_cmd(
+    start_address: Annotated[str | None, typer.Option("--start-address", help="Start address in bytes (16-byte aligned, < 256 KiB).", show_default="0")] = None,
+    leading_byte_offset: Annotated[str | None, typer.Option("--leading-byte-offset", "--lbo", help="Leading dimension byte offset (or absolute address), bytes.", show_default="0")] = None,
+    stride_byte_offset: Annotated[str | None, typer.Option("--stride-byte-offset", "--sbo", help="Stride dimension byte offset, bytes.", show_default="0")] = None,
+    swizzle: Annotated[str | None, typer.Option("--swizzle", help="none, 128B_base32B, 128B, 64B, 32B.", show_default="none")] = None,
+    base_offset: Annotated[str | None, typer.Option("--base-offset", help="Matrix base offset 0-7.", show_default="0")] = None,
+    lbo_mode: Annotated[str | None, typer.Option("--lbo-mode", help="relative or absolute.", show_default="relative")] = None,
+    fmt: FormatOpt = OutFormat.hex,
+    name: NameOpt = None,
+    arch: ArchOpt = "sm_100a",
+    force: ForceOpt = False,
+    no_color: NoColorOpt = False,
+) -> None:
+    """Shared memory descriptor (64-bit; PTX Table 40) from byte offsets and a swizzle mode."""
+    params = dict(start_address=start_address, leading_byte_offset=leading_byte_offset,
+                  stride_byte_offset=stride_byte_offset, swizzle=swizzle,
+                  base_offset=base_offset, lbo_mode=lbo_mode)
+    _emit("smem", params, fmt, name, arch, force)
+
+
+def zcm_cmd(
+    start_count: Annotated[list[str] | None, typer.Option("--start-count", help="Start counts sc0..sc3, comma-separated or repeated.", show_default="0,0,0,0")] = None,
+    first_span: Annotated[list[str] | None, typer.Option("--first-span", help="First spans fs0..fs3 (0 use, 1 skip), comma-separated or repeated.", show_default="0,0,0,0")] = None,
+    non_zero_mask: Annotated[str | None, typer.Option("--non-zero-mask", help="1 generate the mask, 0 all-zero mask.", show_default="1")] = None,
+    skip_span: Annotated[str | None, typer.Option("--skip-span", help="Zeroed columns per period minus 1.", show_default="0")] = None,
+    use_span: Annotated[str | None, typer.Option("--use-span", help="Used columns per period minus 1.", show_default="0")] = None,
+    column_shift: Annotated[str | None, typer.Option("--column-shift", help="Shift of B columns.", show_default="0")] = None,
+    m: Annotated[str | None, typer.Option("-m", "--m", help="M of the MMA (32, 64, 128): sub-masks, shift limit.")] = None,
+    n: Annotated[str | None, typer.Option("-n", "--n", help="N of the MMA (for --show and synthesis).")] = None,
+    from_mask: Annotated[str | None, typer.Option("--from-mask", help="Synthesise from a mask: an integer, bit j = column j, 1 = zeroed (0x.. or 0b..).")] = None,
+    zero_columns: Annotated[list[str] | None, typer.Option("--zero-columns", help="Synthesise from zeroed columns: 3,7-9 (comma-separated or repeated).")] = None,
+    conv: Annotated[str | None, typer.Option("--conv", help="Synthesise for convolution padding: Q,LEFT,RIGHT[,START] (row width Q).")] = None,
+    show: Annotated[bool, typer.Option("--show", help="Show the masks the descriptor generates (needs -m and -n).")] = False,
+    fmt: FormatOpt = OutFormat.hex,
+    name: NameOpt = None,
+    arch: ArchOpt = "sm_100a",
+    force: ForceOpt = False,
+    no_color: NoColorOpt = False,
+) -> None:
+    """Zero-column mask descriptor of tcgen05.mma.ws (64-bit; PTX Table 45): from raw fields, or
+    synthesised from the mask you want; --show renders the masks it generates."""
+    from descriptors import zcm as zcm_lib
+    from descriptors.printer import plain_mask, render_mask
+
+    for option, value in (("--from-mask", from_mask), ("--conv", conv)):
+        if value is not None and not value.strip():
+            raise descriptors.ParameterError(f"{option} is empty")
+    if zero_columns is not None and not _list(zero_columns):
+        raise descriptors.ParameterError("--zero-columns is empty; give columns such as 3,7-9")
+    wanted = [x for x in (from_mask, zero_columns, conv) if x is not None]
+    raw = dict(start_count=_list(start_count), first_span=_list(first_span),
+               non_zero_mask=non_zero_mask, skip_span=skip_span, use_span=use_span)
+    if len(wanted) > 1:
+        raise descriptors.ParameterError("give one of --from-mask, --zero-columns, --conv")
+    if wanted:
+        if any(v is not None for v in raw.values()):
+            raise descriptors.ParameterError("a synthesised descriptor takes no raw span/count "
+                                             "options (only --column-shift)")
+        if m is None or n is None:
+            raise descriptors.ParameterError("synthesis needs -m and -n")
+        if from_mask is not None:
+            mask = descriptors.parse_int(from_mask, "--from-mask")
+        elif zero_columns:
+            mask = zcm_lib.mask_from_columns(n, _list(zero_columns) or [])
+        else:
+            parts = [p.strip() for p in (conv or "").split(",")]
+            if len(parts) not in (3, 4):
+                raise descriptors.ParameterError("--conv takes Q,LEFT,RIGHT[,START]")
+            mask = zcm_lib.conv_padding_mask(n, *parts)
+        word = zcm_lib.synthesise(mask, m, n, column_shift=column_shift or 0)
+        given: dict[str, Any] = {"m": m, "n": n, "mask": f"{mask:#x}"}
+    else:
+        given = {k: v for k, v in raw.items() if v is not None}
+        if column_shift is not None:
+            given["column_shift"] = column_shift
+        word = descriptors.encode("zcm", **given)
+    context = {k: v for k, v in (("m", m), ("n", n)) if v is not None}
+    findings = validate("zcm", word, arch=arch, **context)
+    z = None
+    if show:  # before any warning is printed: a refusal is one line
+        if m is None or n is None:
+            raise descriptors.ParameterError("--show needs -m and -n")
+        z = zcm_lib.generate(word, m, n)
+    _checked(findings, force, f"the zcm descriptor {descriptors.format_word('zcm', word)}")
+    if z is not None:
+        if fmt in (OutFormat.json, OutFormat.hex):
+            _name_unused(name, fmt.value, "--show with --format "
+                         f"{fmt.value} prints the masks, not a named constant")
+        if fmt is OutFormat.json:
+            typer.echo(json.dumps(z.to_dict(), indent=2))
+        elif fmt is OutFormat.hex:
+            _console(no_color).print(render_mask(z))
+        else:
+            typer.echo(render_word("zcm", word, fmt.value, name=name, params=given))
+            typer.echo(plain_mask(z))
+        return
+    text = render_word("zcm", word, fmt.value, name=name,
+                       params=_params_for(fmt.value, given, keep=("mask",)))
+    _name_unused(name, fmt.value)
+    typer.echo(text)
+
+
+def tmem_cmd(
+    lane: Annotated[str | None, typer.Option("--lane", help="Lane index (bits 31-16).", show_default="0")] = None,
+    column: Annotated[str | None, typer.Option("--column", help="Column index (bits 15-0).", show_default="0")] = None,
+    alloc: Annotated[str | None, typer.Option("--alloc", help="Allocated columns (power of two, 32..512).")] = None,
+    ld: Annotated[str | None, typer.Option("--ld", help="Footprint of tcgen05.ld SHAPE.NUM, e.g. 32x32b.x8.")] = None,
+    st: Annotated[str | None, typer.Option("--st", help="Footprint of tcgen05.st SHAPE.NUM.")] = None,
+    address: Annotated[str | None, typer.Option("--address", help="TMEM address of the ld/st (default: --lane/--column).")] = None,
+    warp: Annotated[str | None, typer.Option("--warp", help="Warp id of the issuing warp (its id % 4 picks the lanes).")] = None,
+    alloc_base: Annotated[str | None, typer.Option("--alloc-base", help="Address tcgen05.alloc returned (default column 0).")] = None,
+    pack16: Annotated[bool, typer.Option("--pack", help="tcgen05.ld .pack::16b.")] = False,
+    unpack16: Annotated[bool, typer.Option("--unpack", help="tcgen05.st .unpack::16b.")] = False,
+    red: Annotated[str | None, typer.Option("--red", help="tcgen05.ld .red: min or max.")] = None,
+    red_type: Annotated[str, typer.Option("--red-type", help="Type of .red (default f32).")] = "f32",
+    split: Annotated[str | None, typer.Option("--split", help="immHalfSplitoff of .16x32bx2.")] = None,
+    datapath: Annotated[str | None, typer.Option("--datapath", help="Data-path layout (A-G) for this M; with --cta-group, --sparse, --ws.")] = None,
+    cta_group: Annotated[str | None, typer.Option("--cta-group", help="For --datapath: cta_group 1 or 2.")] = None,
+    sparse: Annotated[bool, typer.Option("--sparse/--dense", help="For --datapath: sparse A (as idesc and layout spell it).")] = False,
+    ws: Annotated[bool, typer.Option("--ws/--no-ws", help="For --datapath: tcgen05.mma.ws (as idesc, decode and check spell it).")] = False,
+    shift: Annotated[bool, typer.Option("--shift", help="The address is the taddr of tcgen05.shift (lane aligned to 32).")] = False,
+    fmt: FormatOpt = OutFormat.hex,
+    name: NameOpt = None,
+    arch: ArchOpt = "sm_100a",
+    force: ForceOpt = False,
+    no_color: NoColorOpt = False,
+) -> None:
+    """Tensor Memory address (32-bit; PTX 9.7.16.1.1) from lane and column; with --ld/--st the
+    footprint and verdict of a tcgen05.ld/st; with --datapath the data-path layout of an M."""
+    from descriptors import tmem as tm
+
+    if datapath is not None:
+        dl = tm.datapath_layout(descriptors.parse_int(datapath, "--datapath"),
+                                cta_group=descriptors.parse_int(cta_group or 1, "--cta-group"),
+                                sparse=sparse, ws=ws)
+        # warnings only once the input is good: a refusal stays one line
+        _name_unused(name, fmt.value, "--datapath prints a layout, not a constant")
+        if fmt is OutFormat.json:
+            typer.echo(json.dumps(dl.to_dict(), indent=2))
+        else:
+            from descriptors.printer import render_datapath
+            _console(no_color).print(render_datapath(dl))
+        return
+    if ld is None and st is None:
+        _emit("tmem", dict(lane=lane, column=column), fmt, name, arch, force,
+              {"alloc": alloc, "shift": shift or None})
+        return
+    if shift:
+        raise descriptors.ParameterError("--shift checks an address (--lane/--column), not an "
+                                         "--ld/--st footprint")
+    if ld is not None and st is not None:
+        raise descriptors.ParameterError("give --ld or --st, not both")
+    op, spec = ("ld", ld) if ld is not None else ("st", st)
+    shape, num = tm.parse_ld_spec(spec or "")
+    addr = address if address is not None else tm.pack(
+        descriptors.parse_int(lane or 0, "--lane"), descriptors.parse_int(column or 0, "--column"))
+    fp = tm.footprint(op, shape, num, addr,
+                      warp=None if warp is None else descriptors.parse_int(warp, "--warp"),
+                      alloc=None if alloc is None else descriptors.parse_int(alloc, "--alloc"),
+                      alloc_base=alloc_base, pack=pack16, unpack=unpack16, red=red,
+                      red_type=red_type,
+                      imm_half_splitoff=None if split is None else descriptors.parse_int(split, "--split"),
+                      arch=arch if red is not None else None)
+    _name_unused(name, fmt.value, f"--{op} prints a footprint, not a constant")
+    if fmt is OutFormat.json:
+        typer.echo(json.dumps(fp.to_dict(), indent=2))
+    else:
+        typer.echo(fp.ptx)
+        typer.echo(f"registers per thread: {fp.registers}"
+                   + (f" (+{fp.red_registers} for the reduction)" if fp.red_registers else ""))
+        for i, a in enumerate(fp.accesses, 1):
+            typer.echo(f"access {i}: address {a.address.word:#010x}  lanes {a.lanes[0]}-{a.lanes[1]}"
+                       f"  columns {a.columns[0]}-{a.columns[1]}")
+        for f in fp.verdict:
+            if f.severity != "error":  # errors go to stderr, below
+                typer.echo(str(f))
+        typer.echo("valid" if fp.ok else "INVALID")
+    _checked(fp.verdict, force, f"the {fp.ptx}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add these commands to ``app``."""
+    app.command("idesc")(idesc_cmd)
+    app.command("smem")(smem_cmd)
+    app.command("zcm")(zcm_cmd)
+    app.command("tmem")(tmem_cmd)
