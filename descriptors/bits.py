@@ -13,20 +13,33 @@ Bit order is settled here and only here: bit 0 is the least significant bit of t
 value.  Construct's ``BitStruct`` reads a big-endian bit stream MSB first, so the declared list
 is reversed before it is handed to Construct, and words travel to Construct as big-endian bytes
 (:meth:`Layout.to_bytes`).
+
+**The derived table.**  Importing construct costs about 14 ms, a tenth of a ``descgen``
+command's start-up, and nothing but the declarations needs it.  :func:`load` therefore builds
+the layouts from ``layouts.derived.json`` -- exactly what :func:`register` derives from the
+declarations, written by ``python -m descriptors.layouts`` -- when that table was derived from
+the current text of ``layouts.py`` and ``bits.py`` (their CRC-32 is stored in it), and runs the
+declarations otherwise, so a stale table is never used.  The Construct ``BitStruct`` itself
+(:attr:`Layout.struct`) is built from the declarations on first use.  A test fails while the
+committed table is stale, naming the command that rewrites it.
 """
 
 from __future__ import annotations
 
+import json
 import operator
-from collections.abc import Callable, Mapping
+import zlib
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import construct as cs
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from .errors import FieldError, ParameterError, WordError, rewrap, shorten
 
-__all__ = ["Field", "Layout", "register", "reserved"]
+if TYPE_CHECKING:
+    import construct as cs
+
+__all__ = ["Field", "Layout", "register", "reserved", "load", "derived_table"]
 
 ROLE_FIELD = "field"
 ROLE_RESERVED = "reserved"
@@ -93,11 +106,15 @@ class Field:
 
 def reserved(width: int, doc: str = "Reserved, must be 0") -> cs.Construct:
     """An unnamed reserved field; :func:`register` names it ``reserved_<lsb>``."""
+    import construct as cs
+
     return cs.BitsInteger(width) * doc
 
 
 def _unwrap(sub: cs.Construct) -> tuple[str | None, str, cs.Construct]:
     """Name, doc and innermost construct of a (possibly multiply) renamed sub-construct."""
+    import construct as cs
+
     name, doc = None, ""
     while isinstance(sub, cs.Renamed):
         name = name or sub.name
@@ -107,6 +124,8 @@ def _unwrap(sub: cs.Construct) -> tuple[str | None, str, cs.Construct]:
 
 
 def _width(sub: cs.Construct) -> int:
+    import construct as cs
+
     if isinstance(sub, cs.Default):
         sub = sub.subcon
     if not isinstance(sub, cs.BitsInteger) or sub.signed:
@@ -122,32 +141,26 @@ class Layout:
     """
 
     def __init__(self, name: str, size: int, source: str, title: str,
-                 subcons: tuple[cs.Construct, ...], aliases: Mapping[str, str]) -> None:
+                 fields: Sequence[Field], aliases: Mapping[str, str],
+                 struct: cs.Construct | None, make_struct: Callable[[], cs.Construct] | None = None
+                 ) -> None:
+        """Use :func:`register` (from Construct sub-constructs) or :func:`load`: ``struct`` is
+        the ``BitStruct``, or None and ``make_struct`` builds it on first use."""
         self.name = name
         self.size = size
         self.source = source
         self.title = title
-        named: list[cs.Construct] = []
-        fields: list[Field] = []
         lsb = 0
-        for sub in subcons:
-            fname, doc, inner = _unwrap(sub)
-            width = _width(inner)
-            role = ROLE_FIELD
-            default = 0
-            if fname is None:
-                fname, role = f"reserved_{lsb}", ROLE_RESERVED
-            elif fname.startswith("reserved"):
-                role = ROLE_RESERVED
-            if isinstance(inner, cs.Default):
-                role, default = ROLE_CONSTANT, int(inner.value)
-            fields.append(Field(fname, lsb, width, doc, role, default, source))
-            named.append(fname / inner * doc)
-            lsb += width
+        for f in fields:
+            if f.lsb != lsb:
+                raise ValueError(f"layout {name}: field {f.name} starts at bit {f.lsb}, not {lsb}")
+            lsb += f.width
         if lsb != size:
             raise ValueError(f"layout {name}: fields cover {lsb} bits, not {size}")
-        #: The Construct definition: fields MSB first, as BitStruct reads big-endian bytes.
-        self.struct = cs.BitStruct(*reversed(named))
+        if struct is None and make_struct is None:
+            raise ValueError(f"layout {name}: no Construct definition")
+        self._struct = struct
+        self._make_struct = make_struct
         self.fields: tuple[Field, ...] = tuple(fields)
         self.by_name: dict[str, Field] = {f.name: f for f in fields}
         self.aliases: dict[str, str] = dict(aliases)
@@ -164,6 +177,22 @@ class Layout:
         self.decode = self._decode  # type: ignore[method-assign]
         self.encode_fields = self._encode_map  # type: ignore[method-assign]
         self.__doc__ = f"{title} ({size}-bit word, PTX {source}).\n\n{self.diagram()}"
+
+    @property
+    def struct(self) -> cs.Construct:
+        """The Construct definition: fields MSB first, as ``BitStruct`` reads big-endian bytes
+        (built from the declarations in :mod:`descriptors.layouts` on first use)."""
+        if self._struct is None:
+            assert self._make_struct is not None
+            self._struct = self._make_struct()
+        return self._struct
+
+    def table_entry(self) -> dict[str, Any]:
+        """This layout as one entry of the derived table (see the module docs)."""
+        return {"name": self.name, "size": self.size, "source": self.source,
+                "title": self.title, "aliases": self.aliases,
+                "fields": [[f.name, f.lsb, f.width, f.doc, f.role, f.default]
+                           for f in self.fields]}
 
     # ----------------------------------------------------------------- compiled hot paths
     def _compile_decode(self) -> Callable[[int], dict[str, int]]:
@@ -320,4 +349,77 @@ def register(name: str, size: int, source: str, title: str, *subcons: cs.Constru
     fixed constant, a name starting with ``reserved`` or no name at all marks a reserved field.
     ``aliases`` maps other names (CUTLASS's) to PTX field names.
     """
-    return Layout(name, size, source, title, subcons, aliases or {})
+    import construct as cs
+
+    named: list[cs.Construct] = []
+    fields: list[Field] = []
+    lsb = 0
+    for sub in subcons:
+        fname, doc, inner = _unwrap(sub)
+        width = _width(inner)
+        role = ROLE_FIELD
+        default = 0
+        if fname is None:
+            fname, role = f"reserved_{lsb}", ROLE_RESERVED
+        elif fname.startswith("reserved"):
+            role = ROLE_RESERVED
+        if isinstance(inner, cs.Default):
+            role, default = ROLE_CONSTANT, int(inner.value)
+        fields.append(Field(fname, lsb, width, doc, role, default, source))
+        named.append(fname / inner * doc)
+        lsb += width
+    return Layout(name, size, source, title, fields, aliases or {},
+                  cs.BitStruct(*reversed(named)))
+
+
+# ----------------------------------------------------------------- the derived table
+_DERIVED_FROM = ("layouts.py", "bits.py")
+
+
+def _fingerprint(directory: Path) -> int | None:
+    """CRC-32 of the texts the table is derived from (None when a source is not readable)."""
+    crc = 0
+    for name in _DERIVED_FROM:
+        try:
+            crc = zlib.crc32((directory / name).read_bytes(), crc)
+        except OSError:
+            return None
+    return crc
+
+
+def derived_table(layouts: Sequence[Layout], directory: Path) -> str:
+    """The derived table of ``layouts`` as the JSON text ``python -m descriptors.layouts``
+    writes: the fingerprint of the sources and every layout's :meth:`Layout.table_entry`."""
+    entries = []
+    for lay in layouts:
+        entry = lay.table_entry()
+        fields = ",\n".join(f"    {json.dumps(f)}" for f in entry.pop("fields"))
+        head = json.dumps(entry)[:-1]
+        entries.append(f"  {head},\n   \"fields\": [\n{fields}\n   ]}}")
+    return (f'{{"derived_from": {json.dumps(list(_DERIVED_FROM))}, '
+            f'"crc32": {_fingerprint(directory)},\n "layouts": [\n' + ",\n".join(entries) + "\n ]}\n")
+
+
+def load(declarations: Callable[[], Sequence[Layout]], directory: Path,
+         table: str) -> tuple[Layout, ...]:
+    """The layouts ``declarations()`` returns -- from ``directory/table`` when it was derived
+    from the current sources (no construct import), else by running the declarations."""
+    crc = _fingerprint(directory)
+    try:
+        data = json.loads((directory / table).read_text(encoding="utf-8"))
+        fresh = crc is not None and data["crc32"] == crc
+    except (OSError, ValueError, KeyError, TypeError):
+        fresh = False
+    if not fresh:
+        return tuple(declarations())
+    built: list[Layout] = []
+
+    def struct_of(name: str) -> Callable[[], cs.Construct]:
+        return lambda: next(lay.struct for lay in declarations() if lay.name == name)
+
+    for entry in data["layouts"]:
+        fields = [Field(f[0], f[1], f[2], f[3], f[4], f[5], entry["source"])
+                  for f in entry["fields"]]
+        built.append(Layout(entry["name"], entry["size"], entry["source"], entry["title"],
+                            fields, entry["aliases"], None, struct_of(entry["name"])))
+    return tuple(built)

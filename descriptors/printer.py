@@ -7,7 +7,7 @@
   dump mode used by golden-file tests.
 * :func:`to_json` -- for machines: word, layout, kind, raw fields, meanings, values, findings.
 
-Field positions come from the layout (the Construct definitions); bit strings from bitstring.
+Field positions come from the layout (the Construct definitions); bit strings from Python's ``b`` format.
 """
 
 from __future__ import annotations
@@ -39,10 +39,8 @@ _ROW = 32  # bits per diagram row
 
 
 def _bin(value: int, width: int) -> str:
-    """``value`` as ``width`` binary digits, MSB first (bitstring's ``Bits(uint=, length=).bin``;
-    bitstring loads on first use: it costs 30 ms of a command's start-up)."""
-    from bitstring import Bits
-    return Bits(uint=value, length=width).bin
+    """``value`` as ``width`` binary digits, MSB first (Python's own ``b`` format)."""
+    return format(value, f"0{width}b")
 
 
 def _segments(decoded: Decoded, lo: int, hi: int) -> list[tuple[Field, str]]:

@@ -10,7 +10,7 @@ start count ``sc_i`` drops that many leading positions.  ``non_zero_mask`` = 0 m
 mask zero.  With column shift s, output column j reads B column j + s.
 
 :func:`generate` computes the masks; :func:`synthesise` finds a descriptor for a wanted mask or
-raises :class:`NoDescriptorError` saying why none exists.  Bit strings come from bitstring.
+raises :class:`NoDescriptorError` saying why none exists.
 """
 
 from __future__ import annotations
@@ -18,8 +18,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-
-from bitstring import Bits
 
 from .codec import Decoded, decode, encode, parse_int
 from .errors import DescgenError, ParameterError, shorten
@@ -103,10 +101,10 @@ class ZcmMask:
         return None if self.mask >> j & 1 else j + self.column_shift
 
     def bits(self, value: int | None = None, length: int | None = None) -> str:
-        """Column 0 first, as a string of 0/1 (bitstring's ``bin`` is MSB first; reversed)."""
+        """Column 0 first, as a string of 0/1 (Python's ``b`` format is MSB first; reversed)."""
         v = self.mask if value is None else value
         n = self.n if length is None else length
-        return Bits(uint=v, length=n).bin[::-1]
+        return format(v, f"0{n}b")[::-1]
 
     def to_dict(self) -> dict[str, Any]:
         return {"word": f"{self.word:#018x}", "m": self.m, "n": self.n,
