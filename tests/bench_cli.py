@@ -1,0 +1,95 @@
+"""Benchmark (issue 12, item 3): ``descgen`` cold start against ``python -c "import typer"``.
+
+Run as ``python tests/bench_cli.py`` (not collected by pytest).  Each command line runs in a
+fresh interpreter, as a script calling ``descgen`` per constant does; the time is the best of
+``--repeat`` runs, wall clock, output to /dev/null.  The baseline, ``python -c "import
+typer"``, is measured in the same run with the same interpreter, and every ratio is against it.
+Bytecode is compiled first and ``PYTHONDONTWRITEBYTECODE`` is cleared for the children, so
+neither side pays for compiling sources (an installed package has its ``.pyc`` files).
+
+``--before DIR`` (a checkout of an older commit) with ``--before-python EXE`` (an interpreter
+with that commit's dependencies, e.g. typer 0.29.2) adds a column measured in the same run,
+for before/after numbers side by side.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: What users run: the constant commands, decode in each output, check.
+COMMANDS: list[tuple[str, list[str]]] = [
+    ("idesc (hex)", ["idesc", "--kind", "f16", "-m", "128", "-n", "256", "--a-type", "bf16",
+                     "--b-type", "bf16"]),
+    ("smem --format cpp", ["smem", "--sbo", "1024", "--swizzle", "128B", "--format", "cpp",
+                           "--name", "A_DESC"]),
+    ("decode --plain", ["decode", "0x08400490", "--as", "idesc", "--kind", "f16", "--plain"]),
+    ("decode --format json", ["decode", "0x4000404000010000", "--as", "smem", "--format",
+                              "json"]),
+    ("decode (rich table)", ["decode", "0x08400490", "--as", "idesc", "--kind", "f16"]),
+    ("check", ["check", "0x08400490", "--as", "idesc", "--kind", "f16"]),
+]
+
+
+def best_of(cmd: list[str], env: dict[str, str], cwd: Path, repeat: int) -> float:
+    """Best wall time in ms of ``cmd`` over ``repeat`` runs (one warm-up run first)."""
+    subprocess.run(cmd, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run(cmd, env=env, cwd=cwd, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        times.append(time.perf_counter() - start)
+    return min(times) * 1e3
+
+
+def environment(tree: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPATH"] = str(tree)
+    return env
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--before", type=Path, help="an older checkout, measured side by side")
+    parser.add_argument("--before-python", default=None,
+                        help="interpreter for --before (default: this one)")
+    args = parser.parse_args()
+    sides = [("now", Path(sys.executable), ROOT)]
+    if args.before is not None:
+        sides.insert(0, ("before", Path(args.before_python or sys.executable),
+                         args.before.resolve()))
+    for _, python, tree in sides:
+        subprocess.run([str(python), "-m", "compileall", "-q", "descriptors", "cli"], cwd=tree,
+                       env=environment(tree), stdout=subprocess.DEVNULL, check=True)
+    rows: list[tuple[str, list[float]]] = []
+    baselines = []
+    for _, python, tree in sides:
+        baselines.append(best_of([str(python), "-c", "import typer"], environment(tree), tree,
+                                 args.repeat))
+    rows.append(('python -c "import typer"', baselines))
+    for label, argv in COMMANDS:
+        rows.append((label, [best_of([str(python), "-m", "cli.main", *argv], environment(tree),
+                                     tree, args.repeat) for _, python, tree in sides]))
+    head = "".join(f"{name + ' ms':>11}{'ratio':>8}" for name, _, _ in sides)
+    print(f"{'cold start, best of ' + str(args.repeat):30}{head}")
+    for label, times in rows:
+        cells = "".join(f"{t:11.1f}{t / base:7.2f}x" for t, base in zip(times, baselines))
+        print(f"{label:30}{cells}")
+    for name, python, tree in sides:
+        version = subprocess.run([str(python), "-c", "import typer; print(typer.__version__)"],
+                                 capture_output=True, text=True, env=environment(tree)).stdout
+        print(f"{name}: {tree} with {python} (typer {version.strip()})")
+    print("(ratio = the command's time / python -c 'import typer' with the same interpreter; "
+          "target 1.5x)")
+
+
+if __name__ == "__main__":
+    main()
