@@ -518,44 +518,73 @@ class Decoded:
     re-encodes from ``fields``, so ``int(decode(d, w)) == w`` for every word.
 
     :func:`decode` checks the word at once; ``fields`` and ``values`` are computed on first
-    access (one shift and mask per field, from the layout's compiled decoder) and kept.
+    access (one shift and mask per field, from the layout's compiled decoder) and kept.  Each
+    object gets its own ``fields`` and ``values`` dicts (changing one changes nothing else);
+    the words decoded recently are remembered (a bounded memo per layout and kind), so reading
+    ``fields``/``values`` of a word seen before copies a dict instead of recomputing it.
+
+    Every (descriptor, kind) has its own subclass holding ``descriptor``, ``kind`` and
+    ``layout`` as class attributes (so a decode sets one attribute, the word);
+    ``isinstance(obj, Decoded)`` holds for all of them.
     """
 
-    __slots__ = ("descriptor", "kind", "layout", "word", "_fields", "_values")
+    __slots__ = ("word", "_fields", "_values")
 
-    def __init__(self, descriptor: str, kind: str | None, layout: Layout, word: int,
-                 fields: dict[str, int] | None = None) -> None:
-        self.descriptor = descriptor
-        self.kind = kind
-        self.layout = layout
-        self.word = word
-        self._fields = fields
-        self._values: dict[str, Any] | None = None
+    descriptor: str
+    kind: str | None
+    layout: Layout
+    #: per-subclass: the reference computation of ``values`` from ``fields``, the keys holding
+    #: lists (copied per object), and the memos of fields and values by word.
+    _values_ref: Callable[[Mapping[str, int]], dict[str, Any]]
+    _lists: tuple[str, ...]
+    _fmemo: dict[int, dict[str, int]]
+    _vmemo: dict[int, dict[str, Any]]
+
+    def __new__(cls, descriptor: str, kind: str | None, layout: Layout, word: int,
+                fields: dict[str, int] | None = None) -> Decoded:
+        sub, _top = _dispatch(descriptor, kind)
+        if layout is not sub.layout:
+            raise ParameterError(f"{descriptor}: layout {layout.name} is not the layout of "
+                                 f"{descriptor}{f' kind {kind}' if kind else ''} ({sub.layout.name})")
+        obj: Decoded = object.__new__(sub)
+        obj.word = _word(sub.layout, word)
+        obj._fields = fields
+        obj._values = None
+        return obj
 
     @property
     def fields(self) -> dict[str, int]:
         """Raw value of every field by PTX name (reserved and constant fields included)."""
         f = self._fields
         if f is None:
-            f = self._fields = self.layout._decode(self.word)
+            word = self.word
+            seen = self._fmemo.get(word)
+            if seen is None:
+                seen = self.layout._decode(word)
+                _remember(self._fmemo, word, seen)
+            f = self._fields = seen.copy()
         return f
 
     @property
     def values(self) -> dict[str, Any]:
         """Semantic values (an unknown enumerated code reads as ``None``; its raw value is in
         ``fields``)."""
-        if self._values is None:
-            d, f = self.descriptor, self.fields
-            if d == "idesc":
-                assert self.kind is not None
-                self._values = _values_idesc(self.kind, self.layout, f)
-            elif d == "smem":
-                self._values = _values_smem(f)
-            elif d == "zcm":
-                self._values = _values_zcm(f)
-            else:
-                self._values = _values_tmem(f)
-        return self._values
+        v = self._values
+        if v is None:
+            word, f = self.word, self._fields
+            if f is not None and f != self._fmemo.get(word):
+                # fields given or edited (or no longer remembered): the values are theirs
+                v = self._values = self._values_ref(f)
+                return v
+            seen = self._vmemo.get(word)
+            if seen is None:
+                seen = self._values_ref(self.fields)
+                _remember(self._vmemo, word, seen)
+            v = seen.copy()
+            for key in self._lists:  # zcm: start_count and first_span are lists of their own
+                v[key] = [*v[key]]
+            self._values = v
+        return v
 
     @property
     def hex(self) -> str:
@@ -625,17 +654,12 @@ def decode(descriptor: str, word: int, *, kind: str | None = None) -> Decoded:
     The word is checked here; the fields are extracted on first access to ``fields`` or
     ``values`` (:class:`Decoded` is lazy)."""
     try:
-        lay, kind, top = _DISPATCH[descriptor, kind]
+        cls, top = _DISPATCH[descriptor, kind]
     except (KeyError, TypeError):
-        lay = layout_for(descriptor, kind)
-        kind = _kind(kind).name if kind is not None else None
-        top = lay.max_word
+        cls, top = _dispatch(descriptor, kind)
     if word.__class__ is not int or word < 0 or word > top:
-        word = _word(lay, word)
-    obj = _new_decoded(Decoded)
-    obj.descriptor = descriptor
-    obj.kind = kind
-    obj.layout = lay
+        word = _word(cls.layout, word)
+    obj = _new_decoded(cls)
     obj.word = word
     obj._fields = obj._values = None
     return obj
@@ -643,13 +667,58 @@ def decode(descriptor: str, word: int, *, kind: str | None = None) -> Decoded:
 
 _new_decoded = object.__new__
 
-#: (descriptor, kind) -> (layout, canonical kind name, largest word): decode's dispatch table,
-#: derived from the layouts and KINDS.
-_DISPATCH: dict[tuple[str, str | None], tuple[Layout, str | None, int]] = {
-    **{(d, None): (lay, None, lay.max_word) for d, lay in _FIXED_LAYOUT.items()},
-    **{("idesc", k): (LAYOUTS[kind.layout], k, LAYOUTS[kind.layout].max_word)
-       for k, kind in KINDS.items()},
+#: Fields and values remembered per (descriptor, kind): this many words each, then afresh.
+_DECODE_MEMO_SIZE = 4096
+
+
+def _remember(memo: dict[Any, Any], key: Any, value: Any) -> None:
+    """Store ``value`` in a bounded memo (emptied when full: O(1) amortised)."""
+    if len(memo) >= _DECODE_MEMO_SIZE:
+        memo.clear()
+    memo[key] = value
+
+
+def _decoded_class(descriptor: str, kind: str | None, layout: Layout) -> type[Decoded]:
+    """The :class:`Decoded` subclass of one (descriptor, kind)."""
+    if descriptor == "idesc":
+        assert kind is not None
+
+        def ref(f: Mapping[str, int], _k: str = kind) -> dict[str, Any]:
+            return _values_idesc(_k, layout, f)
+    else:
+        ref = {"smem": _values_smem, "zcm": _values_zcm, "tmem": _values_tmem}[descriptor]
+    return type("Decoded", (Decoded,), {
+        "__slots__": (), "__qualname__": "Decoded", "__module__": __name__,
+        "__doc__": Decoded.__doc__, "descriptor": descriptor, "kind": kind, "layout": layout,
+        "_values_ref": staticmethod(ref),
+        "_lists": ("start_count", "first_span") if descriptor == "zcm" else (),
+        "_fmemo": {}, "_vmemo": {}, "__reduce__": _reduce_decoded,
+    })
+
+
+def _reduce_decoded(self: Decoded) -> tuple[Any, ...]:
+    """Pickle/copy support: a decoded word is rebuilt by decoding it again."""
+    return (_rebuild_decoded, (self.descriptor, self.word, self.kind))
+
+
+def _rebuild_decoded(descriptor: str, word: int, kind: str | None) -> Decoded:
+    return decode(descriptor, word, kind=kind)
+
+
+#: (descriptor, kind) -> (Decoded subclass, largest word): decode's dispatch table, derived
+#: from the layouts and KINDS.
+_DISPATCH: dict[tuple[str, str | None], tuple[type[Decoded], int]] = {
+    **{(d, None): (_decoded_class(d, None, lay), lay.max_word) for d, lay in _FIXED_LAYOUT.items()},
+    **{("idesc", k): (_decoded_class("idesc", k, LAYOUTS[kind.layout]),
+                      LAYOUTS[kind.layout].max_word) for k, kind in KINDS.items()},
 }
+
+
+def _dispatch(descriptor: Any, kind: Any) -> tuple[type[Decoded], int]:
+    """The slow dispatch: checks the descriptor and kind (raising what :func:`layout_for`
+    raises), then the table entry of their canonical names."""
+    layout_for(descriptor, kind)
+    return _DISPATCH[str(descriptor), _kind(kind).name if kind is not None else None]
 
 
 def readings(descriptor: str, word: int) -> list[Decoded]:
