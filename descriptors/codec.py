@@ -379,10 +379,198 @@ def _values_tmem(f: Mapping[str, int]) -> dict[str, Any]:
     return {"lane": f["lane"], "column": f["column"]}
 
 
+# ------------------------------------------------------------------ fast routes of encode
+#
+# The encoders above are the reference.  The fast routes below run the same checks, in the same
+# order, through the same helpers, but remember the raw value each parameter value gave
+# (per descriptor and idesc kind, keyed by parameter name, the value's exact type and the
+# value): a parameter set never seen before whose values were each seen before costs a few dict
+# look-ups.  Only str/int/bool/None values are remembered (immutable, their checks
+# deterministic); a refusal is never remembered (it is raised afresh each time).
+
+_PART_TYPES = frozenset({str, int, bool, type(None)})
+_PART_SIZE = 4096
+_NOTHING = -1  # "this step stores no field" (a context check, e.g. d_type for a block-scaled kind)
+
+#: A step: parameter name, the default ``p.get`` gives it, the raw field it sets (or None), and
+#: the reference computation of that raw value from the parameter's value.
+_Step = tuple[str, Any, "str | None", Callable[[Any], int]]
+
+
+def _idesc_steps(kind: Kind) -> tuple[list[_Step], list[_Step]]:
+    """The per-parameter checks of :func:`_encode_idesc` for ``kind``: before and after the
+    M/N presence check, in the reference's order."""
+    lay = LAYOUTS[kind.layout]
+    f = lay.by_name
+    src = kind.source
+
+    def type_step(name: str, table: EnumTable, default: str | None) -> _Step:
+        return (name, None, name,
+                lambda v: _type_param(kind, table, f[name], {name: v}, name, default))
+
+    def absent(name: str, default: Any, why: str) -> _Step:
+        def check(v: Any) -> int:
+            _absent(kind, {name: v}, name, default, why)
+            return _NOTHING
+        return (name, None, None, check)
+
+    def no_d(d: Any) -> int:
+        if d is not None and not (isinstance(d, str) and d.lower() in ("f32", "float")):
+            raise ParameterError(f"d_type={_short(d)} cannot be encoded for kind {kind.name}: D is "
+                                 f"always f32 and {src} has no D type field")
+        return _NOTHING
+
+    def raw_int(name: str) -> _Step:
+        return (name, 0, name, lambda v: f[name].check(parse_int(v, name)))
+
+    def flag(name: str) -> _Step:
+        return (name, False, name, lambda v: int(_parse_bool(v, name)))
+
+    def major(name: str, field: str) -> _Step:
+        return (name, "K", field, lambda v: _choice(MAJOR, f[field], v, name, ints=True))
+
+    first: list[_Step] = [type_step("a_type", kind.ab_types, None),
+                          type_step("b_type", kind.ab_types, None)]
+    first.append(type_step("d_type", kind.d_types, "f32") if kind.d_types is not None
+                 else ("d_type", None, None, no_d))
+    m_shift = _M_SHIFT[lay.name]
+    rest: list[_Step] = [
+        ("m", None, "m_dim", lambda v: _scaled(f["m_dim"], v, "M", m_shift, "")),
+        ("n", None, "n_dim", lambda v: _scaled(f["n_dim"], v, "N", _N_SHIFT, "")),
+        major("a_major", "transpose_a"), major("b_major", "transpose_b"),
+        flag("negate_a"), flag("negate_b"), flag("sparse"),
+    ]
+    if kind.block_scaled:
+        assert kind.scale_types is not None
+        rest += [type_step("scale_type", kind.scale_types, "ue8m0"),
+                 raw_int("a_scale_id"), raw_int("b_scale_id"),
+                 absent("saturate", False, f"{src} has no saturate bit"),
+                 absent("sparsity_selector", 0, f"bits 0-1 are reserved in {src}"),
+                 absent("max_shift", 0, f"{src} has no max shift field (.ws is not allowed)")]
+    else:
+        rest += [flag("saturate"), raw_int("sparsity_selector"),
+                 ("max_shift", 0, "max_shift",
+                  lambda v: _choice(MAX_SHIFT, f["max_shift"], v, "max_shift", ints=True))]
+        why = f"{src} has no scale factor fields (block-scaled kinds only)"
+        rest += [absent("scale_type", None, why), absent("a_scale_id", 0, why),
+                 absent("b_scale_id", 0, why)]
+    return first, rest
+
+
+def _run_steps(steps: list[_Step], p: Mapping[str, Any], memo: dict[Any, int],
+               raw: dict[str, int]) -> None:
+    """Run ``steps`` on ``p`` into ``raw``, through ``memo`` (bounded; str/int/bool/None only)."""
+    for name, default, out, compute in steps:
+        v = p.get(name, default)
+        key = (name, v.__class__, v)
+        try:
+            r = memo.get(key)
+        except Exception:  # noqa: BLE001 - unhashable (a list): computed, never remembered
+            r = compute(v)
+        else:
+            if r is None:
+                r = compute(v)
+                if key[1] in _PART_TYPES:
+                    if len(memo) >= _PART_SIZE:
+                        memo.clear()
+                    memo[key] = r
+        if out is not None:
+            raw[out] = r
+
+
+_IDESC_STEPS = {name: _idesc_steps(kind) for name, kind in KINDS.items()}
+_PARTS: dict[str, dict[Any, int]] = {name: {} for name in (*KINDS, "smem", "tmem", "kind")}
+
+
+def _encode_idesc_fast(params: Mapping[str, Any]) -> int:
+    """:func:`_encode_idesc` through the per-parameter memo."""
+    p = _normalise("idesc", params)
+    kv = p.get("kind")
+    kinds = _PARTS["kind"]
+    kind = KINDS.get(kinds.get(kv)) if kv.__class__ is str else None  # type: ignore[arg-type]
+    if kind is None:
+        kind = _kind(kv)
+        if kv.__class__ is str and len(kinds) < _PART_SIZE:
+            kinds[kv] = kind.name  # type: ignore[assignment]
+    first, rest = _IDESC_STEPS[kind.name]
+    memo = _PARTS[kind.name]
+    raw: dict[str, int] = {}
+    _run_steps(first, p, memo, raw)
+    if p.get("m") is None or p.get("n") is None:
+        raise ParameterError("idesc needs m and n (the MMA shape M x N)")
+    _run_steps(rest, p, memo, raw)
+    if p.get("k") is not None or p.get("cta_group") is not None or p.get("ws") is not None:
+        _idesc_context(kind, p, raw)
+    return LAYOUTS[kind.layout].encode(**raw)
+
+
+def _idesc_context(kind: Kind, p: Mapping[str, Any], raw: dict[str, int]) -> None:
+    """The checks of ``k``, ``cta_group`` and ``ws`` (as :func:`_encode_idesc` runs them)."""
+    f = LAYOUTS[kind.layout].by_name
+    sparse = bool(raw["sparse"])
+    k = p.get("k")
+    if k is not None:
+        kv = parse_int(k, "k")
+        implied = kind.k_sparse if sparse else kind.k_dense
+        if kv == kind.k_alt and not sparse and "k_dim" in f:
+            raw["k_dim"] = 1
+        elif kv != implied:
+            alt = (f", or {kind.k_alt} when dense (k_dim{f['k_dim'].bits}, sm_103a)"
+                   if kind.k_alt else "")
+            raise ParameterError(
+                f"K={kv} cannot be encoded for kind {kind.name} ({'sparse' if sparse else 'dense'}): "
+                f"K is implied by kind and sparsity (Table 39): {implied}{alt}")
+    cta = p.get("cta_group")
+    if cta is not None and parse_int(cta, "cta_group") not in (1, 2):
+        raise ParameterError(f"cta_group={_short(cta)}: allowed 1 or 2")
+    if p.get("ws") is not None:
+        _parse_bool(p["ws"], "ws")
+
+
+def _smem_steps() -> list[_Step]:
+    f = SMEM.by_name
+
+    def byte_step(name: str) -> _Step:
+        return (name, 0, name, lambda v: _bytes(f[name], v, name))
+    return [byte_step("start_address"), byte_step("leading_byte_offset"),
+            byte_step("stride_byte_offset"),
+            ("swizzle", "none", "swizzle", lambda v: _choice(SWIZZLE, f["swizzle"], v, "swizzle")),
+            ("base_offset", 0, "base_offset",
+             lambda v: f["base_offset"].check(parse_int(v, "base_offset"))),
+            ("lbo_mode", "relative", "lbo_mode",
+             lambda v: _choice(LBO_MODE, f["lbo_mode"], v, "lbo_mode", ints=True))]
+
+
+_SMEM_STEPS = _smem_steps()
+_TMEM_STEPS: list[_Step] = [
+    (name, 0, name, lambda v, name=name: TMEM.by_name[name].check(parse_int(v, name)))
+    for name in ("lane", "column")]
+
+
+def _encode_smem_fast(params: Mapping[str, Any]) -> int:
+    """:func:`_encode_smem` through the per-parameter memo."""
+    raw: dict[str, int] = {}
+    _run_steps(_SMEM_STEPS, _normalise("smem", params), _PARTS["smem"], raw)
+    return SMEM.encode(**raw)
+
+
+def _encode_tmem_fast(params: Mapping[str, Any]) -> int:
+    """:func:`_encode_tmem` through the per-parameter memo."""
+    raw: dict[str, int] = {}
+    _run_steps(_TMEM_STEPS, _normalise("tmem", params), _PARTS["tmem"], raw)
+    return TMEM.encode(**raw)
+
+
 # ------------------------------------------------------------------ public API
 
+#: The reference encoders (every check run afresh; the property tests compare against these).
 _ENCODERS: dict[str, Callable[[Mapping[str, Any]], int]] = {
     "idesc": _encode_idesc, "smem": _encode_smem, "zcm": _encode_zcm, "tmem": _encode_tmem,
+}
+#: What :func:`encode` runs: the same checks through the per-parameter memo.
+_FAST_ENCODERS: dict[str, Callable[[Mapping[str, Any]], int]] = {
+    "idesc": _encode_idesc_fast, "smem": _encode_smem_fast, "zcm": _encode_zcm,
+    "tmem": _encode_tmem_fast,
 }
 _FIXED_LAYOUT = {"smem": SMEM, "zcm": ZCM, "tmem": TMEM}
 
@@ -460,7 +648,7 @@ def encode(descriptor: str, **params: Any) -> int:
     except TypeError:  # an unhashable parameter (a list): no memo
         key = None
     try:
-        encoder = _ENCODERS[descriptor]
+        encoder = _FAST_ENCODERS[descriptor]
     except (KeyError, TypeError):
         raise ParameterError(f"unknown descriptor {_short(descriptor)}; descriptors: "
                              + ", ".join(DESCRIPTORS)) from None
@@ -542,7 +730,7 @@ class Decoded:
 
     def __new__(cls, descriptor: str, kind: str | None, layout: Layout, word: int,
                 fields: dict[str, int] | None = None) -> Decoded:
-        sub, _top = _dispatch(descriptor, kind)
+        _lay, sub, _top = _dispatch(descriptor, kind)
         if layout is not sub.layout:
             raise ParameterError(f"{descriptor}: layout {layout.name} is not the layout of "
                                  f"{descriptor}{f' kind {kind}' if kind else ''} ({sub.layout.name})")
@@ -654,9 +842,9 @@ def decode(descriptor: str, word: int, *, kind: str | None = None) -> Decoded:
     The word is checked here; the fields are extracted on first access to ``fields`` or
     ``values`` (:class:`Decoded` is lazy)."""
     try:
-        cls, top = _DISPATCH[descriptor, kind]
+        _lay, cls, top = _DISPATCH[descriptor, kind]
     except (KeyError, TypeError):
-        cls, top = _dispatch(descriptor, kind)
+        _lay, cls, top = _dispatch(descriptor, kind)
     if word.__class__ is not int or word < 0 or word > top:
         word = _word(cls.layout, word)
     obj = _new_decoded(cls)
@@ -705,16 +893,17 @@ def _rebuild_decoded(descriptor: str, word: int, kind: str | None) -> Decoded:
     return decode(descriptor, word, kind=kind)
 
 
-#: (descriptor, kind) -> (Decoded subclass, largest word): decode's dispatch table, derived
-#: from the layouts and KINDS.
-_DISPATCH: dict[tuple[str, str | None], tuple[type[Decoded], int]] = {
-    **{(d, None): (_decoded_class(d, None, lay), lay.max_word) for d, lay in _FIXED_LAYOUT.items()},
-    **{("idesc", k): (_decoded_class("idesc", k, LAYOUTS[kind.layout]),
+#: (descriptor, kind) -> (layout, Decoded subclass, largest word): decode's dispatch table,
+#: derived from the layouts and KINDS.
+_DISPATCH: dict[tuple[str, str | None], tuple[Layout, type[Decoded], int]] = {
+    **{(d, None): (lay, _decoded_class(d, None, lay), lay.max_word)
+       for d, lay in _FIXED_LAYOUT.items()},
+    **{("idesc", k): (LAYOUTS[kind.layout], _decoded_class("idesc", k, LAYOUTS[kind.layout]),
                       LAYOUTS[kind.layout].max_word) for k, kind in KINDS.items()},
 }
 
 
-def _dispatch(descriptor: Any, kind: Any) -> tuple[type[Decoded], int]:
+def _dispatch(descriptor: Any, kind: Any) -> tuple[Layout, type[Decoded], int]:
     """The slow dispatch: checks the descriptor and kind (raising what :func:`layout_for`
     raises), then the table entry of their canonical names."""
     layout_for(descriptor, kind)
