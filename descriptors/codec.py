@@ -17,7 +17,7 @@ from typing import Any
 
 from .bits import Field, Layout
 from .enums import KINDS, LBO_MODE, MAJOR, MAX_SHIFT, SWIZZLE, EnumTable, Kind, kind_named
-from .errors import KindRequiredError, ParameterError, WordError
+from .errors import DescgenError, KindRequiredError, ParameterError, WordError
 from .errors import shorten as _short
 from .layouts import IDESC, LAYOUTS, SMEM, TMEM, ZCM
 
@@ -390,11 +390,13 @@ def _values_tmem(f: Mapping[str, int]) -> dict[str, Any]:
 
 _PART_TYPES = frozenset({str, int, bool, type(None)})
 _PART_SIZE = 4096
-_NOTHING = -1  # "this step stores no field" (a context check, e.g. d_type for a block-scaled kind)
+_NOTHING = 0  # what a step that stores no field returns (a context check, e.g. d_type of mxf4)
 
 #: A step: parameter name, the default ``p.get`` gives it, the raw field it sets (or None), and
-#: the reference computation of that raw value from the parameter's value.
+#: the reference computation of that raw value from the parameter's value; prepared, the raw
+#: value of the default too.
 _Step = tuple[str, Any, "str | None", Callable[[Any], int]]
+_PreparedStep = tuple[str, Any, Callable[[Any], int], "int | None"]
 
 
 def _idesc_steps(kind: Kind) -> tuple[list[_Step], list[_Step]]:
@@ -457,28 +459,71 @@ def _idesc_steps(kind: Kind) -> tuple[list[_Step], list[_Step]]:
     return first, rest
 
 
-def _run_steps(steps: list[_Step], p: Mapping[str, Any], memo: dict[Any, int],
-               raw: dict[str, int]) -> None:
-    """Run ``steps`` on ``p`` into ``raw``, through ``memo`` (bounded; str/int/bool/None only)."""
-    for name, default, out, compute in steps:
-        v = p.get(name, default)
-        key = (name, v.__class__, v)
-        try:
-            r = memo.get(key)
-        except Exception:  # noqa: BLE001 - unhashable (a list): computed, never remembered
-            r = compute(v)
-        else:
-            if r is None:
+def _run_steps(steps: list[_PreparedStep], p: Mapping[str, Any], memo: dict[Any, int]) -> int:
+    """Run ``steps`` on ``p`` through ``memo`` (bounded; str/int/bool/None only): the OR of the
+    fields they set, each in place.  A parameter not given takes its step's default, placed
+    once by :func:`_prepare`; a default that is refused (a required parameter) is refused here,
+    in turn."""
+    word = 0
+    for name, default, compute, fixed in steps:
+        if name in p:
+            v = p[name]
+            key = (name, v.__class__, v)
+            try:
+                r = memo.get(key)
+            except Exception:  # noqa: BLE001 - unhashable (a list): computed, never remembered
                 r = compute(v)
-                if key[1] in _PART_TYPES:
-                    if len(memo) >= _PART_SIZE:
-                        memo.clear()
-                    memo[key] = r
-        if out is not None:
-            raw[out] = r
+            else:
+                if r is None:
+                    r = compute(v)
+                    if key[1] in _PART_TYPES:
+                        if len(memo) >= _PART_SIZE:
+                            memo.clear()
+                        memo[key] = r
+        elif fixed is None:
+            r = compute(default)  # raises (e.g. a required type not given)
+        else:
+            r = fixed
+        word |= r
+    return word
 
 
-_IDESC_STEPS = {name: _idesc_steps(kind) for name, kind in KINDS.items()}
+def _prepare(layout: Layout, steps: list[_Step]) -> list[_PreparedStep]:
+    """``steps`` computing their field's bits in place (checked against the field: a raw value
+    that does not fit raises the :class:`FieldError` the layout's encoder would), with the bits
+    of each default computed once (None where the default is refused)."""
+    def placed(out: str | None, compute: Callable[[Any], int]) -> Callable[[Any], int]:
+        if out is None:
+            def check_only(v: Any) -> int:
+                compute(v)  # a context check: raises or stores nothing
+                return 0
+            return check_only
+        field = layout.by_name[out]
+        return lambda v: field.check(compute(v)) << field.lsb
+
+    done: list[_PreparedStep] = []
+    for name, default, out, compute in steps:
+        place = placed(out, compute)
+        try:
+            fixed: int | None = place(default)
+        except DescgenError:
+            fixed = None
+        done.append((name, default, place, fixed))
+    return done
+
+
+def _constants(layout: Layout) -> int:
+    """The bits of the layout's fixed constants (Table 40's 0b001 at 46-48)."""
+    word = 0
+    for f in layout.fields:
+        if f.role == "constant":
+            word |= f.default << f.lsb
+    return word
+
+
+_IDESC_STEPS = {name: tuple(_prepare(LAYOUTS[kind.layout], steps) for steps in _idesc_steps(kind))
+                for name, kind in KINDS.items()}
+_BASE = {name: _constants(lay) for name, lay in LAYOUTS.items()}
 _PARTS: dict[str, dict[Any, int]] = {name: {} for name in (*KINDS, "smem", "tmem", "kind")}
 
 
@@ -494,26 +539,27 @@ def _encode_idesc_fast(params: Mapping[str, Any]) -> int:
             kinds[kv] = kind.name  # type: ignore[assignment]
     first, rest = _IDESC_STEPS[kind.name]
     memo = _PARTS[kind.name]
-    raw: dict[str, int] = {}
-    _run_steps(first, p, memo, raw)
+    word = _run_steps(first, p, memo)
     if p.get("m") is None or p.get("n") is None:
         raise ParameterError("idesc needs m and n (the MMA shape M x N)")
-    _run_steps(rest, p, memo, raw)
+    word |= _run_steps(rest, p, memo) | _BASE[kind.layout]
     if p.get("k") is not None or p.get("cta_group") is not None or p.get("ws") is not None:
-        _idesc_context(kind, p, raw)
-    return LAYOUTS[kind.layout].encode(**raw)
+        word |= _idesc_context(kind, p, word)
+    return word
 
 
-def _idesc_context(kind: Kind, p: Mapping[str, Any], raw: dict[str, int]) -> None:
-    """The checks of ``k``, ``cta_group`` and ``ws`` (as :func:`_encode_idesc` runs them)."""
+def _idesc_context(kind: Kind, p: Mapping[str, Any], word: int) -> int:
+    """The checks of ``k``, ``cta_group`` and ``ws`` (as :func:`_encode_idesc` runs them) on
+    the word built so far; returns the K=96 bit where asked for."""
     f = LAYOUTS[kind.layout].by_name
-    sparse = bool(raw["sparse"])
+    sparse = bool(f["sparse"].extract(word))
+    k96 = 0
     k = p.get("k")
     if k is not None:
         kv = parse_int(k, "k")
         implied = kind.k_sparse if sparse else kind.k_dense
         if kv == kind.k_alt and not sparse and "k_dim" in f:
-            raw["k_dim"] = 1
+            k96 = 1 << f["k_dim"].lsb
         elif kv != implied:
             alt = (f", or {kind.k_alt} when dense (k_dim{f['k_dim'].bits}, sm_103a)"
                    if kind.k_alt else "")
@@ -525,6 +571,7 @@ def _idesc_context(kind: Kind, p: Mapping[str, Any], raw: dict[str, int]) -> Non
         raise ParameterError(f"cta_group={_short(cta)}: allowed 1 or 2")
     if p.get("ws") is not None:
         _parse_bool(p["ws"], "ws")
+    return k96
 
 
 def _smem_steps() -> list[_Step]:
@@ -541,24 +588,20 @@ def _smem_steps() -> list[_Step]:
              lambda v: _choice(LBO_MODE, f["lbo_mode"], v, "lbo_mode", ints=True))]
 
 
-_SMEM_STEPS = _smem_steps()
-_TMEM_STEPS: list[_Step] = [
+_SMEM_STEPS = _prepare(SMEM, _smem_steps())
+_TMEM_STEPS = _prepare(TMEM, [
     (name, 0, name, lambda v, name=name: TMEM.by_name[name].check(parse_int(v, name)))
-    for name in ("lane", "column")]
+    for name in ("lane", "column")])
 
 
 def _encode_smem_fast(params: Mapping[str, Any]) -> int:
     """:func:`_encode_smem` through the per-parameter memo."""
-    raw: dict[str, int] = {}
-    _run_steps(_SMEM_STEPS, _normalise("smem", params), _PARTS["smem"], raw)
-    return SMEM.encode(**raw)
+    return _run_steps(_SMEM_STEPS, _normalise("smem", params), _PARTS["smem"]) | _BASE["smem"]
 
 
 def _encode_tmem_fast(params: Mapping[str, Any]) -> int:
     """:func:`_encode_tmem` through the per-parameter memo."""
-    raw: dict[str, int] = {}
-    _run_steps(_TMEM_STEPS, _normalise("tmem", params), _PARTS["tmem"], raw)
-    return TMEM.encode(**raw)
+    return _run_steps(_TMEM_STEPS, _normalise("tmem", params), _PARTS["tmem"]) | _BASE["tmem"]
 
 
 # ------------------------------------------------------------------ public API
@@ -842,7 +885,7 @@ def decode(descriptor: str, word: int, *, kind: str | None = None) -> Decoded:
     The word is checked here; the fields are extracted on first access to ``fields`` or
     ``values`` (:class:`Decoded` is lazy)."""
     try:
-        _lay, cls, top = _DISPATCH[descriptor, kind]
+        _lay, cls, top = _BY_KIND[kind][descriptor]
     except (KeyError, TypeError):
         _lay, cls, top = _dispatch(descriptor, kind)
     if word.__class__ is not int or word < 0 or word > top:
@@ -901,6 +944,13 @@ _DISPATCH: dict[tuple[str, str | None], tuple[Layout, type[Decoded], int]] = {
     **{("idesc", k): (LAYOUTS[kind.layout], _decoded_class("idesc", k, LAYOUTS[kind.layout]),
                       LAYOUTS[kind.layout].max_word) for k, kind in KINDS.items()},
 }
+
+
+#: The same table by kind, then descriptor (two dict look-ups are cheaper than hashing a tuple).
+_BY_KIND: dict[str | None, dict[str, tuple[Layout, type[Decoded], int]]] = {}
+for (_d, _k), _entry in _DISPATCH.items():
+    _BY_KIND.setdefault(_k, {})[_d] = _entry
+del _d, _k, _entry
 
 
 def _dispatch(descriptor: Any, kind: Any) -> tuple[Layout, type[Decoded], int]:
