@@ -751,8 +751,9 @@ class Decoded:
     :func:`decode` checks the word at once; ``fields`` and ``values`` are computed on first
     access (one shift and mask per field, from the layout's compiled decoder) and kept.  Each
     object gets its own ``fields`` and ``values`` dicts (changing one changes nothing else);
-    the words decoded recently are remembered (a bounded memo per layout and kind), so reading
-    ``fields``/``values`` of a word seen before copies a dict instead of recomputing it.
+    the words decoded recently and more than once are remembered (a bounded memo per descriptor
+    and kind), so reading ``fields``/``values`` of such a word copies a dict instead of
+    recomputing it.
 
     Every (descriptor, kind) has its own subclass holding ``descriptor``, ``kind`` and
     ``layout`` as class attributes (so a decode sets one attribute, the word);
@@ -765,11 +766,14 @@ class Decoded:
     kind: str | None
     layout: Layout
     #: per-subclass: the reference computation of ``values`` from ``fields``, the keys holding
-    #: lists (copied per object), and the memos of fields and values by word.
+    #: lists (copied per object), the memos of fields and values by word (a word's dicts are
+    #: kept from its second decode on) and the words decoded once.
     _values_ref: Callable[[Mapping[str, int]], dict[str, Any]]
     _lists: tuple[str, ...]
     _fmemo: dict[int, dict[str, int]]
     _vmemo: dict[int, dict[str, Any]]
+    _fonce: set[int]
+    _vonce: set[int]
 
     def __new__(cls, descriptor: str, kind: str | None, layout: Layout, word: int,
                 fields: dict[str, int] | None = None) -> Decoded:
@@ -788,12 +792,16 @@ class Decoded:
         """Raw value of every field by PTX name (reserved and constant fields included)."""
         f = self._fields
         if f is None:
-            word = self.word
-            seen = self._fmemo.get(word)
-            if seen is None:
-                seen = self.layout._decode(word)
-                _remember(self._fmemo, word, seen)
-            f = self._fields = seen.copy()
+            seen = self._fmemo.get(self.word)
+            f = self._fields = seen.copy() if seen is not None else self._new_fields()
+        return f
+
+    def _new_fields(self) -> dict[str, int]:
+        """Fields of a word not in the memo (kept there from its second decode on)."""
+        word = self.word
+        f = self.layout._decode(word)
+        if _seen_twice(self._fonce, word):
+            _remember(self._fmemo, word, f.copy())
         return f
 
     @property
@@ -802,19 +810,29 @@ class Decoded:
         ``fields``)."""
         v = self._values
         if v is None:
-            word, f = self.word, self._fields
-            if f is not None and f != self._fmemo.get(word):
-                # fields given or edited (or no longer remembered): the values are theirs
-                v = self._values = self._values_ref(f)
-                return v
-            seen = self._vmemo.get(word)
-            if seen is None:
-                seen = self._values_ref(self.fields)
-                _remember(self._vmemo, word, seen)
-            v = seen.copy()
-            for key in self._lists:  # zcm: start_count and first_span are lists of their own
-                v[key] = [*v[key]]
-            self._values = v
+            if self._fields is None and not self._lists:
+                seen = self._vmemo.get(self.word)
+                if seen is not None:
+                    v = self._values = seen.copy()
+                    return v
+            v = self._values = self._new_values()
+        return v
+
+    def _new_values(self) -> dict[str, Any]:
+        """Values from the memo (copied, lists included) or computed from ``fields``."""
+        word, f = self.word, self._fields
+        if f is not None and f != self._fmemo.get(word):
+            # fields given or edited (or no longer remembered): the values are theirs
+            return self._values_ref(f)
+        seen = self._vmemo.get(word)
+        if seen is None:
+            seen = self._values_ref(self.fields)
+            if not _seen_twice(self._vonce, word):  # decoded once: nothing kept
+                return seen
+            _remember(self._vmemo, word, seen)
+        v = seen.copy()
+        for key in self._lists:  # zcm: start_count and first_span are lists of their own
+            v[key] = [*v[key]]
         return v
 
     @property
@@ -909,6 +927,17 @@ def _remember(memo: dict[Any, Any], key: Any, value: Any) -> None:
     memo[key] = value
 
 
+def _seen_twice(once: set[int], word: int) -> bool:
+    """True when ``word`` was noted in ``once`` before (worth remembering its dicts); notes it
+    otherwise.  A word decoded once costs a set insertion, not a stored dict."""
+    if word in once:
+        return True
+    if len(once) >= _DECODE_MEMO_SIZE:
+        once.clear()
+    once.add(word)
+    return False
+
+
 def _decoded_class(descriptor: str, kind: str | None, layout: Layout) -> type[Decoded]:
     """The :class:`Decoded` subclass of one (descriptor, kind)."""
     if descriptor == "idesc":
@@ -923,7 +952,8 @@ def _decoded_class(descriptor: str, kind: str | None, layout: Layout) -> type[De
         "__doc__": Decoded.__doc__, "descriptor": descriptor, "kind": kind, "layout": layout,
         "_values_ref": staticmethod(ref),
         "_lists": ("start_count", "first_span") if descriptor == "zcm" else (),
-        "_fmemo": {}, "_vmemo": {}, "__reduce__": _reduce_decoded,
+        "_fmemo": {}, "_vmemo": {}, "_fonce": set(), "_vonce": set(),
+        "__reduce__": _reduce_decoded,
     })
 
 

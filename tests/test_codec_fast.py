@@ -252,12 +252,13 @@ def test_decoded_memos_equal_reference(case, words):
         seen.append((d, d.refused))
     assert seen[0][1] == seen[1][1] == seen[2][1]
     # every object owns its dicts (and zcm's lists): editing one leaves the others and the memo
-    a, b = seen[0][0], seen[1][0]
-    assert a.fields is not b.fields and a.values is not b.values
-    a.values.clear()
+    a, b, c = (d for d, _ in seen)
+    assert a.fields is not b.fields is not c.fields and a.values is not b.values is not c.values
     if descriptor == "zcm":
-        b.values["start_count"].append(99)
-    a.fields.clear()
+        c.values["start_count"].append(99)
+    for d in (a, b, c):
+        d.values.clear()
+        d.fields.clear()
     assert descriptors.decode(descriptor, word, kind=kind).values == values
     assert descriptors.decode(descriptor, word, kind=kind).fields == fields
 
