@@ -396,7 +396,7 @@ _NOTHING = 0  # what a step that stores no field returns (a context check, e.g. 
 #: the reference computation of that raw value from the parameter's value; prepared, the raw
 #: value of the default too.
 _Step = tuple[str, Any, "str | None", Callable[[Any], int]]
-_PreparedStep = tuple[str, Any, Callable[[Any], int], "int | None"]
+_PreparedStep = tuple[str, Any, Callable[[Any], int], "Field | None", "int | None"]
 
 
 def _idesc_steps(kind: Kind) -> tuple[list[_Step], list[_Step]]:
@@ -465,17 +465,18 @@ def _run_steps(steps: list[_PreparedStep], p: Mapping[str, Any], memo: dict[Any,
     once by :func:`_prepare`; a default that is refused (a required parameter) is refused here,
     in turn."""
     word = 0
-    for name, default, compute, fixed in steps:
+    for name, default, compute, field, fixed in steps:
         if name in p:
             v = p[name]
             key = (name, v.__class__, v)
             try:
                 r = memo.get(key)
             except Exception:  # noqa: BLE001 - unhashable (a list): computed, never remembered
-                r = compute(v)
+                r = _place(field, compute(v))
             else:
                 if r is None:
                     r = compute(v)
+                    r = 0 if field is None else field.check(r) << field.lsb
                     if key[1] in _PART_TYPES:
                         if len(memo) >= _PART_SIZE:
                             memo.clear()
@@ -488,27 +489,23 @@ def _run_steps(steps: list[_PreparedStep], p: Mapping[str, Any], memo: dict[Any,
     return word
 
 
-def _prepare(layout: Layout, steps: list[_Step]) -> list[_PreparedStep]:
-    """``steps`` computing their field's bits in place (checked against the field: a raw value
-    that does not fit raises the :class:`FieldError` the layout's encoder would), with the bits
-    of each default computed once (None where the default is refused)."""
-    def placed(out: str | None, compute: Callable[[Any], int]) -> Callable[[Any], int]:
-        if out is None:
-            def check_only(v: Any) -> int:
-                compute(v)  # a context check: raises or stores nothing
-                return 0
-            return check_only
-        field = layout.by_name[out]
-        return lambda v: field.check(compute(v)) << field.lsb
+def _place(field: Field | None, raw: int) -> int:
+    """``raw`` checked against ``field`` (the :class:`FieldError` the layout's encoder would
+    raise) and shifted into place; 0 for a step that stores no field."""
+    return 0 if field is None else field.check(raw) << field.lsb
 
+
+def _prepare(layout: Layout, steps: list[_Step]) -> list[_PreparedStep]:
+    """``steps`` with their field and the bits of their default, computed once (None where the
+    default is refused)."""
     done: list[_PreparedStep] = []
     for name, default, out, compute in steps:
-        place = placed(out, compute)
+        field = layout.by_name[out] if out is not None else None
         try:
-            fixed: int | None = place(default)
+            fixed: int | None = _place(field, compute(default))
         except DescgenError:
             fixed = None
-        done.append((name, default, place, fixed))
+        done.append((name, default, compute, field, fixed))
     return done
 
 
@@ -526,6 +523,46 @@ _IDESC_STEPS = {name: tuple(_prepare(LAYOUTS[kind.layout], steps) for steps in _
 _BASE = {name: _constants(lay) for name, lay in LAYOUTS.items()}
 _PARTS: dict[str, dict[Any, int]] = {name: {} for name in (*KINDS, "smem", "tmem", "kind")}
 
+#: The shortcut of a step list: the word of every default (fixed constants included), the bits
+#: each parameter's field keeps when the parameter is given (all but its own), and the
+#: parameters whose default is refused (required).
+_Shortcut = tuple[int, dict[str, int], tuple[str, ...]]
+
+
+def _shortcut(layout: Layout, steps: list[_PreparedStep]) -> _Shortcut:
+    word, keep, required = _constants(layout), {}, []
+    for name, _default, _compute, field, fixed in steps:
+        keep[name] = layout.max_word & ~(field.mask if field is not None else 0)
+        if fixed is None:
+            required.append(name)
+        else:
+            word |= fixed
+    return word, keep, tuple(required)
+
+
+def _remembered(p: Mapping[str, Any], memo: dict[Any, int], shortcut: _Shortcut,
+                skip: str = "") -> int | None:
+    """The word of ``p`` when every given parameter's value is in ``memo`` and every required
+    one is given, else None (then the steps run in order and raise what the reference raises).
+    A value is in the memo only after the same step accepted the same value of the same type,
+    and the steps are independent, so the word is the one the steps would build."""
+    word, keep, required = shortcut
+    for name in required:
+        if name not in p:
+            return None
+    for name, v in p.items():
+        if name == skip:
+            continue
+        try:
+            word = word & keep[name] | memo[(name, v.__class__, v)]
+        except Exception:  # noqa: BLE001 - not remembered, a context parameter, unhashable
+            return None
+    return word
+
+
+_IDESC_SHORTCUTS = {name: _shortcut(LAYOUTS[kind.layout], [*first, *rest])
+                    for (name, (first, rest)), kind in zip(_IDESC_STEPS.items(), KINDS.values())}
+
 
 def _encode_idesc_fast(params: Mapping[str, Any]) -> int:
     """:func:`_encode_idesc` through the per-parameter memo."""
@@ -537,8 +574,11 @@ def _encode_idesc_fast(params: Mapping[str, Any]) -> int:
         kind = _kind(kv)
         if kv.__class__ is str and len(kinds) < _PART_SIZE:
             kinds[kv] = kind.name  # type: ignore[assignment]
-    first, rest = _IDESC_STEPS[kind.name]
     memo = _PARTS[kind.name]
+    word = _remembered(p, memo, _IDESC_SHORTCUTS[kind.name], "kind")
+    if word is not None:
+        return word
+    first, rest = _IDESC_STEPS[kind.name]
     word = _run_steps(first, p, memo)
     if p.get("m") is None or p.get("n") is None:
         raise ParameterError("idesc needs m and n (the MMA shape M x N)")
@@ -592,16 +632,22 @@ _SMEM_STEPS = _prepare(SMEM, _smem_steps())
 _TMEM_STEPS = _prepare(TMEM, [
     (name, 0, name, lambda v, name=name: TMEM.by_name[name].check(parse_int(v, name)))
     for name in ("lane", "column")])
+_SMEM_SHORTCUT = _shortcut(SMEM, _SMEM_STEPS)
+_TMEM_SHORTCUT = _shortcut(TMEM, _TMEM_STEPS)
 
 
 def _encode_smem_fast(params: Mapping[str, Any]) -> int:
     """:func:`_encode_smem` through the per-parameter memo."""
-    return _run_steps(_SMEM_STEPS, _normalise("smem", params), _PARTS["smem"]) | _BASE["smem"]
+    p, memo = _normalise("smem", params), _PARTS["smem"]
+    word = _remembered(p, memo, _SMEM_SHORTCUT)
+    return word if word is not None else _run_steps(_SMEM_STEPS, p, memo) | _BASE["smem"]
 
 
 def _encode_tmem_fast(params: Mapping[str, Any]) -> int:
     """:func:`_encode_tmem` through the per-parameter memo."""
-    return _run_steps(_TMEM_STEPS, _normalise("tmem", params), _PARTS["tmem"]) | _BASE["tmem"]
+    p, memo = _normalise("tmem", params), _PARTS["tmem"]
+    word = _remembered(p, memo, _TMEM_SHORTCUT)
+    return word if word is not None else _run_steps(_TMEM_STEPS, p, memo) | _BASE["tmem"]
 
 
 # ------------------------------------------------------------------ public API
