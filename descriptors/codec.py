@@ -270,29 +270,31 @@ def _encode_idesc(params: Mapping[str, Any]) -> int:
 def _values_idesc(kind_name: str, lay: Layout, f: Mapping[str, int]) -> dict[str, Any]:
     kind = KINDS[kind_name]
     sparse = bool(f["sparse"])
+    ab = kind.ab_types.name_by_code.get
+    major = MAJOR.name_by_code.get
     v: dict[str, Any] = {
         "kind": kind.name,
-        "a_type": kind.ab_types.name_of(f["a_type"]),
-        "b_type": kind.ab_types.name_of(f["b_type"]),
-        "d_type": kind.d_types.name_of(f["d_type"]) if kind.d_types is not None else "f32",
+        "a_type": ab(f["a_type"]),
+        "b_type": ab(f["b_type"]),
+        "d_type": kind.d_types.name_by_code.get(f["d_type"]) if kind.d_types is not None else "f32",
         "m": f["m_dim"] << _M_SHIFT[lay.name],
         "n": f["n_dim"] << _N_SHIFT,
         "k": kind.k_alt if f.get("k_dim") else (kind.k_sparse if sparse else kind.k_dense),
-        "a_major": MAJOR.name_of(f["transpose_a"]),
-        "b_major": MAJOR.name_of(f["transpose_b"]),
+        "a_major": major(f["transpose_a"]),
+        "b_major": major(f["transpose_b"]),
         "negate_a": bool(f["negate_a"]),
         "negate_b": bool(f["negate_b"]),
         "sparse": sparse,
     }
     if kind.block_scaled:
         assert kind.scale_types is not None
-        v["scale_type"] = kind.scale_types.name_of(f["scale_type"])
+        v["scale_type"] = kind.scale_types.name_by_code.get(f["scale_type"])
         v["a_scale_id"] = f["a_scale_id"]
         v["b_scale_id"] = f["b_scale_id"]
     else:
         v["saturate"] = bool(f["saturate"])
         v["sparsity_selector"] = f["sparsity_selector"]
-        v["max_shift"] = int(MAX_SHIFT.name_of(f["max_shift"]) or 0)
+        v["max_shift"] = int(MAX_SHIFT.name_by_code.get(f["max_shift"]) or 0)
     return v
 
 
@@ -321,9 +323,9 @@ def _values_smem(f: Mapping[str, int]) -> dict[str, Any]:
         "start_address_bytes": f["start_address"] << _BYTE_SHIFT,
         "leading_byte_offset_bytes": f["leading_byte_offset"] << _BYTE_SHIFT,
         "stride_byte_offset_bytes": f["stride_byte_offset"] << _BYTE_SHIFT,
-        "swizzle": SWIZZLE.name_of(f["swizzle"]),
+        "swizzle": SWIZZLE.name_by_code.get(f["swizzle"]),
         "base_offset": f["base_offset"],
-        "lbo_mode": LBO_MODE.name_of(f["lbo_mode"]),
+        "lbo_mode": LBO_MODE.name_by_code.get(f["lbo_mode"]),
     }
 
 
@@ -820,6 +822,8 @@ class Decoded:
     _vmemo: dict[int, dict[str, Any]]
     _fonce: set[int]
     _vonce: set[int]
+    _fget: Callable[[int], dict[str, int] | None]  # _fmemo.get, _vmemo.get
+    _vget: Callable[[int], dict[str, Any] | None]
 
     def __new__(cls, descriptor: str, kind: str | None, layout: Layout, word: int,
                 fields: dict[str, int] | None = None) -> Decoded:
@@ -838,16 +842,19 @@ class Decoded:
         """Raw value of every field by PTX name (reserved and constant fields included)."""
         f = self._fields
         if f is None:
-            seen = self._fmemo.get(self.word)
-            f = self._fields = seen.copy() if seen is not None else self._new_fields()
-        return f
-
-    def _new_fields(self) -> dict[str, int]:
-        """Fields of a word not in the memo (kept there from its second decode on)."""
-        word = self.word
-        f = self.layout._decode(word)
-        if _seen_twice(self._fonce, word):
-            _remember(self._fmemo, word, f.copy())
+            word = self.word
+            seen = self._fget(word)
+            if seen is not None:
+                f = self._fields = seen.copy()
+                return f
+            f = self._fields = self.layout._decode(word)
+            once = self._fonce
+            if word in once:  # decoded before: kept from now on
+                _remember(self._fmemo, word, f.copy())
+            else:  # decoded once: noted, nothing kept
+                if len(once) >= _DECODE_MEMO_SIZE:
+                    once.clear()
+                once.add(word)
         return f
 
     @property
@@ -856,26 +863,31 @@ class Decoded:
         ``fields``)."""
         v = self._values
         if v is None:
-            if self._fields is None and not self._lists:
-                seen = self._vmemo.get(self.word)
+            if self._fields is None and not self._lists:  # the common case, first
+                seen = self._vget(self.word)
                 if seen is not None:
                     v = self._values = seen.copy()
                     return v
-            v = self._values = self._new_values()
+            v = self._values = self._values_slow()
         return v
 
-    def _new_values(self) -> dict[str, Any]:
-        """Values from the memo (copied, lists included) or computed from ``fields``."""
+    def _values_slow(self) -> dict[str, Any]:
+        """:attr:`values` from edited fields, the memo (lists copied) or computed."""
         word, f = self.word, self._fields
         if f is not None and f != self._fmemo.get(word):
             # fields given or edited (or no longer remembered): the values are theirs
             return self._values_ref(f)
         seen = self._vmemo.get(word)
         if seen is None:
-            seen = self._values_ref(self.fields)
-            if not _seen_twice(self._vonce, word):  # decoded once: nothing kept
-                return seen
-            _remember(self._vmemo, word, seen)
+            v = self._values_ref(self.fields)
+            once = self._vonce
+            if word in once:  # decoded before: kept from now on (a copy, for its lists)
+                _remember(self._vmemo, word, self._values_ref(self._fields))
+            else:  # decoded once: noted, nothing kept
+                if len(once) >= _DECODE_MEMO_SIZE:
+                    once.clear()
+                once.add(word)
+            return v
         v = seen.copy()
         for key in self._lists:  # zcm: start_count and first_span are lists of their own
             v[key] = [*v[key]]
@@ -973,17 +985,6 @@ def _remember(memo: dict[Any, Any], key: Any, value: Any) -> None:
     memo[key] = value
 
 
-def _seen_twice(once: set[int], word: int) -> bool:
-    """True when ``word`` was noted in ``once`` before (worth remembering its dicts); notes it
-    otherwise.  A word decoded once costs a set insertion, not a stored dict."""
-    if word in once:
-        return True
-    if len(once) >= _DECODE_MEMO_SIZE:
-        once.clear()
-    once.add(word)
-    return False
-
-
 def _decoded_class(descriptor: str, kind: str | None, layout: Layout) -> type[Decoded]:
     """The :class:`Decoded` subclass of one (descriptor, kind)."""
     if descriptor == "idesc":
@@ -993,12 +994,15 @@ def _decoded_class(descriptor: str, kind: str | None, layout: Layout) -> type[De
             return _values_idesc(_k, layout, f)
     else:
         ref = {"smem": _values_smem, "zcm": _values_zcm, "tmem": _values_tmem}[descriptor]
+    fmemo: dict[int, dict[str, int]] = {}
+    vmemo: dict[int, dict[str, Any]] = {}
     return type("Decoded", (Decoded,), {
         "__slots__": (), "__qualname__": "Decoded", "__module__": __name__,
         "__doc__": Decoded.__doc__, "descriptor": descriptor, "kind": kind, "layout": layout,
         "_values_ref": staticmethod(ref),
         "_lists": ("start_count", "first_span") if descriptor == "zcm" else (),
-        "_fmemo": {}, "_vmemo": {}, "_fonce": set(), "_vonce": set(),
+        "_fmemo": fmemo, "_vmemo": vmemo, "_fget": fmemo.get, "_vget": vmemo.get,
+        "_fonce": set(), "_vonce": set(),
         "__reduce__": _reduce_decoded,
     })
 
