@@ -398,7 +398,7 @@ _NOTHING = 0  # what a step that stores no field returns (a context check, e.g. 
 #: the reference computation of that raw value from the parameter's value; prepared, the raw
 #: value of the default too.
 _Step = tuple[str, Any, "str | None", Callable[[Any], int]]
-_PreparedStep = tuple[str, Any, Callable[[Any], int], "Field | None", "int | None"]
+_PreparedStep = tuple[str, Any, Callable[[Any], int], "Field | None", "int | None", int, int]
 
 
 def _idesc_steps(kind: Kind) -> tuple[list[_Step], list[_Step]]:
@@ -467,7 +467,7 @@ def _run_steps(steps: list[_PreparedStep], p: Mapping[str, Any], memo: dict[Any,
     once by :func:`_prepare`; a default that is refused (a required parameter) is refused here,
     in turn."""
     word = 0
-    for name, default, compute, field, fixed in steps:
+    for name, default, compute, field, fixed, lsb, top in steps:
         if name in p:
             v = p[name]
             key = (name, v.__class__, v)
@@ -478,7 +478,12 @@ def _run_steps(steps: list[_PreparedStep], p: Mapping[str, Any], memo: dict[Any,
             else:
                 if r is None:
                     r = compute(v)
-                    r = 0 if field is None else field.check(r) << field.lsb
+                    if field is None:
+                        r = 0
+                    elif r.__class__ is int and 0 <= r <= top:
+                        r <<= lsb
+                    else:
+                        r = _place(field, r)
                     if key[1] in _PART_TYPES:
                         if len(memo) >= _PART_SIZE:
                             memo.clear()
@@ -507,7 +512,8 @@ def _prepare(layout: Layout, steps: list[_Step]) -> list[_PreparedStep]:
             fixed: int | None = _place(field, compute(default))
         except DescgenError:
             fixed = None
-        done.append((name, default, compute, field, fixed))
+        done.append((name, default, compute, field, fixed,
+                     field.lsb if field is not None else 0, field.max if field is not None else 0))
     return done
 
 
@@ -533,7 +539,7 @@ _Shortcut = tuple[int, dict[str, int], tuple[str, ...]]
 
 def _shortcut(layout: Layout, steps: list[_PreparedStep]) -> _Shortcut:
     word, keep, required = _constants(layout), {}, []
-    for name, _default, _compute, field, fixed in steps:
+    for name, _default, _compute, field, fixed, _lsb, _top in steps:
         keep[name] = layout.max_word & ~(field.mask if field is not None else 0)
         if fixed is None:
             required.append(name)
@@ -552,13 +558,17 @@ def _remembered(p: Mapping[str, Any], memo: dict[Any, int], shortcut: _Shortcut,
     for name in required:
         if name not in p:
             return None
+    get = memo.get
     for name, v in p.items():
         if name == skip:
             continue
         try:
-            word = word & keep[name] | memo[(name, v.__class__, v)]
-        except Exception:  # noqa: BLE001 - not remembered, a context parameter, unhashable
+            r = get((name, v.__class__, v))
+        except Exception:  # noqa: BLE001 - unhashable (a list)
             return None
+        if r is None or name not in keep:  # not remembered, or a context parameter (k ...)
+            return None
+        word = word & keep[name] | r
     return word
 
 
