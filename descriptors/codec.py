@@ -873,7 +873,7 @@ class Decoded:
         ``fields``)."""
         v = self._values
         if v is None:
-            if self._fields is None and not self._lists:  # the common case, first
+            if self._fields is None:  # the common case, first (zcm's _vget finds nothing)
                 seen = self._vget(self.word)
                 if seen is not None:
                     v = self._values = seen.copy()
@@ -995,6 +995,11 @@ def _remember(memo: dict[Any, Any], key: Any, value: Any) -> None:
     memo[key] = value
 
 
+def _nothing(word: int) -> None:
+    """The ``_vget`` of a class whose values are not copied on the short path (zcm)."""
+    return None
+
+
 def _decoded_class(descriptor: str, kind: str | None, layout: Layout) -> type[Decoded]:
     """The :class:`Decoded` subclass of one (descriptor, kind)."""
     if descriptor == "idesc":
@@ -1011,7 +1016,9 @@ def _decoded_class(descriptor: str, kind: str | None, layout: Layout) -> type[De
         "__doc__": Decoded.__doc__, "descriptor": descriptor, "kind": kind, "layout": layout,
         "_values_ref": staticmethod(ref),
         "_lists": ("start_count", "first_span") if descriptor == "zcm" else (),
-        "_fmemo": fmemo, "_vmemo": vmemo, "_fget": fmemo.get, "_vget": vmemo.get,
+        "_fmemo": fmemo, "_vmemo": vmemo, "_fget": fmemo.get,
+        # zcm's values hold lists (copied per object): its memo is read by _values_slow only
+        "_vget": vmemo.get if descriptor != "zcm" else staticmethod(_nothing),
         "_fonce": set(), "_vonce": set(),
         "__reduce__": _reduce_decoded,
     })

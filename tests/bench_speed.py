@@ -146,7 +146,7 @@ def worker(tree: str) -> int:
     return 0
 
 
-def side_by_side(before: str, after: str, rounds: int = 5) -> None:
+def side_by_side(before: str, after: str, rounds: int = 7) -> None:
     """Each row timed in a worker of each checkout in turn, ``rounds`` times; min of each."""
     procs = [subprocess.Popen([sys.executable, __file__, "--worker", tree], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, text=True) for tree in (before, after)]
