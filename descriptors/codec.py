@@ -17,7 +17,7 @@ from typing import Any
 
 from .bits import Field, Layout
 from .enums import KINDS, LBO_MODE, MAJOR, MAX_SHIFT, SWIZZLE, EnumTable, Kind, kind_named
-from .errors import KindRequiredError, ParameterError, WordError
+from .errors import DescgenError, KindRequiredError, ParameterError, WordError
 from .errors import shorten as _short
 from .layouts import IDESC, LAYOUTS, SMEM, TMEM, ZCM
 
@@ -270,29 +270,31 @@ def _encode_idesc(params: Mapping[str, Any]) -> int:
 def _values_idesc(kind_name: str, lay: Layout, f: Mapping[str, int]) -> dict[str, Any]:
     kind = KINDS[kind_name]
     sparse = bool(f["sparse"])
+    ab = kind.ab_types.name_by_code.get
+    major = MAJOR.name_by_code.get
     v: dict[str, Any] = {
         "kind": kind.name,
-        "a_type": kind.ab_types.name_of(f["a_type"]),
-        "b_type": kind.ab_types.name_of(f["b_type"]),
-        "d_type": kind.d_types.name_of(f["d_type"]) if kind.d_types is not None else "f32",
+        "a_type": ab(f["a_type"]),
+        "b_type": ab(f["b_type"]),
+        "d_type": kind.d_types.name_by_code.get(f["d_type"]) if kind.d_types is not None else "f32",
         "m": f["m_dim"] << _M_SHIFT[lay.name],
         "n": f["n_dim"] << _N_SHIFT,
         "k": kind.k_alt if f.get("k_dim") else (kind.k_sparse if sparse else kind.k_dense),
-        "a_major": MAJOR.name_of(f["transpose_a"]),
-        "b_major": MAJOR.name_of(f["transpose_b"]),
+        "a_major": major(f["transpose_a"]),
+        "b_major": major(f["transpose_b"]),
         "negate_a": bool(f["negate_a"]),
         "negate_b": bool(f["negate_b"]),
         "sparse": sparse,
     }
     if kind.block_scaled:
         assert kind.scale_types is not None
-        v["scale_type"] = kind.scale_types.name_of(f["scale_type"])
+        v["scale_type"] = kind.scale_types.name_by_code.get(f["scale_type"])
         v["a_scale_id"] = f["a_scale_id"]
         v["b_scale_id"] = f["b_scale_id"]
     else:
         v["saturate"] = bool(f["saturate"])
         v["sparsity_selector"] = f["sparsity_selector"]
-        v["max_shift"] = int(MAX_SHIFT.name_of(f["max_shift"]) or 0)
+        v["max_shift"] = int(MAX_SHIFT.name_by_code.get(f["max_shift"]) or 0)
     return v
 
 
@@ -321,9 +323,9 @@ def _values_smem(f: Mapping[str, int]) -> dict[str, Any]:
         "start_address_bytes": f["start_address"] << _BYTE_SHIFT,
         "leading_byte_offset_bytes": f["leading_byte_offset"] << _BYTE_SHIFT,
         "stride_byte_offset_bytes": f["stride_byte_offset"] << _BYTE_SHIFT,
-        "swizzle": SWIZZLE.name_of(f["swizzle"]),
+        "swizzle": SWIZZLE.name_by_code.get(f["swizzle"]),
         "base_offset": f["base_offset"],
-        "lbo_mode": LBO_MODE.name_of(f["lbo_mode"]),
+        "lbo_mode": LBO_MODE.name_by_code.get(f["lbo_mode"]),
     }
 
 
@@ -379,10 +381,297 @@ def _values_tmem(f: Mapping[str, int]) -> dict[str, Any]:
     return {"lane": f["lane"], "column": f["column"]}
 
 
+# ------------------------------------------------------------------ fast routes of encode
+#
+# The encoders above are the reference.  The fast routes below run the same checks, in the same
+# order, through the same helpers, but remember the raw value each parameter value gave
+# (per descriptor and idesc kind, keyed by parameter name, the value's exact type and the
+# value): a parameter set never seen before whose values were each seen before costs a few dict
+# look-ups.  Only str/int/bool/None values are remembered (immutable, their checks
+# deterministic); a refusal is never remembered (it is raised afresh each time).
+
+_PART_TYPES = frozenset({str, int, bool, type(None)})
+_PART_SIZE = 4096
+_NOTHING = 0  # what a step that stores no field returns (a context check, e.g. d_type of mxf4)
+
+#: A step: parameter name, the default ``p.get`` gives it, the raw field it sets (or None), and
+#: the reference computation of that raw value from the parameter's value; prepared, the raw
+#: value of the default too.
+_Step = tuple[str, Any, "str | None", Callable[[Any], int]]
+_PreparedStep = tuple[str, Any, Callable[[Any], int], "Field | None", "int | None", int, int]
+
+
+def _idesc_steps(kind: Kind) -> tuple[list[_Step], list[_Step]]:
+    """The per-parameter checks of :func:`_encode_idesc` for ``kind``: before and after the
+    M/N presence check, in the reference's order."""
+    lay = LAYOUTS[kind.layout]
+    f = lay.by_name
+    src = kind.source
+
+    def type_step(name: str, table: EnumTable, default: str | None) -> _Step:
+        return (name, None, name,
+                lambda v: _type_param(kind, table, f[name], {name: v}, name, default))
+
+    def absent(name: str, default: Any, why: str) -> _Step:
+        def check(v: Any) -> int:
+            _absent(kind, {name: v}, name, default, why)
+            return _NOTHING
+        return (name, None, None, check)
+
+    def no_d(d: Any) -> int:
+        if d is not None and not (isinstance(d, str) and d.lower() in ("f32", "float")):
+            raise ParameterError(f"d_type={_short(d)} cannot be encoded for kind {kind.name}: D is "
+                                 f"always f32 and {src} has no D type field")
+        return _NOTHING
+
+    def raw_int(name: str) -> _Step:
+        return (name, 0, name, lambda v: f[name].check(parse_int(v, name)))
+
+    def flag(name: str) -> _Step:
+        return (name, False, name, lambda v: int(_parse_bool(v, name)))
+
+    def major(name: str, field: str) -> _Step:
+        return (name, "K", field, lambda v: _choice(MAJOR, f[field], v, name, ints=True))
+
+    first: list[_Step] = [type_step("a_type", kind.ab_types, None),
+                          type_step("b_type", kind.ab_types, None)]
+    first.append(type_step("d_type", kind.d_types, "f32") if kind.d_types is not None
+                 else ("d_type", None, None, no_d))
+    m_shift = _M_SHIFT[lay.name]
+    rest: list[_Step] = [
+        ("m", None, "m_dim", lambda v: _scaled(f["m_dim"], v, "M", m_shift, "")),
+        ("n", None, "n_dim", lambda v: _scaled(f["n_dim"], v, "N", _N_SHIFT, "")),
+        major("a_major", "transpose_a"), major("b_major", "transpose_b"),
+        flag("negate_a"), flag("negate_b"), flag("sparse"),
+    ]
+    if kind.block_scaled:
+        assert kind.scale_types is not None
+        rest += [type_step("scale_type", kind.scale_types, "ue8m0"),
+                 raw_int("a_scale_id"), raw_int("b_scale_id"),
+                 absent("saturate", False, f"{src} has no saturate bit"),
+                 absent("sparsity_selector", 0, f"bits 0-1 are reserved in {src}"),
+                 absent("max_shift", 0, f"{src} has no max shift field (.ws is not allowed)")]
+    else:
+        rest += [flag("saturate"), raw_int("sparsity_selector"),
+                 ("max_shift", 0, "max_shift",
+                  lambda v: _choice(MAX_SHIFT, f["max_shift"], v, "max_shift", ints=True))]
+        why = f"{src} has no scale factor fields (block-scaled kinds only)"
+        rest += [absent("scale_type", None, why), absent("a_scale_id", 0, why),
+                 absent("b_scale_id", 0, why)]
+    return first, rest
+
+
+def _run_steps(steps: list[_PreparedStep], p: Mapping[str, Any], memo: dict[Any, int]) -> int:
+    """Run ``steps`` on ``p`` through ``memo`` (bounded; str/int/bool/None only): the OR of the
+    fields they set, each in place.  A parameter not given takes its step's default, placed
+    once by :func:`_prepare`; a default that is refused (a required parameter) is refused here,
+    in turn."""
+    word = 0
+    for name, default, compute, field, fixed, lsb, top in steps:
+        if name in p:
+            v = p[name]
+            key = (name, v.__class__, v)
+            try:
+                r = memo.get(key)
+            except Exception:  # noqa: BLE001 - unhashable (a list): computed, never remembered
+                r = _place(field, compute(v))
+            else:
+                if r is None:
+                    r = compute(v)
+                    if field is None:
+                        r = 0
+                    elif r.__class__ is int and 0 <= r <= top:
+                        r <<= lsb
+                    else:
+                        r = _place(field, r)
+                    if key[1] in _PART_TYPES:
+                        if len(memo) >= _PART_SIZE:
+                            memo.clear()
+                        memo[key] = r
+        elif fixed is None:
+            r = compute(default)  # raises (e.g. a required type not given)
+        else:
+            r = fixed
+        word |= r
+    return word
+
+
+def _place(field: Field | None, raw: int) -> int:
+    """``raw`` checked against ``field`` (the :class:`FieldError` the layout's encoder would
+    raise) and shifted into place; 0 for a step that stores no field."""
+    return 0 if field is None else field.check(raw) << field.lsb
+
+
+def _prepare(layout: Layout, steps: list[_Step]) -> list[_PreparedStep]:
+    """``steps`` with their field and the bits of their default, computed once (None where the
+    default is refused)."""
+    done: list[_PreparedStep] = []
+    for name, default, out, compute in steps:
+        field = layout.by_name[out] if out is not None else None
+        try:
+            fixed: int | None = _place(field, compute(default))
+        except DescgenError:
+            fixed = None
+        done.append((name, default, compute, field, fixed,
+                     field.lsb if field is not None else 0, field.max if field is not None else 0))
+    return done
+
+
+def _constants(layout: Layout) -> int:
+    """The bits of the layout's fixed constants (Table 40's 0b001 at 46-48)."""
+    word = 0
+    for f in layout.fields:
+        if f.role == "constant":
+            word |= f.default << f.lsb
+    return word
+
+
+_IDESC_STEPS = {name: tuple(_prepare(LAYOUTS[kind.layout], steps) for steps in _idesc_steps(kind))
+                for name, kind in KINDS.items()}
+_BASE = {name: _constants(lay) for name, lay in LAYOUTS.items()}
+_PARTS: dict[str, dict[Any, int]] = {name: {} for name in (*KINDS, "smem", "tmem", "kind")}
+
+#: The shortcut of a step list: the word of every default (fixed constants included), the bits
+#: each parameter's field keeps when the parameter is given (all but its own), and the
+#: parameters whose default is refused (required).
+_Shortcut = tuple[int, dict[str, int], tuple[str, ...]]
+
+
+def _shortcut(layout: Layout, steps: list[_PreparedStep]) -> _Shortcut:
+    word, keep, required = _constants(layout), {}, []
+    for name, _default, _compute, field, fixed, _lsb, _top in steps:
+        keep[name] = layout.max_word & ~(field.mask if field is not None else 0)
+        if fixed is None:
+            required.append(name)
+        else:
+            word |= fixed
+    return word, keep, tuple(required)
+
+
+def _remembered(p: Mapping[str, Any], memo: dict[Any, int], shortcut: _Shortcut,
+                skip: str = "") -> int | None:
+    """The word of ``p`` when every given parameter's value is in ``memo`` and every required
+    one is given, else None (then the steps run in order and raise what the reference raises).
+    A value is in the memo only after the same step accepted the same value of the same type,
+    and the steps are independent, so the word is the one the steps would build."""
+    word, keep, required = shortcut
+    for name in required:
+        if name not in p:
+            return None
+    get = memo.get
+    for name, v in p.items():
+        if name == skip:
+            continue
+        try:
+            r = get((name, v.__class__, v))
+        except Exception:  # noqa: BLE001 - unhashable (a list)
+            return None
+        if r is None or name not in keep:  # not remembered, or a context parameter (k ...)
+            return None
+        word = word & keep[name] | r
+    return word
+
+
+_IDESC_SHORTCUTS = {name: _shortcut(LAYOUTS[kind.layout], [*first, *rest])
+                    for (name, (first, rest)), kind in zip(_IDESC_STEPS.items(), KINDS.values())}
+
+
+def _encode_idesc_fast(params: Mapping[str, Any]) -> int:
+    """:func:`_encode_idesc` through the per-parameter memo."""
+    p = _normalise("idesc", params)
+    kv = p.get("kind")
+    kinds = _PARTS["kind"]
+    kind = KINDS.get(kinds.get(kv)) if kv.__class__ is str else None  # type: ignore[arg-type]
+    if kind is None:
+        kind = _kind(kv)
+        if kv.__class__ is str and len(kinds) < _PART_SIZE:
+            kinds[kv] = kind.name  # type: ignore[assignment]
+    memo = _PARTS[kind.name]
+    word = _remembered(p, memo, _IDESC_SHORTCUTS[kind.name], "kind")
+    if word is not None:
+        return word
+    first, rest = _IDESC_STEPS[kind.name]
+    word = _run_steps(first, p, memo)
+    if p.get("m") is None or p.get("n") is None:
+        raise ParameterError("idesc needs m and n (the MMA shape M x N)")
+    word |= _run_steps(rest, p, memo) | _BASE[kind.layout]
+    if p.get("k") is not None or p.get("cta_group") is not None or p.get("ws") is not None:
+        word |= _idesc_context(kind, p, word)
+    return word
+
+
+def _idesc_context(kind: Kind, p: Mapping[str, Any], word: int) -> int:
+    """The checks of ``k``, ``cta_group`` and ``ws`` (as :func:`_encode_idesc` runs them) on
+    the word built so far; returns the K=96 bit where asked for."""
+    f = LAYOUTS[kind.layout].by_name
+    sparse = bool(f["sparse"].extract(word))
+    k96 = 0
+    k = p.get("k")
+    if k is not None:
+        kv = parse_int(k, "k")
+        implied = kind.k_sparse if sparse else kind.k_dense
+        if kv == kind.k_alt and not sparse and "k_dim" in f:
+            k96 = 1 << f["k_dim"].lsb
+        elif kv != implied:
+            alt = (f", or {kind.k_alt} when dense (k_dim{f['k_dim'].bits}, sm_103a)"
+                   if kind.k_alt else "")
+            raise ParameterError(
+                f"K={kv} cannot be encoded for kind {kind.name} ({'sparse' if sparse else 'dense'}): "
+                f"K is implied by kind and sparsity (Table 39): {implied}{alt}")
+    cta = p.get("cta_group")
+    if cta is not None and parse_int(cta, "cta_group") not in (1, 2):
+        raise ParameterError(f"cta_group={_short(cta)}: allowed 1 or 2")
+    if p.get("ws") is not None:
+        _parse_bool(p["ws"], "ws")
+    return k96
+
+
+def _smem_steps() -> list[_Step]:
+    f = SMEM.by_name
+
+    def byte_step(name: str) -> _Step:
+        return (name, 0, name, lambda v: _bytes(f[name], v, name))
+    return [byte_step("start_address"), byte_step("leading_byte_offset"),
+            byte_step("stride_byte_offset"),
+            ("swizzle", "none", "swizzle", lambda v: _choice(SWIZZLE, f["swizzle"], v, "swizzle")),
+            ("base_offset", 0, "base_offset",
+             lambda v: f["base_offset"].check(parse_int(v, "base_offset"))),
+            ("lbo_mode", "relative", "lbo_mode",
+             lambda v: _choice(LBO_MODE, f["lbo_mode"], v, "lbo_mode", ints=True))]
+
+
+_SMEM_STEPS = _prepare(SMEM, _smem_steps())
+_TMEM_STEPS = _prepare(TMEM, [
+    (name, 0, name, lambda v, name=name: TMEM.by_name[name].check(parse_int(v, name)))
+    for name in ("lane", "column")])
+_SMEM_SHORTCUT = _shortcut(SMEM, _SMEM_STEPS)
+_TMEM_SHORTCUT = _shortcut(TMEM, _TMEM_STEPS)
+
+
+def _encode_smem_fast(params: Mapping[str, Any]) -> int:
+    """:func:`_encode_smem` through the per-parameter memo."""
+    p, memo = _normalise("smem", params), _PARTS["smem"]
+    word = _remembered(p, memo, _SMEM_SHORTCUT)
+    return word if word is not None else _run_steps(_SMEM_STEPS, p, memo) | _BASE["smem"]
+
+
+def _encode_tmem_fast(params: Mapping[str, Any]) -> int:
+    """:func:`_encode_tmem` through the per-parameter memo."""
+    p, memo = _normalise("tmem", params), _PARTS["tmem"]
+    word = _remembered(p, memo, _TMEM_SHORTCUT)
+    return word if word is not None else _run_steps(_TMEM_STEPS, p, memo) | _BASE["tmem"]
+
+
 # ------------------------------------------------------------------ public API
 
+#: The reference encoders (every check run afresh; the property tests compare against these).
 _ENCODERS: dict[str, Callable[[Mapping[str, Any]], int]] = {
     "idesc": _encode_idesc, "smem": _encode_smem, "zcm": _encode_zcm, "tmem": _encode_tmem,
+}
+#: What :func:`encode` runs: the same checks through the per-parameter memo.
+_FAST_ENCODERS: dict[str, Callable[[Mapping[str, Any]], int]] = {
+    "idesc": _encode_idesc_fast, "smem": _encode_smem_fast, "zcm": _encode_zcm,
+    "tmem": _encode_tmem_fast,
 }
 _FIXED_LAYOUT = {"smem": SMEM, "zcm": ZCM, "tmem": TMEM}
 
@@ -460,7 +749,7 @@ def encode(descriptor: str, **params: Any) -> int:
     except TypeError:  # an unhashable parameter (a list): no memo
         key = None
     try:
-        encoder = _ENCODERS[descriptor]
+        encoder = _FAST_ENCODERS[descriptor]
     except (KeyError, TypeError):
         raise ParameterError(f"unknown descriptor {_short(descriptor)}; descriptors: "
                              + ", ".join(DESCRIPTORS)) from None
@@ -518,44 +807,101 @@ class Decoded:
     re-encodes from ``fields``, so ``int(decode(d, w)) == w`` for every word.
 
     :func:`decode` checks the word at once; ``fields`` and ``values`` are computed on first
-    access (one shift and mask per field, from the layout's compiled decoder) and kept.
+    access (one shift and mask per field, from the layout's compiled decoder) and kept.  Each
+    object gets its own ``fields`` and ``values`` dicts (changing one changes nothing else);
+    the words decoded recently and more than once are remembered (a bounded memo per descriptor
+    and kind), so reading ``fields``/``values`` of such a word copies a dict instead of
+    recomputing it.
+
+    Every (descriptor, kind) has its own subclass holding ``descriptor``, ``kind`` and
+    ``layout`` as class attributes (so a decode sets one attribute, the word);
+    ``isinstance(obj, Decoded)`` holds for all of them.
     """
 
-    __slots__ = ("descriptor", "kind", "layout", "word", "_fields", "_values")
+    __slots__ = ("word", "_fields", "_values")
 
-    def __init__(self, descriptor: str, kind: str | None, layout: Layout, word: int,
-                 fields: dict[str, int] | None = None) -> None:
-        self.descriptor = descriptor
-        self.kind = kind
-        self.layout = layout
-        self.word = word
-        self._fields = fields
-        self._values: dict[str, Any] | None = None
+    descriptor: str
+    kind: str | None
+    layout: Layout
+    #: per-subclass: the reference computation of ``values`` from ``fields``, the keys holding
+    #: lists (copied per object), the memos of fields and values by word (a word's dicts are
+    #: kept from its second decode on) and the words decoded once.
+    _values_ref: Callable[[Mapping[str, int]], dict[str, Any]]
+    _lists: tuple[str, ...]
+    _fmemo: dict[int, dict[str, int]]
+    _vmemo: dict[int, dict[str, Any]]
+    _fonce: set[int]
+    _vonce: set[int]
+    _fget: Callable[[int], dict[str, int] | None]  # _fmemo.get, _vmemo.get
+    _vget: Callable[[int], dict[str, Any] | None]
+
+    def __new__(cls, descriptor: str, kind: str | None, layout: Layout, word: int,
+                fields: dict[str, int] | None = None) -> Decoded:
+        _lay, sub, _top = _dispatch(descriptor, kind)
+        if layout is not sub.layout:
+            raise ParameterError(f"{descriptor}: layout {layout.name} is not the layout of "
+                                 f"{descriptor}{f' kind {kind}' if kind else ''} ({sub.layout.name})")
+        obj: Decoded = object.__new__(sub)
+        obj.word = _word(sub.layout, word)
+        obj._fields = fields
+        obj._values = None
+        return obj
 
     @property
     def fields(self) -> dict[str, int]:
         """Raw value of every field by PTX name (reserved and constant fields included)."""
         f = self._fields
         if f is None:
-            f = self._fields = self.layout._decode(self.word)
+            word = self.word
+            seen = self._fget(word)
+            if seen is not None:
+                f = self._fields = seen.copy()
+                return f
+            f = self._fields = self.layout._decode(word)
+            once = self._fonce
+            if word in once:  # decoded before: kept from now on
+                _remember(self._fmemo, word, f.copy())
+            else:  # decoded once: noted, nothing kept
+                if len(once) >= _DECODE_MEMO_SIZE:
+                    once.clear()
+                once.add(word)
         return f
 
     @property
     def values(self) -> dict[str, Any]:
         """Semantic values (an unknown enumerated code reads as ``None``; its raw value is in
         ``fields``)."""
-        if self._values is None:
-            d, f = self.descriptor, self.fields
-            if d == "idesc":
-                assert self.kind is not None
-                self._values = _values_idesc(self.kind, self.layout, f)
-            elif d == "smem":
-                self._values = _values_smem(f)
-            elif d == "zcm":
-                self._values = _values_zcm(f)
-            else:
-                self._values = _values_tmem(f)
-        return self._values
+        v = self._values
+        if v is None:
+            if self._fields is None:  # the common case, first (zcm's _vget finds nothing)
+                seen = self._vget(self.word)
+                if seen is not None:
+                    v = self._values = seen.copy()
+                    return v
+            v = self._values = self._values_slow()
+        return v
+
+    def _values_slow(self) -> dict[str, Any]:
+        """:attr:`values` from edited fields, the memo (lists copied) or computed."""
+        word, f = self.word, self._fields
+        if f is not None and f != self._fmemo.get(word):
+            # fields given or edited (or no longer remembered): the values are theirs
+            return self._values_ref(f)
+        seen = self._vmemo.get(word)
+        if seen is None:
+            v = self._values_ref(self.fields)
+            once = self._vonce
+            if word in once:  # decoded before: kept from now on (a copy, for its lists)
+                _remember(self._vmemo, word, self._values_ref(self._fields))
+            else:  # decoded once: noted, nothing kept
+                if len(once) >= _DECODE_MEMO_SIZE:
+                    once.clear()
+                once.add(word)
+            return v
+        v = seen.copy()
+        for key in self._lists:  # zcm: start_count and first_span are lists of their own
+            v[key] = [*v[key]]
+        return v
 
     @property
     def hex(self) -> str:
@@ -625,17 +971,12 @@ def decode(descriptor: str, word: int, *, kind: str | None = None) -> Decoded:
     The word is checked here; the fields are extracted on first access to ``fields`` or
     ``values`` (:class:`Decoded` is lazy)."""
     try:
-        lay, kind, top = _DISPATCH[descriptor, kind]
+        _lay, cls, top = _BY_KIND[kind][descriptor]
     except (KeyError, TypeError):
-        lay = layout_for(descriptor, kind)
-        kind = _kind(kind).name if kind is not None else None
-        top = lay.max_word
+        _lay, cls, top = _dispatch(descriptor, kind)
     if word.__class__ is not int or word < 0 or word > top:
-        word = _word(lay, word)
-    obj = _new_decoded(Decoded)
-    obj.descriptor = descriptor
-    obj.kind = kind
-    obj.layout = lay
+        word = _word(cls.layout, word)
+    obj = _new_decoded(cls)
     obj.word = word
     obj._fields = obj._values = None
     return obj
@@ -643,13 +984,77 @@ def decode(descriptor: str, word: int, *, kind: str | None = None) -> Decoded:
 
 _new_decoded = object.__new__
 
-#: (descriptor, kind) -> (layout, canonical kind name, largest word): decode's dispatch table,
+#: Fields and values remembered per (descriptor, kind): this many words each, then afresh.
+_DECODE_MEMO_SIZE = 4096
+
+
+def _remember(memo: dict[Any, Any], key: Any, value: Any) -> None:
+    """Store ``value`` in a bounded memo (emptied when full: O(1) amortised)."""
+    if len(memo) >= _DECODE_MEMO_SIZE:
+        memo.clear()
+    memo[key] = value
+
+
+def _nothing(word: int) -> None:
+    """The ``_vget`` of a class whose values are not copied on the short path (zcm)."""
+    return None
+
+
+def _decoded_class(descriptor: str, kind: str | None, layout: Layout) -> type[Decoded]:
+    """The :class:`Decoded` subclass of one (descriptor, kind)."""
+    if descriptor == "idesc":
+        assert kind is not None
+
+        def ref(f: Mapping[str, int], _k: str = kind) -> dict[str, Any]:
+            return _values_idesc(_k, layout, f)
+    else:
+        ref = {"smem": _values_smem, "zcm": _values_zcm, "tmem": _values_tmem}[descriptor]
+    fmemo: dict[int, dict[str, int]] = {}
+    vmemo: dict[int, dict[str, Any]] = {}
+    return type("Decoded", (Decoded,), {
+        "__slots__": (), "__qualname__": "Decoded", "__module__": __name__,
+        "__doc__": Decoded.__doc__, "descriptor": descriptor, "kind": kind, "layout": layout,
+        "_values_ref": staticmethod(ref),
+        "_lists": ("start_count", "first_span") if descriptor == "zcm" else (),
+        "_fmemo": fmemo, "_vmemo": vmemo, "_fget": fmemo.get,
+        # zcm's values hold lists (copied per object): its memo is read by _values_slow only
+        "_vget": vmemo.get if descriptor != "zcm" else staticmethod(_nothing),
+        "_fonce": set(), "_vonce": set(),
+        "__reduce__": _reduce_decoded,
+    })
+
+
+def _reduce_decoded(self: Decoded) -> tuple[Any, ...]:
+    """Pickle/copy support: a decoded word is rebuilt by decoding it again."""
+    return (_rebuild_decoded, (self.descriptor, self.word, self.kind))
+
+
+def _rebuild_decoded(descriptor: str, word: int, kind: str | None) -> Decoded:
+    return decode(descriptor, word, kind=kind)
+
+
+#: (descriptor, kind) -> (layout, Decoded subclass, largest word): decode's dispatch table,
 #: derived from the layouts and KINDS.
-_DISPATCH: dict[tuple[str, str | None], tuple[Layout, str | None, int]] = {
-    **{(d, None): (lay, None, lay.max_word) for d, lay in _FIXED_LAYOUT.items()},
-    **{("idesc", k): (LAYOUTS[kind.layout], k, LAYOUTS[kind.layout].max_word)
-       for k, kind in KINDS.items()},
+_DISPATCH: dict[tuple[str, str | None], tuple[Layout, type[Decoded], int]] = {
+    **{(d, None): (lay, _decoded_class(d, None, lay), lay.max_word)
+       for d, lay in _FIXED_LAYOUT.items()},
+    **{("idesc", k): (LAYOUTS[kind.layout], _decoded_class("idesc", k, LAYOUTS[kind.layout]),
+                      LAYOUTS[kind.layout].max_word) for k, kind in KINDS.items()},
 }
+
+
+#: The same table by kind, then descriptor (two dict look-ups are cheaper than hashing a tuple).
+_BY_KIND: dict[str | None, dict[str, tuple[Layout, type[Decoded], int]]] = {}
+for (_d, _k), _entry in _DISPATCH.items():
+    _BY_KIND.setdefault(_k, {})[_d] = _entry
+del _d, _k, _entry
+
+
+def _dispatch(descriptor: Any, kind: Any) -> tuple[Layout, type[Decoded], int]:
+    """The slow dispatch: checks the descriptor and kind (raising what :func:`layout_for`
+    raises), then the table entry of their canonical names."""
+    layout_for(descriptor, kind)
+    return _DISPATCH[str(descriptor), _kind(kind).name if kind is not None else None]
 
 
 def readings(descriptor: str, word: int) -> list[Decoded]:

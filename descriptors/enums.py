@@ -35,6 +35,8 @@ class EnumTable:
     choices: tuple[Choice, ...]
     _by_key: dict[str, Choice] = field(init=False, repr=False, compare=False)
     _by_value: dict[int, Choice] = field(init=False, repr=False, compare=False)
+    #: Raw code -> name (``name_by_code.get(code)`` is :meth:`name_of` without a Python call).
+    name_by_code: dict[int, str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         by_key: dict[str, Choice] = {}
@@ -43,6 +45,7 @@ class EnumTable:
                 by_key[key.lower()] = c
         object.__setattr__(self, "_by_key", by_key)
         object.__setattr__(self, "_by_value", {c.value: c for c in self.choices})
+        object.__setattr__(self, "name_by_code", {c.value: c.name for c in self.choices})
 
     def __iter__(self) -> Iterator[Choice]:
         return iter(self.choices)
@@ -67,8 +70,7 @@ class EnumTable:
 
     def name_of(self, value: int) -> str | None:
         """The name of raw code ``value``, or ``None`` when the table has no such code."""
-        c = self._by_value.get(value)
-        return c.name if c is not None else None
+        return self.name_by_code.get(value)
 
 
 def _table(what: str, source: str, *choices: tuple[str, int, str] | tuple[str, int, str, tuple[str, ...]]) -> EnumTable:

@@ -1,13 +1,24 @@
 """Benchmark (issue 12): the public codec calls against Construct, the bulk path against NumPy.
 
-Run as ``python tests/bench_speed.py`` (not collected by pytest); ``--tree DIR`` imports
-descgen from another checkout (e.g. an older commit, for before/after numbers in one run).
-Every ratio is measured in the same run, min of repeats:
+Run as ``python tests/bench_speed.py`` (not collected by pytest).  ``--tree DIR`` imports
+descgen from another checkout; ``--before DIR`` measures that checkout and this one side by
+side in one run (two worker processes, one per checkout, each row timed in both alternately, so
+both see the same machine load).  Every ratio is measured in the same run, min of repeats:
 
 * per call, as users call it -- ``descriptors.decode("smem", w)``, ``decode("idesc", w,
-  kind="f16")`` (and with ``.values`` read), ``encode("idesc", kind="f16", ...)`` and
-  ``encode("smem", ...)`` (a repeated parameter set, and distinct sets each encoded for the
-  first time) -- against Construct's own ``layout.struct.parse`` / ``build`` of the same layout;
+  kind="f16")`` (and with ``.fields``/``.values`` read), ``encode("idesc", kind="f16", ...)``
+  and ``encode("smem", ...)`` with ``**params`` -- against Construct's own
+  ``layout.struct.parse`` / ``build`` of the same layout.  Rows:
+
+  - a word decoded before / a parameter set encoded before (what memos serve);
+  - ``new word``: a different word every call (20,000 distinct words in turn, more than any
+    memo keeps);
+  - ``new set``: a parameter set never encoded (the whole-set memo emptied before each call)
+    whose values were each seen before (a code generator's thousands of configs);
+  - ``cold``: every memo emptied before each call (nothing seen before);
+  - ``floor``: a Python function that does nothing, called with the same ``**params``: the
+    call alone, the most any ``encode`` written in Python could reach on this interpreter.
+
 * ``decode_many`` of 1,000,000 words (a NumPy array and a list of ints) against a NumPy
   shift/mask of the same fields, and the pure-Python path on 100,000 words against a loop of
   ``decode(...).fields``.
@@ -16,7 +27,9 @@ Every ratio is measured in the same run, min of repeats:
 from __future__ import annotations
 
 import argparse
+import itertools
 import random
+import subprocess
 import sys
 import time
 import timeit
@@ -26,11 +39,12 @@ REPEAT = 7
 N_CALLS = 2000
 N_BULK = 1_000_000
 N_PURE = 100_000
+N_WORDS = 20_000  # distinct words for the "new word" rows: more than any memo keeps
 
 
-def per_call(fn, n: int = N_CALLS) -> float:
-    """Best-of-REPEAT ns per call of ``fn`` (no arguments)."""
-    return min(timeit.repeat(fn, number=n, repeat=REPEAT)) / n * 1e9
+def per_call(fn, n: int = N_CALLS, repeat: int = REPEAT) -> float:
+    """Best-of-``repeat`` ns per call of ``fn`` (no arguments)."""
+    return min(timeit.repeat(fn, number=n, repeat=repeat)) / n * 1e9
 
 
 def best(fn, repeat: int = 3) -> float:
@@ -42,18 +56,12 @@ def best(fn, repeat: int = 3) -> float:
     return min(times)
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tree", default=str(Path(__file__).resolve().parent.parent),
-                        help="checkout to import descgen from (default: this one)")
-    parser.add_argument("--no-bulk", action="store_true", help="per-call numbers only")
-    args = parser.parse_args()
-    sys.path.insert(0, args.tree)
-    import descriptors
+def make_rows(descriptors):
+    """(name, descgen call, Construct call) for every per-call row, for the imported checkout
+    (any version: memos it lacks are simply not emptied)."""
+    import descriptors.codec as codec
     from descriptors import IDESC, SMEM
 
-    t0 = time.perf_counter()
-    print(f"descgen from {descriptors.__file__}")
     smem_p = dict(start_address=0x400, leading_byte_offset=16, stride_byte_offset=1024,
                   swizzle="128B")
     idesc_p = dict(kind="f16", a_type="bf16", b_type="bf16", d_type="f32", m=128, n=256)
@@ -66,45 +74,132 @@ def main() -> int:
     assert IDESC.construct_parse(wi) == fi and int.from_bytes(IDESC.struct.build(fi), "big") == wi
     sparse, dense = SMEM.struct.parse, IDESC.struct.parse
     sbuild, ibuild = SMEM.struct.build, IDESC.struct.build
+    rng = random.Random(12)
+    smem_words = itertools.cycle([rng.getrandbits(64) for _ in range(N_WORDS)])
+    idesc_words = itertools.cycle([rng.getrandbits(32) for _ in range(N_WORDS)])
+    decode, encode = descriptors.decode, descriptors.encode
 
-    # a parameter set encoded for the first time: the memo (when there is one) emptied first
-    memo = getattr(getattr(descriptors, "codec", None), "_MEMO", None)
-    if memo is None:
-        import descriptors.codec as codec_module
-        memo = getattr(codec_module, "_MEMO", {})
-    forget = memo.clear
+    whole = getattr(codec, "_MEMO", {})
+    parts = list(getattr(codec, "_PARTS", {}).values())
 
-    def smem_first():
-        forget()
-        return descriptors.encode("smem", **smem_p)
+    def forget_sets():
+        whole.clear()
 
-    def idesc_first():
-        forget()
-        return descriptors.encode("idesc", **idesc_p)
+    def forget_all():
+        whole.clear()
+        for memo in parts:
+            memo.clear()
 
-    rows = [
-        ("decode('smem', w)", lambda: descriptors.decode("smem", ws), lambda: sparse(bs)),
-        ("decode('idesc', w, kind='f16')", lambda: descriptors.decode("idesc", wi, kind="f16"),
+    def floor(descriptor, **params):
+        return 0
+
+    def first(forget, descriptor, params):
+        def call():
+            forget()
+            return encode(descriptor, **params)
+        return call
+
+    return [
+        ("decode('smem', w)", lambda: decode("smem", ws), lambda: sparse(bs)),
+        ("decode('idesc', w, kind='f16')", lambda: decode("idesc", wi, kind="f16"),
          lambda: dense(bi)),
-        ("decode('smem', w).fields", lambda: descriptors.decode("smem", ws).fields,
-         lambda: sparse(bs)),
-        ("decode('smem', w).values", lambda: descriptors.decode("smem", ws).values,
-         lambda: sparse(bs)),
-        ("decode('idesc', ...).values", lambda: descriptors.decode("idesc", wi, kind="f16").values,
+        ("decode('smem', w).fields", lambda: decode("smem", ws).fields, lambda: sparse(bs)),
+        ("decode('smem', w).values", lambda: decode("smem", ws).values, lambda: sparse(bs)),
+        ("decode('idesc', ...).fields", lambda: decode("idesc", wi, kind="f16").fields,
          lambda: dense(bi)),
-        ("encode('idesc', f16 ...)", lambda: descriptors.encode("idesc", **idesc_p),
-         lambda: ibuild(fi)),
-        ("encode('smem', ...)", lambda: descriptors.encode("smem", **smem_p),
-         lambda: sbuild(fs)),
-        ("encode('idesc') new params", idesc_first, lambda: ibuild(fi)),
-        ("encode('smem') new params", smem_first, lambda: sbuild(fs)),
+        ("decode('idesc', ...).values", lambda: decode("idesc", wi, kind="f16").values,
+         lambda: dense(bi)),
+        ("decode('smem') new word .fields", lambda: decode("smem", next(smem_words)).fields,
+         lambda: sparse(bs)),
+        ("decode('smem') new word .values", lambda: decode("smem", next(smem_words)).values,
+         lambda: sparse(bs)),
+        ("decode('idesc') new word .values",
+         lambda: decode("idesc", next(idesc_words), kind="f16").values, lambda: dense(bi)),
+        ("encode('idesc', f16 ...)", lambda: encode("idesc", **idesc_p), lambda: ibuild(fi)),
+        ("encode('smem', ...)", lambda: encode("smem", **smem_p), lambda: sbuild(fs)),
+        ("encode('idesc') new set", first(forget_sets, "idesc", idesc_p), lambda: ibuild(fi)),
+        ("encode('smem') new set", first(forget_sets, "smem", smem_p), lambda: sbuild(fs)),
+        ("encode('idesc') cold", first(forget_all, "idesc", idesc_p), lambda: ibuild(fi)),
+        ("encode('smem') cold", first(forget_all, "smem", smem_p), lambda: sbuild(fs)),
+        ("floor: f('idesc', **params)", lambda: floor("idesc", **idesc_p), lambda: ibuild(fi)),
+        ("floor: f('smem', **params)", lambda: floor("smem", **smem_p), lambda: sbuild(fs)),
     ]
-    print(f"\n{'per call (ns)':<32} {'descgen':>9} {'Construct':>10} {'ratio':>8}")
-    for name, ours, theirs in rows:
-        o, c = per_call(ours), per_call(theirs)
-        print(f"{name:<32} {o:>9.0f} {c:>10.0f} {c / o:>7.1f}x")
-    print("(ratio = Construct parse/build of the same layout / descgen's call; 'new params': "
-          "the memo emptied before each call)")
+
+
+NOTE = ("(ratio = Construct parse/build of the same layout / descgen's call; 'new word': a "
+        "different word each call; 'new set': the whole-set memo emptied before each call, the "
+        "values seen before; 'cold': every memo emptied; 'floor': a do-nothing Python function "
+        "called with the same **params)")
+
+
+def worker(tree: str) -> int:
+    """``--worker``: import descgen from ``tree``; for each row index read on stdin, print the
+    ns of descgen's call and of Construct's."""
+    sys.path.insert(0, tree)
+    import descriptors
+    rows = make_rows(descriptors)
+    print(len(rows), descriptors.__file__, flush=True)
+    for line in sys.stdin:
+        name, ours, theirs = rows[int(line)]
+        print(f"{per_call(ours, repeat=3):.1f} {per_call(theirs, n=200, repeat=3):.1f}",
+              flush=True)
+    return 0
+
+
+def side_by_side(before: str, after: str, rounds: int = 7) -> None:
+    """Each row timed in a worker of each checkout in turn, ``rounds`` times; min of each."""
+    procs = [subprocess.Popen([sys.executable, __file__, "--worker", tree], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True) for tree in (before, after)]
+    heads = [p.stdout.readline().split() for p in procs]  # type: ignore[union-attr]
+    print(f"before: {heads[0][1]}\nafter:  {heads[1][1]}")
+    import descriptors
+    names = [name for name, _, _ in make_rows(descriptors)]
+    print(f"\n{'per call (ns)':<34} {'before':>8} {'after':>8} {'Construct':>10} "
+          f"{'before':>8} {'after':>8}")
+    for i, name in enumerate(names):
+        ours = [float("inf"), float("inf")]
+        theirs = float("inf")
+        for _ in range(rounds):
+            for j, p in enumerate(procs):
+                p.stdin.write(f"{i}\n")  # type: ignore[union-attr]
+                p.stdin.flush()  # type: ignore[union-attr]
+                o, c = map(float, p.stdout.readline().split())  # type: ignore[union-attr]
+                ours[j] = min(ours[j], o)
+                theirs = min(theirs, c)
+        print(f"{name:<34} {ours[0]:>8.0f} {ours[1]:>8.0f} {theirs:>10.0f} "
+              f"{theirs / ours[0]:>7.1f}x {theirs / ours[1]:>7.1f}x")
+    for p in procs:
+        p.stdin.close()  # type: ignore[union-attr]
+        p.wait()
+    print(NOTE.replace("descgen's call", "descgen's call, before and after"))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    here = str(Path(__file__).resolve().parent.parent)
+    parser.add_argument("--tree", default=here,
+                        help="checkout to import descgen from (default: this one)")
+    parser.add_argument("--before", metavar="DIR",
+                        help="measure checkout DIR and --tree side by side (per-call rows only)")
+    parser.add_argument("--no-bulk", action="store_true", help="per-call numbers only")
+    parser.add_argument("--worker", metavar="DIR", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        return worker(args.worker)
+    sys.path.insert(0, args.tree)
+    t0 = time.perf_counter()
+    if args.before:
+        side_by_side(args.before, args.tree)
+        print(f"\ntotal {time.perf_counter() - t0:.1f} s")
+        return 0
+    import descriptors
+    print(f"descgen from {descriptors.__file__}")
+    print(f"\n{'per call (ns)':<34} {'descgen':>9} {'Construct':>10} {'ratio':>8}")
+    for name, ours, theirs in make_rows(descriptors):
+        o, c = per_call(ours), per_call(theirs, n=200)
+        print(f"{name:<34} {o:>9.0f} {c:>10.0f} {c / o:>7.1f}x")
+    print(NOTE)
+    from descriptors import SMEM, IDESC
 
     if args.no_bulk or not hasattr(descriptors, "decode_many"):
         print(f"\ntotal {time.perf_counter() - t0:.1f} s")

@@ -8,6 +8,8 @@ the uncached route: the same result, or the same exception class and message.
 
 from __future__ import annotations
 
+import os
+
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -168,3 +170,101 @@ def test_encode_memo_is_bounded():
     finally:
         codec._MEMO.clear()
         codec._MEMO.update(before)
+
+
+# ------------------------------------------------------------------ memos against the reference
+#
+# ``encode`` runs the checks through a per-parameter memo (``codec._FAST_ENCODERS``) below the
+# whole-set memo; ``Decoded.fields``/``values`` copy from per-word memos.  These compare both with
+# the reference route (``codec._ENCODERS``: every check afresh; Construct's parse and the
+# ``_values_*`` functions), over the same generated calls, repeated so that memo hits are taken.
+
+PROPS = settings(max_examples=int(os.environ.get("DESCGEN_PROPERTY_EXAMPLES", "150")),
+                 deadline=None, derandomize=True)
+
+
+@PROPS
+@given(calls=st.lists(encode_calls(), min_size=1, max_size=4))
+def test_fast_encoders_equal_reference(calls):
+    for descriptor, params in calls * 2:  # the second round meets what the first remembered
+        want = outcome(lambda: codec._ENCODERS[descriptor](params))
+        assert outcome(lambda: codec._FAST_ENCODERS[descriptor](params)) == want
+        assert outcome(lambda: descriptors.encode(descriptor, **params)) == want
+
+
+def test_parameter_memo_not_poisoned_by_mutable_values():
+    counts = [1, 2, 3, 0]
+    first = descriptors.encode("zcm", start_count=counts)
+    counts[0] = 7  # the same list object, changed: the word must follow it
+    assert descriptors.encode("zcm", start_count=counts) == \
+        codec._ENCODERS["zcm"]({"start_count": [7, 2, 3, 0]}) != first
+    lane = [64]  # an unhashable value where an int belongs: refused each time, nothing kept
+    for _ in range(2):
+        assert outcome(lambda: descriptors.encode("tmem", lane=lane)) == \
+            outcome(lambda: codec._ENCODERS["tmem"]({"lane": lane}))
+    assert all(key[1] in codec._PART_TYPES for memo in codec._PARTS.values() for key in memo
+               if isinstance(key, tuple))
+
+
+def test_parameter_memo_is_bounded():
+    saved = {name: dict(memo) for name, memo in codec._PARTS.items()}
+    try:
+        for lane in range(codec._PART_SIZE + 10):
+            codec._FAST_ENCODERS["tmem"]({"lane": lane})
+        assert 0 < len(codec._PARTS["tmem"]) <= codec._PART_SIZE
+        assert codec._FAST_ENCODERS["tmem"]({"lane": 5, "column": 3}) == (5 << 16) | 3
+    finally:
+        for name, memo in codec._PARTS.items():
+            memo.clear()
+            memo.update(saved[name])
+
+
+DECODE_CASES = [("smem", None), ("zcm", None), ("tmem", None)] + [("idesc", k) for k in KINDS]
+
+
+def reference_view(descriptor, kind, word):
+    lay = descriptors.layout_for(descriptor, kind)
+    fields = lay.construct_parse(word)
+    values = (codec._values_idesc(kind, lay, fields) if descriptor == "idesc"
+              else getattr(codec, f"_values_{descriptor}")(fields))
+    return fields, values
+
+
+@PROPS
+@given(case=st.sampled_from(DECODE_CASES), words=st.data())
+def test_decoded_memos_equal_reference(case, words):
+    descriptor, kind = case
+    lay = descriptors.layout_for(descriptor, kind)
+    word = words.draw(st.one_of(st.integers(0, lay.max_word), st.sampled_from(
+        [0, lay.max_word, *(f.mask for f in lay.fields)])))
+    fields, values = reference_view(descriptor, kind, word)
+    cold = type(descriptors.decode(descriptor, word, kind=kind))
+    cold._fmemo.pop(word, None)
+    cold._vmemo.pop(word, None)
+    seen = []
+    for order in ("values", "fields", "values"):  # a miss first, then memo hits, both orders
+        d = descriptors.decode(descriptor, word, kind=kind)
+        getattr(d, order)
+        assert d.fields == fields and d.values == values
+        assert int(d) == word and d.to_dict()["fields"] == fields
+        assert d.unexpected == {f.name: fields[f.name] for f in lay.fields
+                                if f.role != "field" and fields[f.name] != f.default}
+        seen.append((d, d.refused))
+    assert seen[0][1] == seen[1][1] == seen[2][1]
+    # every object owns its dicts (and zcm's lists): editing one leaves the others and the memo
+    a, b, c = (d for d, _ in seen)
+    assert a.fields is not b.fields is not c.fields and a.values is not b.values is not c.values
+    if descriptor == "zcm":
+        c.values["start_count"].append(99)
+    for d in (a, b, c):
+        d.values.clear()
+        d.fields.clear()
+    assert descriptors.decode(descriptor, word, kind=kind).values == values
+    assert descriptors.decode(descriptor, word, kind=kind).fields == fields
+
+
+def test_values_follow_edited_fields():
+    d = descriptors.decode("smem", 0)
+    d.fields["swizzle"] = 2
+    assert d.values["swizzle"] == "128B" and int(d) == 2 << 61
+    assert descriptors.decode("smem", 0).values["swizzle"] == "none"
