@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 import descriptors
 from cli.main import all_commands, app
 
-from helpers import ok
+from helpers import fails, ok
 
 
 def test_version_prints_the_package_version_as_the_batch_header_does():
@@ -270,3 +270,35 @@ def test_tmem_datapath_flags_are_spelled_as_in_idesc():
 def test_a_refusal_with_an_unused_name_is_still_one_line(args):
     from helpers import fails
     fails(*args)  # exit 2, one 'descgen: error:' line, no warning before it
+
+
+# --- renamed options: the old spelling still works, hidden from --help ----------------------
+
+_LD = ("tmem", "--ld", "16x32bx2.x2", "--plain")
+
+
+@pytest.mark.parametrize("new, old, other, base", [
+    (("--taddr", "0x00200008"), ("--address", "0x00200008"), "0x00200000",
+     _LD + ("--imm-half-splitoff", "4")),
+    (("--imm-half-splitoff", "4"), ("--split", "4"), "8", _LD),
+    (("--a-type", "bf16"), ("--dtype", "bf16"), "f16",
+     ("layout", "--major", "K", "--swizzle", "128B", "--tile", "128x64", "-f", "json")),
+    (("--b-type", "bf16"), ("--dtype", "bf16"), "f16",
+     ("layout", "--major", "K", "--swizzle", "128B", "--tile", "128x64", "--k-steps")),
+    (("-k", "96"), ("--umma-k", "96"), "64",
+     ("layout", "--major", "K", "--swizzle", "none", "--a-type", "e2m1", "--kind", "mxf4",
+      "--tile", "8x192", "--k-steps", "-f", "hex")),
+])
+def test_renamed_option_keeps_its_old_spelling_hidden(new, old, other, base):
+    """Both spellings give the same output; only the new one is in --help; both given with
+    different values is refused."""
+    assert ok(*base, *new) == ok(*base, *old)
+    help_text = " ".join(ok(base[0], "--help").split())
+    assert new[0] in help_text
+    assert f"{old[0]} " not in help_text  # hidden
+    assert "disagree" in fails(*base, new[0], other, *old)
+
+
+def test_layout_takes_one_operand_type():
+    assert "not both" in fails("layout", "--major", "K", "--swizzle", "128B", "--tile", "128x64",
+                               "--a-type", "bf16", "--b-type", "f16")
