@@ -1,4 +1,9 @@
-"""``descgen decode`` and ``descgen check``: read a word back, judge a word or a parameter set."""
+"""``descgen decode`` and ``descgen check``: read a word back, judge a word or a parameter set.
+
+JSON: ``decode`` gives :func:`descriptors.printer.to_json` (or, for an idesc without --kind,
+``{"descriptor", "kind": null, "word", "readings"}``; schema ``decode``); ``check`` gives
+``{"valid", "findings"}`` (schema ``check``).
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,10 @@
-"""``descgen idesc``, ``smem``, ``zcm`` and ``tmem``: one word from its parameters."""
+"""``descgen idesc``, ``smem``, ``zcm`` and ``tmem``: one word from its parameters.
+
+``--format json`` gives ``{"descriptor", "word", "fields", "params", "findings", "valid"}``
+(schema ``word``); ``zcm --show`` the masks (``zcm-show``), ``tmem --ld/--st`` the footprint
+(``tmem-footprint``), ``tmem --datapath`` the layout (``tmem-datapath``): see
+:data:`descriptors.output.JSON_SCHEMAS`.
+"""
 
 from __future__ import annotations
 

@@ -15,7 +15,26 @@ from .codec import decode, format_word, parse_int, word_bits
 from .errors import DescgenError, ParameterError, shorten
 
 __all__ = ["FORMATS", "NAMED_FORMATS", "DEFAULT_NAMES", "CPP_KEYWORDS", "describe_params", "check_identifier",
-           "comment_text", "docstring_text", "render_word", "word_json", "json_value"]
+           "comment_text", "docstring_text", "render_word", "word_json", "json_value",
+           "JSON_SCHEMAS", "json_schema"]
+
+#: The JSON Schema (draft 2020-12) of each ``--format json`` output, shipped as package data
+#: in ``descriptors/schemas/<name>.schema.json``: ``word`` (idesc, smem, zcm, tmem), ``zcm-show``,
+#: ``tmem-footprint`` (--ld/--st), ``tmem-datapath``, ``decode``, ``check``, ``batch``,
+#: ``layout``, ``dump``, ``lint``, ``explain``.
+JSON_SCHEMAS = ("word", "zcm-show", "tmem-footprint", "tmem-datapath", "decode", "check",
+                "batch", "layout", "dump", "lint", "explain")
+
+
+def json_schema(name: str) -> dict[str, Any]:
+    """The JSON Schema of one output (a name of :data:`JSON_SCHEMAS`), as a dict.  Raises
+    :class:`ParameterError` for another name."""
+    from importlib.resources import files
+
+    if name not in JSON_SCHEMAS:
+        raise ParameterError(f"no JSON schema {shorten(name)}; schemas: " + ", ".join(JSON_SCHEMAS))
+    return json.loads(files("descriptors").joinpath("schemas", f"{name}.schema.json")
+                      .read_text(encoding="utf-8"))
 
 #: Output formats of one word.  ``c`` and ``cpp`` are one format (a C++ ``constexpr`` line, also
 #: C23): both spellings are accepted, as ``descgen batch`` takes both.
