@@ -8,19 +8,24 @@ from typing import Annotated
 
 import typer
 
-from descriptors.batch import BATCH_FORMATS, encode_batch, load_batch, render
+from descriptors import format_word
+from descriptors.batch import BATCH_FORMATS, HEX_COLUMNS, encode_batch, load_batch, render
 
-from .common import ForceOpt, NoColorOpt, _choices
+from .common import ForceOpt, NoColorOpt, PlainOpt, _console, format_option
 
-#: ``c`` is accepted for ``cpp`` (one vocabulary with the single-word commands).
-BatchFormat = _choices("BatchFormat", ("hex", "c", *BATCH_FORMATS[1:]))
+BatchFormat, BatchFormatOpt = format_option("BatchFormat", BATCH_FORMATS, {
+    "hex": "a table of name, word, descriptor (--plain: aligned text under a title line)",
+    "c": "a C++ header of constexpr constants, also C23",
+    "python": "a Python module",
+    "json": "a list of {name, descriptor, word}"})
 
 
 def batch_cmd(
     file: Annotated[Path, typer.Argument(help="TOML or JSON file with a list 'configs'.")],
-    fmt: Annotated[BatchFormat, typer.Option("--format", "-f", help="hex listing, c or cpp (the same: a C++ header), Python module or JSON.")] = BatchFormat.hex,
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file instead of stdout.")] = None,
+    fmt: BatchFormatOpt = BatchFormat.hex,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file instead of stdout (the hex listing as plain text).", show_default="stdout")] = None,
     force: ForceOpt = False,
+    plain_: PlainOpt = False,
     no_color: NoColorOpt = False,
 ) -> None:
     """Encode and validate every configuration of a batch file; emit all constants at once."""
@@ -30,7 +35,19 @@ def batch_cmd(
             if f.severity == "warning" or (force and f.severity == "error"):
                 prefix = "warning: (forced) " if f.severity == "error" else ""
                 sys.stderr.write(f"descgen: {prefix}{r.config.label}: {' '.join(str(f).split())}\n")
-    text = render(results, "cpp" if fmt.value == "c" else fmt.value, origin=file.name)
+    if fmt is BatchFormat.hex and output is None and not plain_:
+        from rich.table import Table
+
+        table = Table(title=f"{len(results)} descriptor constant(s) from {file.name}",
+                      title_justify="left")
+        for title in HEX_COLUMNS:
+            table.add_column(title)
+        for r in results:
+            table.add_row(r.config.name, format_word(r.config.descriptor, r.word),
+                          r.config.descriptor)
+        _console(no_color).print(table)
+        return
+    text = render(results, fmt.value, origin=file.name)
     if output is None:
         typer.echo(text)
     else:

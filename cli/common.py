@@ -16,7 +16,7 @@ import typer
 import descriptors
 from descriptors import DescgenError, InvalidDescriptorError
 from descriptors.errors import shorten
-from descriptors.output import FORMATS, NAMED_FORMATS, render_word
+from descriptors.output import FORMATS, NAMED_FORMATS, json_value, render_word
 from descriptors.validate import ARCHES, Finding, is_valid, validate
 
 if TYPE_CHECKING:
@@ -28,14 +28,46 @@ def _choices(name: str, values: tuple[str, ...]) -> Any:
     return Enum(name, {v: v for v in values}, type=str)
 
 
-OutFormat = _choices("OutFormat", FORMATS)
-DecodeFormat = _choices("DecodeFormat", ("text", "json"))
+#: What each name of the output vocabulary means; a command's ``--format`` help lists the
+#: names of its own tuple (the tuple its choices come from), so the two cannot drift apart.
+FORMAT_MEANINGS = {
+    "hex": "the word as a hex constant",
+    "c": "a C++ constexpr line, also C23",
+    "cpp": "the same as c",
+    "python": "a Python assignment",
+    "json": "one JSON document (README: JSON shapes)",
+    "text": "a human-readable table (--plain for stable plain text)",
+}
+
+
+def format_help(formats: tuple[str, ...], meanings: dict[str, str] | None = None) -> str:
+    """The ``--format`` help of a command that supports ``formats``: every name, in order, with
+    what it means (``meanings`` overrides :data:`FORMAT_MEANINGS` for this command)."""
+    table = {**FORMAT_MEANINGS, **(meanings or {})}
+    return "Output format: " + "; ".join(f"{f} = {table[f]}" for f in formats) + "."
+
+
+def format_option(enum_name: str, formats: tuple[str, ...],
+                  meanings: dict[str, str] | None = None) -> tuple[Any, Any]:
+    """A command's ``--format/-f``: the choices Enum and its ``Annotated`` type, both from the
+    one tuple ``formats``."""
+    enum = _choices(enum_name, formats)
+    return enum, Annotated[enum, typer.Option("--format", "-f", help=format_help(formats, meanings))]
+
+
+#: Formats of the word commands (idesc, smem, zcm, tmem): the library's constant formats and
+#: ``text``, the decoded word as ``descgen decode`` prints it.
+WORD_FORMATS = (*FORMATS, "text")
+#: Formats of the commands that print a report (decode, check, dump, lint, explain).
+REPORT_FORMATS = ("text", "json")
+
+OutFormat, FormatOpt = format_option("OutFormat", WORD_FORMATS, {
+    "text": "the decoded word as decode prints it; with --show, --ld/--st, --datapath their "
+            "table (also the default hex there)"})
+DecodeFormat, DecodeFormatOpt = format_option("DecodeFormat", REPORT_FORMATS)
 Descriptor = _choices("Descriptor", descriptors.DESCRIPTORS)
 
-
-FormatOpt = Annotated[OutFormat, typer.Option("--format", "-f", help="Output: hex constant, c or cpp "
-                                              "(the same: a C++ constexpr line), Python assignment "
-                                              "or JSON.")]
+PlainOpt = Annotated[bool, typer.Option("--plain", help="Stable plain text: no table, no colour.")]
 NameOpt = Annotated[str | None, typer.Option("--name", help="Constant name for --format c/cpp/python "
                                              "(a warning with the other formats, which have no name).")]
 ArchOpt = Annotated[str, typer.Option("--arch", help="Target architecture: " + ", ".join(ARCHES) + ".")]
@@ -71,17 +103,8 @@ def _name_unused(name: str | None, fmt: str, why: str | None = None) -> None:
                          f"(--name applies to --format {'/'.join(NAMED_FORMATS)})\n")
 
 
-def _typed(value: Any) -> Any:
-    """A parameter as JSON gives it: integer text (decimal or 0x hex, as the options take it) as
-    a number, a list element-wise; names (``bf16``, ``128B``), booleans and the rest unchanged."""
-    if isinstance(value, list):
-        return [_typed(v) for v in value]
-    if isinstance(value, str):
-        try:
-            return descriptors.parse_int(value, "parameter")
-        except DescgenError:
-            return value
-    return value
+#: A parameter as JSON gives it (integer text as a number): :func:`descriptors.output.json_value`.
+_typed = json_value
 
 
 def _params_for(fmt: str, params: dict[str, Any], keep: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -94,7 +117,8 @@ def _params_for(fmt: str, params: dict[str, Any], keep: tuple[str, ...] = ()) ->
 
 
 def _emit(descriptor: str, params: dict[str, Any], fmt: OutFormat, name: str | None, arch: str,
-          force: bool, context: dict[str, Any] | None = None) -> None:
+          force: bool, context: dict[str, Any] | None = None, plain_: bool = False,
+          no_color: bool = False) -> None:
     given = {k: v for k, v in params.items() if v is not None}
     word = descriptors.encode(descriptor, **given)
     ctx = {k: v for k, v in (context or {}).items() if v is not None}
@@ -102,9 +126,24 @@ def _emit(descriptor: str, params: dict[str, Any], fmt: OutFormat, name: str | N
         ctx.update({k: given[k] for k in ("cta_group", "ws") if k in given})
     findings = validate(descriptor, word, kind=given.get("kind"), arch=arch, **ctx)
     _checked(findings, force, f"the {descriptor} descriptor {descriptors.format_word(descriptor, word)}")
-    text = render_word(descriptor, word, fmt.value, name=name, params=_params_for(fmt.value, given))
     _name_unused(name, fmt.value)
-    typer.echo(text)
+    if fmt.value == "text":
+        _show_word(descriptor, word, given.get("kind"), findings, plain_, no_color)
+        return
+    typer.echo(render_word(descriptor, word, fmt.value, name=name,
+                           params=_params_for(fmt.value, given), findings=findings))
+
+
+def _show_word(descriptor: str, word: int, kind: str | None, findings: list[Finding],
+               plain_: bool, no_color: bool) -> None:
+    """``--format text`` of a word command: the decoded word as ``descgen decode`` shows it."""
+    from descriptors import printer
+
+    decoded = descriptors.decode(descriptor, word, kind=kind if descriptor == "idesc" else None)
+    if plain_:
+        typer.echo(printer.plain(decoded, findings))
+    else:
+        _console(no_color).print(printer.render(decoded, findings))
 
 
 def _list(values: list[str] | None) -> list[str] | None:
@@ -149,3 +188,22 @@ def _console(no_color: bool) -> Console:
     if not console.is_terminal:
         console = Console(highlight=False, soft_wrap=False, width=140, **extra)
     return console
+
+
+def _alias(new: Any, old: Any, new_name: str, old_name: str, unset: Any = None) -> Any:
+    """One value from a renamed option and its hidden old spelling (``old_name``, still
+    accepted): both given with different values is refused."""
+    if old == unset or old is None:
+        return new
+    if new != unset and new is not None and new != old:
+        raise descriptors.ParameterError(f"{new_name} and {old_name} (its old name) disagree: "
+                                         f"give one")
+    return old
+
+
+def _show(renderable: Any, plain_text: str, plain_: bool, no_color: bool) -> None:
+    """A human output: the rich ``renderable``, or with ``--plain`` its stable ``plain_text``."""
+    if plain_:
+        typer.echo(plain_text)
+    else:
+        _console(no_color).print(renderable)

@@ -1,4 +1,9 @@
-"""``descgen decode`` and ``descgen check``: read a word back, judge a word or a parameter set."""
+"""``descgen decode`` and ``descgen check``: read a word back, judge a word or a parameter set.
+
+JSON: ``decode`` gives :func:`descriptors.printer.to_json` (or, for an idesc without --kind,
+``{"descriptor", "kind": null, "word", "readings"}``; schema ``decode``); ``check`` gives
+``{"valid", "findings"}`` (schema ``check``).
+"""
 
 from __future__ import annotations
 
@@ -14,9 +19,9 @@ from descriptors.printer import render as render_rich
 from descriptors.validate import Finding, is_valid, validate, validate_pair
 
 from .main import EXIT_INVALID
-from .common import (AllocOpt, ArchOpt, AsOpt, CtaOpt, DecodeFormat, Descriptor,
-                     KindOpt, MOpt, NOpt, NoColorOpt, ScaleVecOpt, ShiftOpt, WsOpt, _console,
-                     _context, _typed)
+from .common import (AllocOpt, ArchOpt, AsOpt, CtaOpt, DecodeFormat, DecodeFormatOpt, Descriptor,
+                     KindOpt, MOpt, NOpt, NoColorOpt, PlainOpt, ScaleVecOpt, ShiftOpt, WsOpt,
+                     _console, _context, _typed)
 
 
 def decode_cmd(
@@ -31,8 +36,8 @@ def decode_cmd(
     n: NOpt = None,
     scale_vec: ScaleVecOpt = None,
     shift: ShiftOpt = False,
-    fmt: Annotated[DecodeFormat, typer.Option("--format", "-f", help="text or json.")] = DecodeFormat.text,
-    plain_: Annotated[bool, typer.Option("--plain", help="Plain-text dump (stable; no table, no colour).")] = False,
+    fmt: DecodeFormatOpt = DecodeFormat.text,
+    plain_: PlainOpt = False,
     no_color: NoColorOpt = False,
 ) -> None:
     """Decode a word: every field (bits, raw value, meaning), a bit diagram and the findings."""
@@ -86,7 +91,8 @@ def check_cmd(
     n: NOpt = None,
     scale_vec: ScaleVecOpt = None,
     shift: ShiftOpt = False,
-    fmt: Annotated[DecodeFormat, typer.Option("--format", "-f", help="text or json.")] = DecodeFormat.text,
+    fmt: DecodeFormatOpt = DecodeFormat.text,
+    plain_: PlainOpt = False,
     no_color: NoColorOpt = False,
 ) -> None:
     """Validate a word, a parameter set or an idesc with its A/B descriptors; exit 1 on errors."""
@@ -131,13 +137,12 @@ def check_cmd(
         typer.echo(json.dumps({"valid": is_valid(findings),
                                "findings": [{**f.to_dict(), "value": _typed(f.value)}
                                             for f in findings]}, indent=2))
+    elif plain_:
+        from descriptors.printer import plain_findings
+        typer.echo(plain_findings(findings))
     else:
-        for f in findings:
-            typer.echo(str(f))
-        errors = sum(f.severity == "error" for f in findings)
-        typer.echo(("valid" if not errors else "INVALID") + f": {errors} error(s), "
-                   f"{sum(f.severity == 'warning' for f in findings)} warning(s), "
-                   f"{sum(f.severity == 'note' for f in findings)} note(s)")
+        from descriptors.printer import render_findings
+        _console(no_color).print(render_findings(findings))
     if not is_valid(findings):
         raise typer.Exit(EXIT_INVALID)
 

@@ -24,15 +24,16 @@ from rich.text import Text
 
 from descriptors import DescgenError
 
+from .common import REPORT_FORMATS, format_option
 from .inputs import open_input
 from descriptors.dump import DEFAULT_MIN_CONFIDENCE, DumpFinding, scan_stream
 from descriptors.printer import plain, render
 from descriptors.validate import ARCHES
 
 
-class DumpFormat(str, Enum):
-    text = "text"
-    json = "json"
+DumpFormat, DumpFormatOpt = format_option("DumpFormat", REPORT_FORMATS, {
+    "text": "a streamed table of the words, each decoded once (--plain: plain text)",
+    "json": "{input, findings}, streamed"})
 
 
 class DumpAs(str, Enum):
@@ -133,7 +134,7 @@ def dump_cmd(
         "--min-confidence", min=0.0, max=1.0,
         help="Report words whose best reading reaches this confidence (words the text names "
              "are always reported).")] = DEFAULT_MIN_CONFIDENCE,
-    fmt: Annotated[DumpFormat, typer.Option("--format", "-f", help="text or json.")] = DumpFormat.text,
+    fmt: DumpFormatOpt = DumpFormat.text,
     plain_: Annotated[bool, typer.Option("--plain", help="Plain-text table and dumps (stable; no colour).")] = False,
     table_only: Annotated[bool, typer.Option("--table-only", help="Only the summary table, no decodes.")] = False,
     no_color: Annotated[bool, typer.Option("--no-color", help="No colour in the terminal.")] = False,

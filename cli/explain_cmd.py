@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import io
 import json
-from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -23,12 +22,14 @@ from rich.table import Table
 from rich.text import Text
 
 from descriptors import parse_int
+
+from .common import REPORT_FORMATS, NoColorOpt, PlainOpt, format_option
 from descriptors.fragments import (StmatrixMap, WmmaFragment, explain_instruction)
 
 
-class ExplainFormat(str, Enum):
-    text = "text"
-    json = "json"
+ExplainFormat, ExplainFormatOpt = format_option("ExplainFormat", REPORT_FORMATS, {
+    "text": "the fragment map as tables (--plain: plain text)",
+    "json": "{instruction, ...}: the map, fragment or footprint"})
 
 
 #: Colours of the lanes' groups of four (one matrix row each in Figure 107).
@@ -69,6 +70,28 @@ def _stmatrix_picture(m: StmatrixMap, colour: bool) -> Group:
     return Group(*parts)
 
 
+def _stmatrix_lines(m: StmatrixMap) -> list[str]:
+    """``--plain`` of a stmatrix map: the picture's content as aligned text lines."""
+    unit = "h" if m.type == "b16" else "b"
+    out = [m.instruction,
+           f"{m.matrices} matrix(es) of {m.rows} rows x {m.cols} {m.element_bits}-bit elements in "
+           f"shared memory{' (stored transposed)' if m.trans else ''}; source: {m.source}",
+           "row addresses (matrix: thread giving row 0, 1, ...):"]
+    for i in range(m.matrices):
+        out.append(f"  matrix {i}: " + " ".join(f"t{m.row_addresses[(i, r)]}" for r in range(m.rows)))
+    for i in range(m.matrices):
+        out.append(f"matrix {i} (register r[{i}] of every thread), row: lane t."
+                   f"{'half h' if unit == 'h' else 'byte b'} per column")
+        for r in range(m.rows):
+            cells = []
+            for c in range(m.cols):
+                e = m.at(i, r, c)
+                cells.append(f"t{e.lane}.{unit}{e.half if e.byte is None else e.byte}".ljust(7))
+            out.append(f"  {r:>3}  " + " ".join(cells).rstrip())
+    out += [f"note: {n}" for n in m.notes]
+    return out
+
+
 def _wmma_lines(w: WmmaFragment) -> list[str]:
     return [w.instruction,
             f"matrix {w.matrix}: {w.rows} x {w.cols} {w.element_type} elements, .{w.layout} "
@@ -98,10 +121,11 @@ def _footprint_lines(fp: Any, relative: bool) -> list[str]:
 
 def explain_cmd(
     instruction: Annotated[str, typer.Argument(help="One PTX instruction: stmatrix, wmma.load, tcgen05.ld or tcgen05.st.")],
-    fmt: Annotated[ExplainFormat, typer.Option("--format", "-f", help="text or json.")] = ExplainFormat.text,
+    fmt: ExplainFormatOpt = ExplainFormat.text,
     svg: Annotated[Path | None, typer.Option("--svg", help="Write the picture to this SVG file.")] = None,
-    taddr: Annotated[str | None, typer.Option("--taddr", help="tcgen05.ld/st: the Tensor Memory address (default lane 0, column 0).")] = None,
-    no_color: Annotated[bool, typer.Option("--no-color", help="No colour in the terminal.")] = False,
+    taddr: Annotated[str | None, typer.Option("--taddr", help="tcgen05.ld/st: the Tensor Memory address.", show_default="0x00000000: lane 0, column 0")] = None,
+    plain_: PlainOpt = False,
+    no_color: NoColorOpt = False,
 ) -> None:
     """The fragment map of one instruction: stmatrix's thread/register/half per element
     (PTX Figures 107/108), tcgen05.ld/st's lane/column footprint, wmma.load's fragment size
@@ -132,6 +156,8 @@ def explain_cmd(
         console.save_svg(str(svg), title=f"descgen explain {p.text}")
     if fmt is ExplainFormat.json:
         typer.echo(json.dumps(data, indent=2))
+    elif picture is not None and plain_:
+        typer.echo("\n".join(_stmatrix_lines(result)))
     elif picture is not None:
         extra: dict[str, Any] = {"color_system": None} if no_color else {}
         console = Console(highlight=False, soft_wrap=False, **extra)

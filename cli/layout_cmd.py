@@ -1,6 +1,6 @@
 """descgen layout command (registered on the main app by cli.main).
 
-``descgen layout --major K --swizzle 128B --dtype bf16 --tile 128x64 --start-address 0x400``
+``descgen layout --major K --swizzle 128B --a-type bf16 --tile 128x64 --start-address 0x400``
 derives the shared memory descriptor of a tile from its layout (PTX 9.7.16.3.3, Tables 52-53),
 its swizzle atoms stacked as ``--tile-order`` says; ``--k-steps`` lists the descriptors an MMA
 loop issues through the tile's K; ``--show`` draws the swizzle atom and how the tile stacks the
@@ -22,15 +22,17 @@ from rich.console import Console
 
 from descriptors import ParameterError, parse_int
 from descriptors.cute_layout import CuteDescriptor, cute_layout_descriptor, descriptor_cute_layout
+from .common import NoColorOpt, PlainOpt, _alias, format_option
 from descriptors.smem_layout import (DTYPES, DescriptorLayout, KStep, SmemLayout, _tile,
                                      atom_table, explain_descriptor, layout_descriptor,
                                      tiling_table)
 
 
-class LayoutFormat(str, Enum):
-    text = "text"
-    json = "json"
-    hex = "hex"
+#: Formats of ``descgen layout``.
+LAYOUT_FORMATS = ("text", "json", "hex")
+LayoutFormat, LayoutFormatOpt = format_option("LayoutFormat", LAYOUT_FORMATS, {
+    "text": "the layout, its fields and K steps as aligned text (--show adds the picture)",
+    "hex": "the word; one per K step with --k-steps or a CuTe layout's K mode"})
 
 
 def _dtype_help() -> str:
@@ -40,31 +42,42 @@ def _dtype_help() -> str:
 def layout_cmd(
     major: Annotated[str | None, typer.Option("--major", help="Major-ness of the operand in shared memory: K or MN.")] = None,
     swizzle: Annotated[str | None, typer.Option("--swizzle", help="Swizzle mode: none, 128B_base32B, 128B, 64B, 32B.")] = None,
-    dtype: Annotated[str | None, typer.Option("--dtype", help=f"Element type by PTX name: {_dtype_help()}.")] = None,
+    a_type: Annotated[str | None, typer.Option("--a-type", help=f"Element type of an A tile by PTX name, as idesc spells it: {_dtype_help()}.")] = None,
+    b_type: Annotated[str | None, typer.Option("--b-type", help="Element type of a B tile (give --a-type or --b-type).")] = None,
+    dtype_old: Annotated[str | None, typer.Option("--dtype", hidden=True, help="Old name of --a-type/--b-type.")] = None,
     tile: Annotated[str | None, typer.Option("--tile", help="Tile ROWSxK in elements: rows of M (A) or N (B) by K, e.g. 128x64. With --explain: the slice its CuTe layout spans.")] = None,
-    tile_order: Annotated[str | None, typer.Option("--tile-order", help="How the tile stacks its swizzle atoms: mn_first (CuTe Step<_1,_2>; the default) or k_first (Step<_2,_1>, how CUTLASS tiles MN-major operands).")] = None,
+    tile_order: Annotated[str | None, typer.Option("--tile-order", help="How the tile stacks its swizzle atoms: mn_first (CuTe Step<_1,_2>) or k_first (Step<_2,_1>, how CUTLASS tiles MN-major operands).", show_default="mn_first")] = None,
     cute: Annotated[str | None, typer.Option("--cute", help="A layout as CuTe prints it (per-MMA slice (M/N,K) in elements, or a partitioned tensor), e.g. 'Sw<3,4,3>_smem_ptr[16b](0x400) o (_128,_16):(_64,_1)'.")] = None,
-    start_address: Annotated[str | None, typer.Option("--start-address", help="Byte address of the tile in shared memory (default 0).")] = None,
+    start_address: Annotated[str | None, typer.Option("--start-address", help="Byte address of the tile in shared memory.", show_default="0")] = None,
     kind: Annotated[str | None, typer.Option("--kind", help="MMA kind: picks e2m1's packing (padded for f8f6f4/mxf8f6f4, packed for mxf4/mxf4nvf4) and the K of --k-steps.")] = None,
     unused_lbo_bytes: Annotated[str, typer.Option("--unused-lbo-bytes", help="LBO written where it is unused (K-major swizzled): 16 (raw 1, CUTLASS) or 0 (DeepGEMM).")] = "16",
     lbo_address: Annotated[str | None, typer.Option("--lbo-address", help="Absolute leading-dimension address mode (sm_103a): byte address of the second K chunk.")] = None,
     k_steps: Annotated[bool, typer.Option("--k-steps", help="List the descriptors an MMA loop issues stepping through the tile's K.")] = False,
     sparse: Annotated[bool, typer.Option("--sparse/--dense", help="--k-steps: sparse MMA (K doubled, Table 39).")] = False,
     compressed: Annotated[bool, typer.Option("--compressed", help="--k-steps: the sparse A operand, stored with half its K.")] = False,
-    umma_k: Annotated[str | None, typer.Option("--umma-k", help="--k-steps: K of one MMA when the kind allows two (96 for mxf4/mxf4nvf4 on sm_103a).")] = None,
-    explain: Annotated[str | None, typer.Option("--explain", help="Explain a descriptor WORD instead: the layout it implies (needs --major and --dtype).")] = None,
+    k: Annotated[str | None, typer.Option("-k", "--k", help="--k-steps: K of one MMA when the kind allows two (96 for mxf4/mxf4nvf4 on sm_103a), as idesc -k.", show_default="the kind's K")] = None,
+    umma_k_old: Annotated[str | None, typer.Option("--umma-k", hidden=True, help="Old name of -k/--k.")] = None,
+    explain: Annotated[str | None, typer.Option("--explain", help="Explain a descriptor WORD instead: the layout it implies (needs --major and --a-type or --b-type).")] = None,
     show: Annotated[bool, typer.Option("--show", help="Draw the swizzle atom: which 16-byte chunk of each row lands where.")] = False,
     svg: Annotated[Path | None, typer.Option("--svg", help="Write the swizzle-atom picture to this SVG file.")] = None,
-    fmt: Annotated[LayoutFormat, typer.Option("--format", "-f", help="text, json, or hex (the word; one per K step with --k-steps).")] = LayoutFormat.text,
-    no_color: Annotated[bool, typer.Option("--no-color", help="No colour in the picture.")] = False,
+    fmt: LayoutFormatOpt = LayoutFormat.text,
+    plain_: PlainOpt = False,
+    no_color: NoColorOpt = False,
 ) -> None:
     """Shared memory descriptor from a layout (major-ness, swizzle, type, tile and tile order,
     or a CuTe layout), its K steps and swizzle atom; or, with --explain, the layout a
-    descriptor word implies."""
+    descriptor word implies.  The text is plain already; --plain draws the --show picture
+    without colour."""
+    umma_k = _alias(k, umma_k_old, "-k/--k", "--umma-k")
+    given_types = {t for t in (a_type, b_type) if t is not None}
+    if len(given_types) > 1:
+        raise ParameterError("give --a-type or --b-type (the tile's operand), not both")
+    dtype = _alias(next(iter(given_types), None), dtype_old, "--a-type/--b-type", "--dtype")
+    no_color = no_color or plain_
     if show and fmt is not LayoutFormat.text:
         raise ParameterError("--show draws in the terminal: use it with --format text (or --svg)")
     if major is None or dtype is None:
-        raise ParameterError("give --major (K or MN) and --dtype" + ("" if explain or cute else
+        raise ParameterError("give --major (K or MN) and --a-type or --b-type" + ("" if explain or cute else
                              ", --swizzle and --tile (or --cute LAYOUT, or --explain WORD)"))
     if explain is not None and cute is not None:
         raise ParameterError("--explain and --cute go opposite ways: give one")
@@ -73,7 +86,7 @@ def layout_cmd(
     cute_text: tuple[str, int, list[str]] | None = None
     if cute is not None:
         _refuse_with("--cute", (("--tile", tile), ("--tile-order", tile_order),
-                                ("--lbo-address", lbo_address), ("--umma-k", umma_k)),
+                                ("--lbo-address", lbo_address), ("-k", umma_k)),
                      k_steps or sparse or compressed, "its K steps come from the layout itself")
         result = cute_layout_descriptor(cute, dtype=dtype, major=major, swizzle=swizzle,
                                         start_address=start_address, kind=kind,
@@ -98,7 +111,7 @@ def layout_cmd(
         if k_steps:
             steps = result.k_steps(sparse=sparse, compressed=compressed, umma_k=umma_k)
         elif sparse or compressed or umma_k is not None:
-            raise ParameterError("--sparse, --compressed and --umma-k apply to --k-steps")
+            raise ParameterError("--sparse, --compressed and -k apply to --k-steps")
     if svg is not None:
         _write_svg(result, svg)
     if fmt is LayoutFormat.hex:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import sys
-from enum import Enum
 from typing import IO, Annotated, Any
 
 import typer
@@ -23,6 +22,7 @@ from rich.text import Text
 
 from descriptors import DescgenError
 
+from .common import REPORT_FORMATS, format_option
 from .inputs import open_input
 from descriptors.lint import LintFinding, lint_lines, order
 from descriptors.readers import MAX_LINE
@@ -32,9 +32,9 @@ from descriptors.validate import ARCHES
 _SNIFF = 8192
 
 
-class LintFormat(str, Enum):
-    text = "text"
-    json = "json"
+LintFormat, LintFormatOpt = format_option("LintFormat", REPORT_FORMATS, {
+    "text": "compiler-style diagnostics with their evidence (--plain: no colour)",
+    "json": "{findings}"})
 
 
 def _lines(stream: IO[bytes], name: str):
@@ -75,7 +75,7 @@ def lint_cmd(
     arch: Annotated[str | None, typer.Option(
         "--arch", help="Target architecture (" + ", ".join(ARCHES) + "); default: the PTX "
                        ".target / the listing's sm_, else sm_100a.")] = None,
-    fmt: Annotated[LintFormat, typer.Option("--format", "-f", help="text or json.")] = LintFormat.text,
+    fmt: LintFormatOpt = LintFormat.text,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show notes too.")] = False,
     plain_: Annotated[bool, typer.Option("--plain", help="Plain text, no colour.")] = False,
     no_color: Annotated[bool, typer.Option("--no-color", help="No colour (NO_COLOR is honoured "

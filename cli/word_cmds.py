@@ -1,4 +1,10 @@
-"""``descgen idesc``, ``smem``, ``zcm`` and ``tmem``: one word from its parameters."""
+"""``descgen idesc``, ``smem``, ``zcm`` and ``tmem``: one word from its parameters.
+
+``--format json`` gives ``{"descriptor", "word", "fields", "params", "findings", "valid"}``
+(schema ``word``); ``zcm --show`` the masks (``zcm-show``), ``tmem --ld/--st`` the footprint
+(``tmem-footprint``), ``tmem --datapath`` the layout (``tmem-datapath``): see
+:data:`descriptors.output.JSON_SCHEMAS`.
+"""
 
 from __future__ import annotations
 
@@ -11,8 +17,9 @@ import descriptors
 from descriptors.output import render_word
 from descriptors.validate import validate
 
-from .common import (ArchOpt, ForceOpt, FormatOpt, NameOpt, NoColorOpt, OutFormat, _checked,
-                     _console, _emit, _list, _name_unused, _params_for)
+from .common import (ArchOpt, ForceOpt, FormatOpt, NameOpt, NoColorOpt, OutFormat, PlainOpt,
+                     _alias, _checked, _console, _emit, _list, _name_unused, _params_for, _show,
+                     _show_word)
 
 
 def idesc_cmd(
@@ -22,26 +29,27 @@ def idesc_cmd(
     n: Annotated[str, typer.Option("-n", "--n", help="N, columns of B and D.")],
     a_type: Annotated[str | None, typer.Option("--a-type", help="A type by PTX name (bf16, e4m3, s8 ...).")] = None,
     b_type: Annotated[str | None, typer.Option("--b-type", help="B type by PTX name.")] = None,
-    d_type: Annotated[str | None, typer.Option("--d-type", help="D (accumulator) type: f16, f32, s32 (default f32).")] = None,
-    a_major: Annotated[str | None, typer.Option("--a-major", help="A major-ness: K or MN.")] = None,
-    b_major: Annotated[str | None, typer.Option("--b-major", help="B major-ness: K or MN.")] = None,
-    negate_a: Annotated[bool | None, typer.Option("--negate-a/--no-negate-a", help="Negate A.")] = None,
-    negate_b: Annotated[bool | None, typer.Option("--negate-b/--no-negate-b", help="Negate B.")] = None,
-    saturate: Annotated[bool | None, typer.Option("--saturate/--no-saturate", help="Saturate (kind::i8).")] = None,
-    sparse: Annotated[bool | None, typer.Option("--sparse/--dense", help="Sparse A.")] = None,
-    sparsity_selector: Annotated[str | None, typer.Option("--sparsity-selector", help="Sparsity selector 0-3.")] = None,
-    max_shift: Annotated[str | None, typer.Option("--max-shift", help="Max B shift for .ws: 0, 8, 16, 32.")] = None,
-    scale_type: Annotated[str | None, typer.Option("--scale-type", help="Scale factor type: ue8m0, ue4m3.")] = None,
-    a_scale_id: Annotated[str | None, typer.Option("--a-scale-id", help="A scale factor ID.")] = None,
-    b_scale_id: Annotated[str | None, typer.Option("--b-scale-id", help="B scale factor ID.")] = None,
-    k: Annotated[str | None, typer.Option("-k", "--k", help="K, only to ask for K=96 (mxf4, mxf4nvf4).")] = None,
-    cta_group: Annotated[str | None, typer.Option("--cta-group", help="cta_group 1 or 2 (context, not stored).")] = None,
-    ws: Annotated[bool | None, typer.Option("--ws/--no-ws", help="For tcgen05.mma.ws (context, not stored).")] = None,
+    d_type: Annotated[str | None, typer.Option("--d-type", help="D (accumulator) type: f16, f32, s32.", show_default="f32")] = None,
+    a_major: Annotated[str | None, typer.Option("--a-major", help="A major-ness: K or MN.", show_default="K")] = None,
+    b_major: Annotated[str | None, typer.Option("--b-major", help="B major-ness: K or MN.", show_default="K")] = None,
+    negate_a: Annotated[bool | None, typer.Option("--negate-a/--no-negate-a", help="Negate A.", show_default="no-negate-a")] = None,
+    negate_b: Annotated[bool | None, typer.Option("--negate-b/--no-negate-b", help="Negate B.", show_default="no-negate-b")] = None,
+    saturate: Annotated[bool | None, typer.Option("--saturate/--no-saturate", help="Saturate (kind::i8).", show_default="no-saturate")] = None,
+    sparse: Annotated[bool | None, typer.Option("--sparse/--dense", help="Sparse A.", show_default="dense")] = None,
+    sparsity_selector: Annotated[str | None, typer.Option("--sparsity-selector", help="Sparsity selector 0-3.", show_default="0")] = None,
+    max_shift: Annotated[str | None, typer.Option("--max-shift", help="Max B shift for .ws: 0, 8, 16, 32.", show_default="0")] = None,
+    scale_type: Annotated[str | None, typer.Option("--scale-type", help="Scale factor type (block-scaled kinds): ue8m0, ue4m3.", show_default="ue8m0")] = None,
+    a_scale_id: Annotated[str | None, typer.Option("--a-scale-id", help="A scale factor ID (block-scaled kinds).", show_default="0")] = None,
+    b_scale_id: Annotated[str | None, typer.Option("--b-scale-id", help="B scale factor ID (block-scaled kinds).", show_default="0")] = None,
+    k: Annotated[str | None, typer.Option("-k", "--k", help="K of one MMA, only to ask for K=96 (mxf4, mxf4nvf4).", show_default="the kind's K")] = None,
+    cta_group: Annotated[str | None, typer.Option("--cta-group", help="cta_group 1 or 2 (context, not stored).", show_default="1")] = None,
+    ws: Annotated[bool | None, typer.Option("--ws/--no-ws", help="For tcgen05.mma.ws (context, not stored).", show_default="no-ws")] = None,
     scale_vec: Annotated[str | None, typer.Option("--scale-vec", help="Block-scaled kinds: the MMA's .scale_vec 1X, 2X or 4X (or block16/block32; context, not stored).")] = None,
     fmt: FormatOpt = OutFormat.hex,
     name: NameOpt = None,
     arch: ArchOpt = "sm_100a",
     force: ForceOpt = False,
+    plain_: PlainOpt = False,
     no_color: NoColorOpt = False,
 ) -> None:
     """Instruction descriptor (32-bit; PTX Tables 42-44) from M, N, types and flags."""
@@ -50,7 +58,7 @@ def idesc_cmd(
                   saturate=saturate, sparse=sparse, sparsity_selector=sparsity_selector,
                   max_shift=max_shift, scale_type=scale_type, a_scale_id=a_scale_id,
                   b_scale_id=b_scale_id, k=k, cta_group=cta_group, ws=ws)
-    _emit("idesc", params, fmt, name, arch, force, {"scale_vec": scale_vec})
+    _emit("idesc", params, fmt, name, arch, force, {"scale_vec": scale_vec}, plain_, no_color)
 
 
 def smem_cmd(
@@ -64,13 +72,14 @@ def smem_cmd(
     name: NameOpt = None,
     arch: ArchOpt = "sm_100a",
     force: ForceOpt = False,
+    plain_: PlainOpt = False,
     no_color: NoColorOpt = False,
 ) -> None:
     """Shared memory descriptor (64-bit; PTX Table 40) from byte offsets and a swizzle mode."""
     params = dict(start_address=start_address, leading_byte_offset=leading_byte_offset,
                   stride_byte_offset=stride_byte_offset, swizzle=swizzle,
                   base_offset=base_offset, lbo_mode=lbo_mode)
-    _emit("smem", params, fmt, name, arch, force)
+    _emit("smem", params, fmt, name, arch, force, None, plain_, no_color)
 
 
 def zcm_cmd(
@@ -90,6 +99,7 @@ def zcm_cmd(
     name: NameOpt = None,
     arch: ArchOpt = "sm_100a",
     force: ForceOpt = False,
+    plain_: PlainOpt = False,
     no_color: NoColorOpt = False,
 ) -> None:
     """Zero-column mask descriptor of tcgen05.mma.ws (64-bit; PTX Table 45): from raw fields, or
@@ -138,21 +148,23 @@ def zcm_cmd(
         z = zcm_lib.generate(word, m, n)
     _checked(findings, force, f"the zcm descriptor {descriptors.format_word('zcm', word)}")
     if z is not None:
-        if fmt in (OutFormat.json, OutFormat.hex):
+        if fmt in (OutFormat.json, OutFormat.hex, OutFormat.text):
             _name_unused(name, fmt.value, "--show with --format "
                          f"{fmt.value} prints the masks, not a named constant")
         if fmt is OutFormat.json:
             typer.echo(json.dumps(z.to_dict(), indent=2))
-        elif fmt is OutFormat.hex:
-            _console(no_color).print(render_mask(z))
+        elif fmt in (OutFormat.hex, OutFormat.text):
+            _show(render_mask(z), plain_mask(z), plain_, no_color)
         else:
             typer.echo(render_word("zcm", word, fmt.value, name=name, params=given))
             typer.echo(plain_mask(z))
         return
-    text = render_word("zcm", word, fmt.value, name=name,
-                       params=_params_for(fmt.value, given, keep=("mask",)))
     _name_unused(name, fmt.value)
-    typer.echo(text)
+    if fmt is OutFormat.text:
+        _show_word("zcm", word, None, findings, plain_, no_color)
+        return
+    typer.echo(render_word("zcm", word, fmt.value, name=name,
+                           params=_params_for(fmt.value, given, keep=("mask",)), findings=findings))
 
 
 def tmem_cmd(
@@ -161,16 +173,18 @@ def tmem_cmd(
     alloc: Annotated[str | None, typer.Option("--alloc", help="Allocated columns (power of two, 32..512).")] = None,
     ld: Annotated[str | None, typer.Option("--ld", help="Footprint of tcgen05.ld SHAPE.NUM, e.g. 32x32b.x8.")] = None,
     st: Annotated[str | None, typer.Option("--st", help="Footprint of tcgen05.st SHAPE.NUM.")] = None,
-    address: Annotated[str | None, typer.Option("--address", help="TMEM address of the ld/st (default: --lane/--column).")] = None,
+    taddr: Annotated[str | None, typer.Option("--taddr", help="Tensor Memory address (taddr) of the ld/st.", show_default="--lane/--column")] = None,
+    address_old: Annotated[str | None, typer.Option("--address", hidden=True, help="Old name of --taddr.")] = None,
     warp: Annotated[str | None, typer.Option("--warp", help="Warp id of the issuing warp (its id % 4 picks the lanes).")] = None,
-    alloc_base: Annotated[str | None, typer.Option("--alloc-base", help="Address tcgen05.alloc returned (default column 0).")] = None,
+    alloc_base: Annotated[str | None, typer.Option("--alloc-base", help="Address tcgen05.alloc returned.", show_default="column 0")] = None,
     pack16: Annotated[bool, typer.Option("--pack", help="tcgen05.ld .pack::16b.")] = False,
     unpack16: Annotated[bool, typer.Option("--unpack", help="tcgen05.st .unpack::16b.")] = False,
     red: Annotated[str | None, typer.Option("--red", help="tcgen05.ld .red: min or max.")] = None,
-    red_type: Annotated[str, typer.Option("--red-type", help="Type of .red (default f32).")] = "f32",
-    split: Annotated[str | None, typer.Option("--split", help="immHalfSplitoff of .16x32bx2.")] = None,
+    red_type: Annotated[str, typer.Option("--red-type", help="Type of .red.")] = "f32",
+    imm_half_splitoff: Annotated[str | None, typer.Option("--imm-half-splitoff", help="immHalfSplitoff of .16x32bx2 (the column offset of the second half).")] = None,
+    split_old: Annotated[str | None, typer.Option("--split", hidden=True, help="Old name of --imm-half-splitoff.")] = None,
     datapath: Annotated[str | None, typer.Option("--datapath", help="Data-path layout (A-G) for this M; with --cta-group, --sparse, --ws.")] = None,
-    cta_group: Annotated[str | None, typer.Option("--cta-group", help="For --datapath: cta_group 1 or 2.")] = None,
+    cta_group: Annotated[str | None, typer.Option("--cta-group", help="For --datapath: cta_group 1 or 2.", show_default="1")] = None,
     sparse: Annotated[bool, typer.Option("--sparse/--dense", help="For --datapath: sparse A (as idesc and layout spell it).")] = False,
     ws: Annotated[bool, typer.Option("--ws/--no-ws", help="For --datapath: tcgen05.mma.ws (as idesc, decode and check spell it).")] = False,
     shift: Annotated[bool, typer.Option("--shift", help="The address is the taddr of tcgen05.shift (lane aligned to 32).")] = False,
@@ -178,12 +192,15 @@ def tmem_cmd(
     name: NameOpt = None,
     arch: ArchOpt = "sm_100a",
     force: ForceOpt = False,
+    plain_: PlainOpt = False,
     no_color: NoColorOpt = False,
 ) -> None:
     """Tensor Memory address (32-bit; PTX 9.7.16.1.1) from lane and column; with --ld/--st the
     footprint and verdict of a tcgen05.ld/st; with --datapath the data-path layout of an M."""
     from descriptors import tmem as tm
 
+    address = _alias(taddr, address_old, "--taddr", "--address")
+    split = _alias(imm_half_splitoff, split_old, "--imm-half-splitoff", "--split")
     if datapath is not None:
         dl = tm.datapath_layout(descriptors.parse_int(datapath, "--datapath"),
                                 cta_group=descriptors.parse_int(cta_group or 1, "--cta-group"),
@@ -194,11 +211,11 @@ def tmem_cmd(
             typer.echo(json.dumps(dl.to_dict(), indent=2))
         else:
             from descriptors.printer import render_datapath
-            _console(no_color).print(render_datapath(dl))
+            _show(render_datapath(dl), _plain_datapath(dl), plain_, no_color)
         return
     if ld is None and st is None:
         _emit("tmem", dict(lane=lane, column=column), fmt, name, arch, force,
-              {"alloc": alloc, "shift": shift or None})
+              {"alloc": alloc, "shift": shift or None}, plain_, no_color)
         return
     if shift:
         raise descriptors.ParameterError("--shift checks an address (--lane/--column), not an "
@@ -219,18 +236,20 @@ def tmem_cmd(
     _name_unused(name, fmt.value, f"--{op} prints a footprint, not a constant")
     if fmt is OutFormat.json:
         typer.echo(json.dumps(fp.to_dict(), indent=2))
-    else:
-        typer.echo(fp.ptx)
-        typer.echo(f"registers per thread: {fp.registers}"
-                   + (f" (+{fp.red_registers} for the reduction)" if fp.red_registers else ""))
-        for i, a in enumerate(fp.accesses, 1):
-            typer.echo(f"access {i}: address {a.address.word:#010x}  lanes {a.lanes[0]}-{a.lanes[1]}"
-                       f"  columns {a.columns[0]}-{a.columns[1]}")
-        for f in fp.verdict:
-            if f.severity != "error":  # errors go to stderr, below
-                typer.echo(str(f))
-        typer.echo("valid" if fp.ok else "INVALID")
+    else:  # errors go to stderr, below
+        from descriptors.printer import plain_footprint, render_footprint
+        _show(render_footprint(fp), plain_footprint(fp), plain_, no_color)
     _checked(fp.verdict, force, f"the {fp.ptx}")
+
+
+def _plain_datapath(dl: Any) -> str:
+    """``tmem --datapath --plain``: the rows of the rich table as ``key: value`` lines."""
+    rows = [("M", dl.m), ("cta_group", dl.cta_group), ("sparse", "yes" if dl.sparse else "no"),
+            ("ws", "yes" if dl.ws else "no"), ("organization", dl.organization),
+            ("half data path", "yes" if dl.half_datapath else "no"),
+            ("lane alignments", ", ".join(map(str, dl.lane_alignments))),
+            ("PTX section", dl.section), ("figures", ", ".join(dl.figures))]
+    return "\n".join([f"data-path layout {dl.layout}"] + [f"  {k}: {v}" for k, v in rows])
 
 
 def register(app: typer.Typer) -> None:

@@ -8,14 +8,33 @@ from __future__ import annotations
 import json
 import keyword
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .codec import format_word, word_bits
-from .errors import ParameterError, shorten
+from .codec import decode, format_word, parse_int, word_bits
+from .errors import DescgenError, ParameterError, shorten
 
 __all__ = ["FORMATS", "NAMED_FORMATS", "DEFAULT_NAMES", "CPP_KEYWORDS", "describe_params", "check_identifier",
-           "comment_text", "docstring_text", "render_word"]
+           "comment_text", "docstring_text", "render_word", "word_json", "json_value",
+           "JSON_SCHEMAS", "json_schema"]
+
+#: The JSON Schema (draft 2020-12) of each ``--format json`` output, shipped as package data
+#: in ``descriptors/schemas/<name>.schema.json``: ``word`` (idesc, smem, zcm, tmem), ``zcm-show``,
+#: ``tmem-footprint`` (--ld/--st), ``tmem-datapath``, ``decode``, ``check``, ``batch``,
+#: ``layout``, ``dump``, ``lint``, ``explain``.
+JSON_SCHEMAS = ("word", "zcm-show", "tmem-footprint", "tmem-datapath", "decode", "check",
+                "batch", "layout", "dump", "lint", "explain")
+
+
+def json_schema(name: str) -> dict[str, Any]:
+    """The JSON Schema of one output (a name of :data:`JSON_SCHEMAS`), as a dict.  Raises
+    :class:`ParameterError` for another name."""
+    from importlib.resources import files
+
+    if name not in JSON_SCHEMAS:
+        raise ParameterError(f"no JSON schema {shorten(name)}; schemas: " + ", ".join(JSON_SCHEMAS))
+    return json.loads(files("descriptors").joinpath("schemas", f"{name}.schema.json")
+                      .read_text(encoding="utf-8"))
 
 #: Output formats of one word.  ``c`` and ``cpp`` are one format (a C++ ``constexpr`` line, also
 #: C23): both spellings are accepted, as ``descgen batch`` takes both.
@@ -139,19 +158,49 @@ def c_literal(descriptor: str, word: int) -> str:
     return format_word(descriptor, word) + ("ull" if word_bits(descriptor) == 64 else "u")
 
 
+def json_value(value: Any) -> Any:
+    """A value as JSON gives it: integer text (decimal or 0x hex, as the options take it) as a
+    number, a list element-wise; names (``bf16``, ``128B``), booleans and the rest unchanged."""
+    if isinstance(value, (list, tuple)):
+        return [json_value(v) for v in value]
+    if isinstance(value, str):
+        try:
+            return parse_int(value, "parameter")
+        except DescgenError:
+            return value
+    return value
+
+
+def word_json(descriptor: str, word: int, *, params: Mapping[str, Any] | None = None,
+              findings: Sequence[Any] = ()) -> dict[str, Any]:
+    """The JSON document of one word (``descgen idesc/smem/zcm/tmem --format json``, schema
+    ``descriptors/schemas/word.schema.json``): ``descriptor``; ``word`` (hex text: a 64-bit word
+    is wider than the integers many JSON readers keep exactly); ``fields``, the raw value of
+    every field by PTX name (reserved fields included; integers); ``params``, the parameters it
+    was made from; ``findings``, the validation findings (``severity``, ``rule``, ``message``,
+    ``source``, ``field``, ``bits``, ``value``); ``valid`` (no error among them)."""
+    kind = (params or {}).get("kind")
+    fields = decode(descriptor, word, kind=kind if descriptor == "idesc" else None).to_dict()["fields"]
+    found = [{**f.to_dict(), "value": json_value(f.value)} for f in findings]
+    return {"descriptor": descriptor, "word": format_word(descriptor, word), "fields": fields,
+            "params": dict(params or {}), "findings": found,
+            "valid": not any(f.severity == "error" for f in findings)}
+
+
 def render_word(descriptor: str, word: int, fmt: str, *, name: str | None = None,
-                params: Mapping[str, Any] | None = None) -> str:
+                params: Mapping[str, Any] | None = None, findings: Sequence[Any] = ()) -> str:
     """One word as ``hex`` (``0x%08x``/``0x%016x``), ``c`` or ``cpp`` (the same: a ``constexpr``
-    line with the inputs as comment), ``python`` (an assignment) or ``json``
-    (``{"descriptor", "word", "params"}``).  ``name`` names the constant of ``c``/``cpp``/``python``
-    (default :data:`DEFAULT_NAMES`); the other formats have no name.  Raises
-    :class:`ParameterError` for an unknown format or a name that cannot be an identifier."""
+    line with the inputs as comment), ``python`` (an assignment) or ``json`` (one line,
+    :func:`word_json`: ``{"descriptor", "word", "fields", "params", "findings", "valid"}``;
+    ``findings`` are the :class:`~descriptors.validate.Finding` objects to include).  ``name``
+    names the constant of ``c``/``cpp``/``python`` (default :data:`DEFAULT_NAMES`); the other
+    formats have no name.  Raises :class:`ParameterError` for an unknown format or a name that
+    cannot be an identifier."""
     params = dict(params or {})
     if fmt == "hex":
         return format_word(descriptor, word)
     if fmt == "json":
-        return json.dumps({"descriptor": descriptor, "word": format_word(descriptor, word),
-                           "params": params})
+        return json.dumps(word_json(descriptor, word, params=params, findings=findings))
     const = check_identifier(DEFAULT_NAMES[descriptor] if name is None else name)
     comment = describe_params(params)
     if fmt in ("c", "cpp"):

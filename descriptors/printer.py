@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 # rich loads inside the functions that build rich renderables, so the plain and JSON outputs
 # (and ``descgen`` writing to a pipe with --plain) never import it.
 
-__all__ = ["render", "plain", "to_json", "diagram_rows", "rank_readings", "render_datapath"]
+__all__ = ["render", "plain", "to_json", "diagram_rows", "rank_readings", "render_datapath",
+           "render_findings", "plain_findings", "render_footprint", "plain_footprint"]
 
 _PALETTE = ("cyan", "magenta", "green", "yellow", "blue", "bright_cyan", "bright_magenta",
             "bright_green", "bright_yellow", "bright_blue")
@@ -273,3 +274,71 @@ def render_datapath(layout: Any) -> RenderableType:
     for key, value in rows:
         table.add_row(key, value)
     return table
+
+
+# ---------------------------------------------------------------- findings (descgen check)
+
+def plain_findings(findings: Sequence[Finding]) -> str:
+    """Plain text of a list of findings: one line each (``severity: [rule] field[bits]: message
+    (source)``) and the verdict line (``valid: 0 error(s), ...`` or ``INVALID: ...``)."""
+    return "\n".join([str(f) for f in findings] + [_verdict(findings)])
+
+
+def render_findings(findings: Sequence[Finding]) -> RenderableType:
+    """Findings as a rich table (severity, rule, field and bits, message, source) and the
+    verdict line under it."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    parts: list[Any] = []
+    if findings:
+        table = Table(show_lines=False)
+        for title in ("severity", "rule", "field", "message", "source"):
+            table.add_column(title, overflow="fold")
+        for f in findings:
+            table.add_row(Text(f.severity, style=_SEVERITY_STYLE[f.severity]), f.rule,
+                          f"{f.field}{f.bits or ''}" if f.field else "", f.message, f.source)
+        parts.append(table)
+    parts.append(Text(_verdict(findings), style="bold green" if is_valid(findings) else "bold red"))
+    return Group(*parts)
+
+
+# ---------------------------------------------------------------- tcgen05.ld/st footprints
+
+def _register_text(fp: Any) -> str:
+    return str(fp.registers) + (f" (+{fp.red_registers} for the reduction)" if fp.red_registers else "")
+
+
+def plain_footprint(fp: Any) -> str:
+    """Plain text of a :class:`descriptors.tmem.Footprint` (``descgen tmem --ld/--st``): the
+    instruction, registers per thread, one line per access (address, lanes, columns), the
+    non-error findings and ``valid``/``INVALID`` (errors are reported on stderr)."""
+    lines = [fp.ptx, f"registers per thread: {_register_text(fp)}"]
+    for i, a in enumerate(fp.accesses, 1):
+        lines.append(f"access {i}: address {a.address.word:#010x}  lanes {a.lanes[0]}-{a.lanes[1]}"
+                     f"  columns {a.columns[0]}-{a.columns[1]}")
+    lines += [str(f) for f in fp.verdict if f.severity != "error"]
+    lines.append("valid" if fp.ok else "INVALID")
+    return "\n".join(lines)
+
+
+def render_footprint(fp: Any) -> RenderableType:
+    """A footprint as rich tables: the instruction and its register count, one row per access
+    (address, lanes, columns), then the non-error findings and the verdict."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    title = Text(f"{fp.ptx}: {_register_text(fp)} register(s) per thread", style="bold")
+    table = Table()
+    for title, justify in (("access", "right"), ("address", "left"), ("lanes", "left"),
+                           ("columns", "left")):
+        table.add_column(title, justify=justify)  # type: ignore[arg-type]
+    for i, a in enumerate(fp.accesses, 1):
+        table.add_row(str(i), f"{a.address.word:#010x}", f"{a.lanes[0]}-{a.lanes[1]}",
+                      f"{a.columns[0]}-{a.columns[1]}")
+    found = [Text(_finding_line(f), style=_SEVERITY_STYLE[f.severity])
+             for f in fp.verdict if f.severity != "error"]
+    verdict = Text("valid" if fp.ok else "INVALID", style="bold green" if fp.ok else "bold red")
+    return Group(title, table, *found, verdict)

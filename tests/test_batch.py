@@ -87,13 +87,19 @@ def test_formats():
     assert "constexpr uint64_t SMEM_KMAJOR_SW128_LBO16 = 0x4000404000010000ull;" in header
     assert header.count("constexpr ") == len(PUBLISHED)
     listing = render(results, "hex").splitlines()
-    assert listing[0].split() == ["IDESC_BF16_F32_128x256", "0x08400490", "idesc"]
+    assert listing[0].split() == ["name", "word", "descriptor"]  # the column titles
+    assert listing[1].split() == ["IDESC_BF16_F32_128x256", "0x08400490", "idesc"]
+    assert render(results, "c", origin="real-world.toml") == header  # c is cpp
 
 
 def test_cli_batch_formats_and_output_file(tmp_path):
     runner = CliRunner()
-    r = runner.invoke(app, ["batch", str(REAL)])
-    assert r.exit_code == 0 and len(r.stdout.splitlines()) == len(PUBLISHED)
+    r = runner.invoke(app, ["batch", str(REAL), "--plain"])
+    assert r.exit_code == 0 and len(r.stdout.splitlines()) == len(PUBLISHED) + 1
+    assert r.stdout.splitlines()[0].split() == ["name", "word", "descriptor"]
+    r = runner.invoke(app, ["batch", str(REAL)])  # a table with the same titles
+    assert r.exit_code == 0 and "┃ name " in r.stdout and "┃ descriptor ┃" in r.stdout
+    assert "│ IDESC_BF16_F32_128x256 " in r.stdout
     out = tmp_path / "desc.hpp"
     r = runner.invoke(app, ["batch", str(REAL), "--format", "cpp", "-o", str(out)])
     assert r.exit_code == 0 and r.stdout == ""

@@ -195,9 +195,12 @@ def test_every_format_of_every_encoding_command(descriptor):
     assert ok(*args, "--format", "cpp") == ok(*args, "--format", "c")
     assert ok(*args, "--format", "python") == f"{default_name} = {word}  # {descriptor}: {given}\n"
     doc = json.loads(ok(*args, "--format", "json"))
-    assert doc == {"descriptor": descriptor, "word": word,
-                   "params": {k: int(v) if v.isdigit() else v  # numbers as numbers
-                              for k, v in (pair.split("=") for pair in given.split())}}
+    assert set(doc) == {"descriptor", "word", "fields", "params", "findings", "valid"}
+    assert (doc["descriptor"], doc["word"], doc["valid"]) == (descriptor, word, True)
+    assert doc["params"] == {k: int(v) if v.isdigit() else v  # numbers as numbers
+                             for k, v in (pair.split("=") for pair in given.split())}
+    fields = descriptors.decode(descriptor, int(word, 16), kind=doc["params"].get("kind"))
+    assert doc["fields"] == fields.to_dict()["fields"]  # every raw field, integers
     namespace: dict = {}
     exec(ok(*args, "--format", "python", "--name", "W"), namespace)
     assert namespace["W"] == int(word, 16)
@@ -245,6 +248,12 @@ def test_arch_gates_k96_and_absolute_lbo():
 
 def test_check_word_text_and_json():
     result = run("check", "0x08400491", "--as", "idesc", "--kind", "mxf8f6f4")
+    assert result.exit_code == 1  # a table: severity, rule, field, message, source
+    assert result.stdout.splitlines()[1].split("┃")[1:-1] == [
+        " severity ", " rule             ", " field           ",
+        result.stdout.splitlines()[1].split("┃")[4], " source       "]
+    assert result.stdout.splitlines()[-1].startswith("INVALID: 2 error(s)")
+    result = run("check", "0x08400491", "--as", "idesc", "--kind", "mxf8f6f4", "--plain")
     assert result.exit_code == 1
     assert "error: [idesc.reserved] reserved_0[1:0]" in result.stdout
     assert result.stdout.splitlines()[-1].startswith("INVALID: 2 error(s)")
@@ -263,7 +272,8 @@ def test_check_parameter_set():
     rules = {(f["rule"], f["field"]) for f in json.loads(result.stdout)["findings"]
              if f["severity"] == "error"}
     assert rules == {("idesc.shape", "n_dim"), ("idesc.negate", "negate_a")}
-    result = run("check", "--as", "zcm", "-m", "32", "-p", "column_shift=20", "-p", "skip_span=2")
+    result = run("check", "--as", "zcm", "-m", "32", "-p", "column_shift=20", "-p", "skip_span=2",
+                 "--plain")
     assert result.exit_code == 1 and "[zcm.column_shift] column_shift[61:56]" in result.stdout
     assert "--param takes KEY=VALUE" in fails("check", "--as", "smem", "-p", "swizzle")
 
@@ -273,7 +283,7 @@ def test_check_pair():
     sw128 = descriptors.encode("smem", swizzle="128B", sbo=1024)
     sw128_32 = descriptors.encode("smem", swizzle="128B_base32B", sbo=1024)
     bad = run("check", "--idesc", hex(idesc), "--kind", "tf32", "--a-desc", hex(sw128),
-              "--b-desc", hex(sw128))
+              "--b-desc", hex(sw128), "--plain")
     assert bad.exit_code == 1 and "[pair.table52] swizzle[63:61]: A:" in bad.stdout
     good = run("check", "--idesc", hex(idesc), "--kind", "tf32", "--a-desc", hex(sw128_32),
                "--b-desc", hex(sw128))
@@ -324,7 +334,7 @@ def test_context_options_reach_the_rules():
     r = run("idesc", "--kind", "mxf4nvf4", "--scale-type", "ue8m0", "-m", "128", "-n", "256",
             "--a-scale-id", "2", "--scale-vec", "4X")
     assert r.exit_code == 1 and "[idesc.scale_id_4x]" in r.stderr
-    r = run("check", "0x0003028000000000", "--as", "zcm", "-m", "128", "-n", "96")
+    r = run("check", "0x0003028000000000", "--as", "zcm", "-m", "128", "-n", "96", "--plain")
     assert r.exit_code == 1 and "[zcm.n]" in r.stdout
     r = run("tmem", "--lane", "16", "--shift")
     assert r.exit_code == 1 and "[tmem.shift_lane]" in r.stderr and r.stdout == ""

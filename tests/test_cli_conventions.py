@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 import descriptors
 from cli.main import all_commands, app
 
-from helpers import ok
+from helpers import fails, ok
 
 
 def test_version_prints_the_package_version_as_the_batch_header_does():
@@ -186,9 +186,10 @@ import json  # noqa: E402
 def test_encode_json_params_are_numbers_booleans_and_names():
     doc = json.loads(ok("idesc", "--kind", "f16", "--a-type", "bf16", "--b-type", "bf16",
                         "-m", "0x80", "-n", "256", "--negate-a", "--cta-group", "1", "-f", "json"))
-    assert doc == {"descriptor": "idesc", "word": "0x08402490", "params": {
-        "kind": "f16", "a_type": "bf16", "b_type": "bf16", "m": 128, "n": 256,
-        "negate_a": True, "cta_group": 1}}
+    assert (doc["descriptor"], doc["word"]) == ("idesc", "0x08402490")
+    assert doc["params"] == {"kind": "f16", "a_type": "bf16", "b_type": "bf16", "m": 128,
+                             "n": 256, "negate_a": True, "cta_group": 1}
+    assert doc["fields"]["negate_a"] == 1 and doc["valid"] is True
     doc = json.loads(ok(*SMEM, "--start-address", "0x400", "-f", "json"))
     assert doc["params"] == {"start_address": 1024, "leading_byte_offset": 16,
                              "stride_byte_offset": 1024, "swizzle": "128B"}
@@ -196,7 +197,8 @@ def test_encode_json_params_are_numbers_booleans_and_names():
                         "-f", "json"))
     assert doc["params"] == {"start_count": [1, 2], "first_span": [0, 1]}
     doc = json.loads(ok("tmem", "--lane", "32", "--column", "0x10", "-f", "json"))
-    assert doc == {"descriptor": "tmem", "word": "0x00200010", "params": {"lane": 32, "column": 16}}
+    assert (doc["word"], doc["params"]) == ("0x00200010", {"lane": 32, "column": 16})
+    assert doc["fields"] == {"column": 16, "lane": 32}
 
 
 def test_synthesised_zcm_json_keeps_the_mask_as_hex_text_like_the_word():
@@ -241,7 +243,8 @@ def test_help_defaults_are_what_the_encoder_uses(descriptor):
     """Every field option of smem/zcm/tmem shows a default in --help, and encoding with that
     value gives the word the command prints with the option left out."""
     cmd = all_commands()[descriptor]
-    shown = {p.name: p.show_default for p in cmd.params if isinstance(p.show_default, str)}
+    shown = {p.name: p.show_default for p in cmd.params if isinstance(p.show_default, str)
+             and p.name in _FIELD_OPTIONS[descriptor]}
     assert set(shown) == _FIELD_OPTIONS[descriptor]
     for key, text in shown.items():
         value = [int(v) for v in text.split(",")] if key in ("start_count", "first_span") else text
@@ -267,3 +270,35 @@ def test_tmem_datapath_flags_are_spelled_as_in_idesc():
 def test_a_refusal_with_an_unused_name_is_still_one_line(args):
     from helpers import fails
     fails(*args)  # exit 2, one 'descgen: error:' line, no warning before it
+
+
+# --- renamed options: the old spelling still works, hidden from --help ----------------------
+
+_LD = ("tmem", "--ld", "16x32bx2.x2", "--plain")
+
+
+@pytest.mark.parametrize("new, old, other, base", [
+    (("--taddr", "0x00200008"), ("--address", "0x00200008"), "0x00200000",
+     _LD + ("--imm-half-splitoff", "4")),
+    (("--imm-half-splitoff", "4"), ("--split", "4"), "8", _LD),
+    (("--a-type", "bf16"), ("--dtype", "bf16"), "f16",
+     ("layout", "--major", "K", "--swizzle", "128B", "--tile", "128x64", "-f", "json")),
+    (("--b-type", "bf16"), ("--dtype", "bf16"), "f16",
+     ("layout", "--major", "K", "--swizzle", "128B", "--tile", "128x64", "--k-steps")),
+    (("-k", "96"), ("--umma-k", "96"), "64",
+     ("layout", "--major", "K", "--swizzle", "none", "--a-type", "e2m1", "--kind", "mxf4",
+      "--tile", "8x192", "--k-steps", "-f", "hex")),
+])
+def test_renamed_option_keeps_its_old_spelling_hidden(new, old, other, base):
+    """Both spellings give the same output; only the new one is in --help; both given with
+    different values is refused."""
+    assert ok(*base, *new) == ok(*base, *old)
+    help_text = " ".join(ok(base[0], "--help").split())
+    assert new[0] in help_text
+    assert f"{old[0]} " not in help_text  # hidden
+    assert "disagree" in fails(*base, new[0], other, *old)
+
+
+def test_layout_takes_one_operand_type():
+    assert "not both" in fails("layout", "--major", "K", "--swizzle", "128B", "--tile", "128x64",
+                               "--a-type", "bf16", "--b-type", "f16")

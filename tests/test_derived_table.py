@@ -92,15 +92,18 @@ CLI = "import sys\nfrom cli.main import app\nsys.argv = ['descgen', *{args!r}]\n
     ["smem", "--sbo", "1024", "--swizzle", "128B", "--format", "cpp", "--name", "A"],
     ["decode", "0x08400490", "--as", "idesc", "--kind", "f16", "--plain"],
     ["decode", "0x4000404000010000", "--as", "smem", "--format", "json"],
-    ["check", "0x08400490", "--as", "idesc", "--kind", "f16"],
+    ["check", "0x08400490", "--as", "idesc", "--kind", "f16", "--plain"],
+    ["idesc", "--kind", "f16", "-m", "128", "-n", "256", "--a-type", "bf16", "--b-type", "bf16",
+     "--format", "json"],
 ])
 def test_light_commands_load_neither_construct_nor_rich(args: list[str]) -> None:
     assert _loaded(CLI.format(args=args)) == set()
 
 
-def test_rich_loads_for_the_table_output() -> None:
-    assert "rich" in _loaded(CLI.format(args=["decode", "0x08400490", "--as", "idesc",
-                                              "--kind", "f16"]))
+@pytest.mark.parametrize("args", [["decode", "0x08400490", "--as", "idesc", "--kind", "f16"],
+                                  ["check", "0x08400490", "--as", "idesc", "--kind", "f16"]])
+def test_rich_loads_for_the_table_output(args: list[str]) -> None:
+    assert "rich" in _loaded(CLI.format(args=args))
 
 
 def test_library_codec_loads_nothing_heavy() -> None:

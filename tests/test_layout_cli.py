@@ -114,6 +114,6 @@ def test_bad_input_is_one_line_exit_2(args, needle) -> None:
 
 def test_help_lists_the_options() -> None:
     out = ok("layout", "--help")
-    for opt in ("--major", "--swizzle", "--dtype", "--tile", "--start-address", "--kind",
+    for opt in ("--major", "--swizzle", "--a-type", "--b-type", "--tile", "--start-address", "--kind",
                 "--unused-lbo-bytes", "--k-steps", "--explain", "--show", "--svg", "--format"):
         assert opt in out

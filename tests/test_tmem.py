@@ -520,12 +520,13 @@ def _cli(*args):
 
 
 def test_cli_ld_footprint_and_verdict():
-    r = _cli("tmem", "--ld", "32x32b.x8", "--warp", "1", "--address", "0x00200040", "--alloc", "128")
+    r = _cli("tmem", "--ld", "32x32b.x8", "--warp", "1", "--taddr", "0x00200040", "--alloc", "128",
+             "--plain")
     assert r.exit_code == 0, r.stderr
     assert r.stdout.splitlines()[:3] == [
         "tcgen05.ld.sync.aligned.32x32b.x8.b32", "registers per thread: 8",
         "access 1: address 0x00200040  lanes 32-63  columns 64-71"]
-    r = _cli("tmem", "--ld", "32x32b.x8", "--warp", "0", "--address", "0x00200040")
+    r = _cli("tmem", "--ld", "32x32b.x8", "--warp", "0", "--taddr", "0x00200040", "--plain")
     # a broken rule: exit 1, the report on stdout, the errors on stderr (issue 15)
     assert r.exit_code == 1 and r.stdout.splitlines()[-1] == "INVALID"
     assert "error" not in r.stdout
