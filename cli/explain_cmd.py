@@ -23,8 +23,10 @@ from rich.text import Text
 
 from descriptors import parse_int
 
+from descriptors.fragments import StmatrixMap, WmmaFragment, explain_instruction
+from descriptors.printer import render_footprint, render_properties
+
 from .common import REPORT_FORMATS, NoColorOpt, PlainOpt, format_option
-from descriptors.fragments import (StmatrixMap, WmmaFragment, explain_instruction)
 
 
 ExplainFormat, ExplainFormatOpt = format_option("ExplainFormat", REPORT_FORMATS, {
@@ -92,30 +94,42 @@ def _stmatrix_lines(m: StmatrixMap) -> list[str]:
     return out
 
 
+def _wmma_rows(w: WmmaFragment) -> list[tuple[str, str]]:
+    return [("matrix", f"{w.matrix}: {w.rows} x {w.cols} {w.element_type} elements, .{w.layout} "
+                       "in memory"),
+            ("fragment", f"{w.registers} {w.register_bits}-bit register(s) per thread "
+                         f"(.{'/.'.join(w.register_types)}), {w.elements_per_register} "
+                         f"element(s) of {w.element_bits} bits per register, "
+                         f"{w.elements_per_thread} per thread"),
+            ("memory", f"default stride {w.default_stride} elements; the address and stride x "
+                       f"element size must be multiples of {w.alignment_bytes} bytes "
+                       "(PTX 9.7.14.4.2)"),
+            ("thread layout", "not specified")]
+
+
 def _wmma_lines(w: WmmaFragment) -> list[str]:
-    return [w.instruction,
-            f"matrix {w.matrix}: {w.rows} x {w.cols} {w.element_type} elements, .{w.layout} "
-            f"in memory",
-            f"fragment: {w.registers} {w.register_bits}-bit register(s) per thread "
-            f"(.{'/.'.join(w.register_types)}), {w.elements_per_register} element(s) of "
-            f"{w.element_bits} bits per register, {w.elements_per_thread} per thread",
-            f"memory: default stride {w.default_stride} elements; the address and stride x "
-            f"element size must be multiples of {w.alignment_bytes} bytes (PTX 9.7.14.4.2)",
-            "thread layout: not specified",
-            f"note: {w.note}"]
+    return [w.instruction, *(f"{k}: {v}" for k, v in _wmma_rows(w)), f"note: {w.note}"]
+
+
+def _relative(relative: bool) -> str:
+    return ("relative to taddr = lane 0, column 0; give --taddr for a real address"
+            if relative else "")
+
+
+def _footprint_findings(fp: Any) -> list[Any]:
+    return [f for f in fp.verdict if f.severity != "note" or "warp" in f.rule
+            or "pack" in f.rule or "split" in f.rule]
 
 
 def _footprint_lines(fp: Any, relative: bool) -> list[str]:
-    where = " (relative to taddr = lane 0, column 0; give --taddr for a real address)" \
-        if relative else ""
+    where = f" ({_relative(relative)})" if relative else ""
     out = [fp.ptx, f"registers per thread: {fp.registers}"
            + (f" (+{fp.red_registers} for the reduction)" if fp.red_registers else "")
            + f"; {fp.lanes} lanes x {fp.columns_per_access} columns per access{where}"]
     for i, a in enumerate(fp.accesses, 1):
         out.append(f"access {i}: address {a.address.word:#010x}  lanes {a.lanes[0]}-{a.lanes[1]}"
                    f"  columns {a.columns[0]}-{a.columns[1]}")
-    out += [str(f) for f in fp.verdict if f.severity != "note" or "warp" in f.rule
-            or "pack" in f.rule or "split" in f.rule]
+    out += [str(f) for f in _footprint_findings(fp)]
     return out
 
 
@@ -144,28 +158,28 @@ def explain_cmd(
         plain_lines = None
     elif isinstance(result, WmmaFragment):
         data = {"instruction": result.instruction, "fragment": result.to_dict()}
-        picture = None
+        picture = render_properties(result.instruction, _wmma_rows(result), [result.note])
         plain_lines = _wmma_lines(result)
     else:
         data = {"instruction": p.text, "footprint": result.to_dict()}
-        picture = None
+        caption = (f"{result.lanes} lanes x {result.columns_per_access} columns per access"
+                   + (f"; {_relative(taddr is None)}" if taddr is None else ""))
+        picture = render_footprint(result, _footprint_findings(result), caption, verdict=False)
         plain_lines = _footprint_lines(result, taddr is None)
     if svg is not None:
         console = Console(record=True, file=io.StringIO(), width=200, highlight=False)
-        console.print(picture if picture is not None else Text("\n".join(plain_lines or [])))
+        console.print(picture)
         console.save_svg(str(svg), title=f"descgen explain {p.text}")
     if fmt is ExplainFormat.json:
         typer.echo(json.dumps(data, indent=2))
-    elif picture is not None and plain_:
-        typer.echo("\n".join(_stmatrix_lines(result)))
-    elif picture is not None:
+    elif plain_:
+        typer.echo("\n".join(_stmatrix_lines(result) if plain_lines is None else plain_lines))
+    else:
         extra: dict[str, Any] = {"color_system": None} if no_color else {}
         console = Console(highlight=False, soft_wrap=False, **extra)
         if not console.is_terminal:
             console = Console(highlight=False, soft_wrap=False, width=200, **extra)
         console.print(picture)
-    else:
-        typer.echo("\n".join(plain_lines or []))
 
 
 def register(app: typer.Typer) -> None:

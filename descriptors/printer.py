@@ -30,7 +30,8 @@ if TYPE_CHECKING:
 # (and ``descgen`` writing to a pipe with --plain) never import it.
 
 __all__ = ["render", "plain", "to_json", "diagram_rows", "rank_readings", "render_datapath",
-           "render_findings", "plain_findings", "render_footprint", "plain_footprint"]
+           "render_findings", "plain_findings", "render_footprint", "plain_footprint",
+           "render_properties"]
 
 _PALETTE = ("cyan", "magenta", "green", "yellow", "blue", "bright_cyan", "bright_magenta",
             "bright_green", "bright_yellow", "bright_blue")
@@ -323,22 +324,42 @@ def plain_footprint(fp: Any) -> str:
     return "\n".join(lines)
 
 
-def render_footprint(fp: Any) -> RenderableType:
+def render_footprint(fp: Any, findings: Sequence[Finding] | None = None,
+                     caption: str | None = None, verdict: bool = True) -> RenderableType:
     """A footprint as rich tables: the instruction and its register count, one row per access
-    (address, lanes, columns), then the non-error findings and the verdict."""
+    (address, lanes, columns; ``caption`` above it), then ``findings`` (default: the non-error
+    findings of the verdict) and, with ``verdict``, ``valid``/``INVALID``."""
     from rich.console import Group
     from rich.table import Table
     from rich.text import Text
 
     title = Text(f"{fp.ptx}: {_register_text(fp)} register(s) per thread", style="bold")
     table = Table()
-    for title, justify in (("access", "right"), ("address", "left"), ("lanes", "left"),
-                           ("columns", "left")):
-        table.add_column(title, justify=justify)  # type: ignore[arg-type]
+    for column, justify in (("access", "right"), ("address", "left"), ("lanes", "left"),
+                            ("columns", "left")):
+        table.add_column(column, justify=justify)  # type: ignore[arg-type]
     for i, a in enumerate(fp.accesses, 1):
         table.add_row(str(i), f"{a.address.word:#010x}", f"{a.lanes[0]}-{a.lanes[1]}",
                       f"{a.columns[0]}-{a.columns[1]}")
-    found = [Text(_finding_line(f), style=_SEVERITY_STYLE[f.severity])
-             for f in fp.verdict if f.severity != "error"]
-    verdict = Text("valid" if fp.ok else "INVALID", style="bold green" if fp.ok else "bold red")
-    return Group(title, table, *found, verdict)
+    shown = [f for f in fp.verdict if f.severity != "error"] if findings is None else findings
+    found = [Text(_finding_line(f), style=_SEVERITY_STYLE[f.severity]) for f in shown]
+    head = [title] if caption is None else [title, Text(caption)]
+    if not verdict:
+        return Group(*head, table, *found)
+    ok = Text("valid" if fp.ok else "INVALID", style="bold green" if fp.ok else "bold red")
+    return Group(*head, table, *found, ok)
+
+
+def render_properties(title: str, rows: Sequence[tuple[str, str]],
+                      notes: Sequence[str] = ()) -> RenderableType:
+    """A titled two-column rich table of (property, value) rows, then dim ``notes`` lines."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=Text(title), title_justify="left", show_header=False)
+    table.add_column("property", style="bold")
+    table.add_column("value")
+    for key, value in rows:  # Text: a value such as [p] is not rich markup
+        table.add_row(Text(key), Text(value))
+    return Group(table, *(Text(f"note: {n}", style="dim") for n in notes))

@@ -69,9 +69,14 @@ def test_explain_text_and_svg(tmp_path) -> None:
 
 
 def test_explain_wmma_says_unspecified() -> None:
-    text = ok("explain", "wmma.load.c.sync.aligned.col.m16n16k16.f32 {r0,r1,r2,r3,r4,r5,r6,r7},"
-              " [p];")
+    line = "wmma.load.c.sync.aligned.col.m16n16k16.f32 {r0,r1,r2,r3,r4,r5,r6,r7}, [p];"
+    text = ok("explain", line, "--plain")
     assert "thread layout: not specified" in text and "8 32-bit register(s)" in text
+    table = ok("explain", line).splitlines()  # a rich table; [p] is text, not markup
+    assert table[0].rstrip() == line
+    rows = [[c.strip() for c in r.strip("│").split("│")] for r in table if r.startswith("│")]
+    assert rows[0] == ["matrix", "c: 16 x 16 f32 elements, .col in memory"]
+    assert rows[-1] == ["thread layout", "not specified"]
     d = json.loads(ok("explain", "wmma.load.a.sync.aligned.row.m8n8k32.s4 {r0}, [p];", "-f",
                       "json"))["fragment"]
     assert (d["registers"], d["elements_per_register"], d["element_bits"], d["rows"],
@@ -84,8 +89,12 @@ def test_explain_tcgen05_footprint() -> None:
     d = json.loads(ok("explain", "tcgen05.ld.sync.aligned.32x32b.x8.b32 {r0,r1,r2,r3,r4,r5,r6,"
                       "r7}, [t];", "--taddr", "0x00200040", "-f", "json"))["footprint"]
     assert (d["registers"], d["lane_range"], d["column_range"]) == (8, [32, 63], [64, 71])
-    text = ok("explain", "tcgen05.st.sync.aligned.16x32bx2.x2.unpack::16b.b32 [t], 32, {r0,r1};")
+    line = "tcgen05.st.sync.aligned.16x32bx2.x2.unpack::16b.b32 [t], 32, {r0,r1};"
+    text = ok("explain", line, "--plain")
     assert "access 2: address 0x00000020  lanes 0-15  columns 32-35" in text
+    rows = [[c.strip() for c in r.strip("│").split("│")] for r in ok("explain", line).splitlines()
+            if r.startswith("│")]
+    assert rows == [["1", "0x00000000", "0-15", "0-3"], ["2", "0x00000020", "0-15", "32-35"]]
 
 
 @pytest.mark.parametrize("line, words", [

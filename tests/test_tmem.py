@@ -534,6 +534,18 @@ def test_cli_ld_footprint_and_verdict():
     assert r.stderr.splitlines()[-1].startswith("descgen: error: the tcgen05.ld")
 
 
+def test_cli_ld_footprint_table():
+    r = _cli("tmem", "--ld", "32x32b.x8", "--warp", "1", "--taddr", "0x00200040", "--alloc", "128")
+    assert r.exit_code == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == "tcgen05.ld.sync.aligned.32x32b.x8.b32: 8 register(s) per thread"
+    assert [c.strip() for c in lines[2].strip("┃").split("┃")] == ["access", "address", "lanes",
+                                                                  "columns"]
+    assert [c.strip() for c in lines[4].strip("│").split("│")] == ["1", "0x00200040", "32-63",
+                                                                  "64-71"]
+    assert lines[-1] == "valid"
+
+
 def test_cli_ld_json_and_bad_spec():
     import json
     r = _cli("tmem", "--ld", "32x32b.x8", "--warp", "1", "--address", "0x00200040", "-f", "json")
