@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import io
 import json
-from enum import Enum
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -31,7 +30,7 @@ from descriptors.smem_layout import (DTYPES, DescriptorLayout, KStep, SmemLayout
 #: Formats of ``descgen layout``.
 LAYOUT_FORMATS = ("text", "json", "hex")
 LayoutFormat, LayoutFormatOpt = format_option("LayoutFormat", LAYOUT_FORMATS, {
-    "text": "the layout, its fields and K steps as aligned text (--show adds the picture)",
+    "text": "the layout, its fields and K steps as tables (--plain: aligned text; --show adds the picture)",
     "hex": "the word; one per K step with --k-steps or a CuTe layout's K mode"})
 
 
@@ -66,8 +65,9 @@ def layout_cmd(
 ) -> None:
     """Shared memory descriptor from a layout (major-ness, swizzle, type, tile and tile order,
     or a CuTe layout), its K steps and swizzle atom; or, with --explain, the layout a
-    descriptor word implies.  The text is plain already; --plain draws the --show picture
-    without colour."""
+    descriptor word implies.  The text is a table of the descriptor's properties and a table
+    of the K steps; --plain prints them as aligned plain text (and the --show picture without
+    colour)."""
     umma_k = _alias(k, umma_k_old, "-k/--k", "--umma-k")
     given_types = {t for t in (a_type, b_type) if t is not None}
     if len(given_types) > 1:
@@ -124,11 +124,18 @@ def layout_cmd(
             data["cute_layout"] = cute_text[0]
             data["cute_origin_bytes"] = cute_text[1]
         typer.echo(json.dumps(data, indent=2))
-    elif isinstance(result, CuteDescriptor):
-        typer.echo(_cute_text(result))
     else:
-        typer.echo(_text(result, steps, sparse, compressed, cute_text))
-        if show:
+        report = (_cute_report(result) if isinstance(result, CuteDescriptor)
+                  else _report(result, steps, sparse, compressed, cute_text))
+        if plain_:
+            typer.echo(_plain(report))
+        else:
+            extra: dict[str, Any] = {"color_system": None} if no_color else {}
+            console = Console(highlight=False, soft_wrap=False, **extra)
+            if not console.is_terminal:  # a wide page when piped
+                console = Console(highlight=False, soft_wrap=False, width=160, **extra)
+            console.print(_rich(report))
+        if show and not isinstance(result, CuteDescriptor):
             console = Console(highlight=False, soft_wrap=False, width=160,
                               **({"color_system": None} if no_color else {}))
             console.print(_picture(result, colour=not no_color))
@@ -165,13 +172,62 @@ def _write_svg(result: SmemLayout | DescriptorLayout | CuteDescriptor, path: Pat
     console.save_svg(str(path), title=f"descgen layout {result.hex}")
 
 
-def _row(label: str, value: str) -> str:
-    return f"  {label:<18}{value}"
+#: One line of the layout report: a (label, value) row, or a K-steps table
+#: (title, column names, rows of cells; right-aligned to the widths of _STEP_WIDTHS).
+_Line = Any
+_STEP_WIDTHS = {"step": 4, "k": 5, "offset": 8, "start": 8, "+word": 6, "descriptor": 0}
 
 
-def _cute_text(r: CuteDescriptor) -> str:
+def _row(label: str, value: str) -> tuple[str, str]:
+    return (label, value)
+
+
+def _steps(title: str, columns: list[str], rows: list[list[str]]) -> dict[str, Any]:
+    return {"title": title, "columns": columns, "rows": rows}
+
+
+def _plain(lines: list[_Line]) -> str:
+    """The report as the stable plain text of ``--plain``: ``  label             value`` rows
+    and aligned K-step tables."""
+    out = []
+    for line in lines:
+        if isinstance(line, str):
+            out.append(line)
+        elif isinstance(line, tuple):
+            out.append(f"  {line[0]:<18}{line[1]}")
+        else:
+            out += ["", line["title"]]
+            for cells in (line["columns"], *line["rows"]):
+                out.append("  " + "  ".join(c.rjust(_STEP_WIDTHS[n])
+                                            for n, c in zip(line["columns"], cells)))
+    return "\n".join(out)
+
+
+def _rich(lines: list[_Line]) -> Any:
+    """The report as rich tables: the descriptor's properties, then each K-step table."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    from descriptors.printer import render_properties
+
+    title = lines[0]
+    rows = [line for line in lines[1:] if isinstance(line, tuple)]
+    parts: list[Any] = [render_properties(title, rows)]
+    for line in lines[1:]:
+        if isinstance(line, dict):
+            table = Table()
+            for name in line["columns"]:
+                table.add_column(name, justify="left" if name == "descriptor" else "right")
+            for cells in line["rows"]:
+                table.add_row(*cells)
+            parts += [Text(""), Text(line["title"]), table]
+    return Group(*parts)
+
+
+def _cute_report(r: CuteDescriptor) -> list[_Line]:
     f = r.fields
-    lines = [f"shared memory descriptor {r.hex}"]
+    lines: list[_Line] = [f"shared memory descriptor {r.hex}"]
     lines.append(_row("layout", f"{r.major}-major {r.dtype} slice {r.shape[0]} x {r.shape[1]} (M/N x K "
                       f"elements) at {r.start_address_bytes:#x}, {r.swizzle} swizzle"))
     lines.append(_row("cute", r.layout))
@@ -186,19 +242,17 @@ def _cute_text(r: CuteDescriptor) -> str:
     for note in r.notes:
         lines.append(_row("note", note))
     if r.k_steps:
-        lines.append("")
-        lines.append(f"K steps (mode 2 of the layout, {len(r.k_steps)} steps):")
-        lines.append(f"  {'step':>4}  {'offset':>8}  {'start':>8}  {'+word':>6}  descriptor")
-        for s in r.k_steps:
-            lines.append(f"  {s.index:>4}  {s.offset_bytes:>#8x}  {s.start_address_bytes:>#8x}  "
-                         f"{s.delta:>+6}  {s.hex}")
-    return "\n".join(lines)
+        lines.append(_steps(f"K steps (mode 2 of the layout, {len(r.k_steps)} steps):",
+                            ["step", "offset", "start", "+word", "descriptor"],
+                            [[str(s.index), f"{s.offset_bytes:#x}", f"{s.start_address_bytes:#x}",
+                              f"{s.delta:+}", s.hex] for s in r.k_steps]))
+    return lines
 
 
-def _text(result: SmemLayout | DescriptorLayout, steps: list[KStep] | None, sparse: bool,
-          compressed: bool, cute_text: tuple[str, int, list[str]] | None = None) -> str:
+def _report(result: SmemLayout | DescriptorLayout, steps: list[KStep] | None, sparse: bool,
+            compressed: bool, cute_text: tuple[str, int, list[str]] | None = None) -> list[_Line]:
     atom = result.atom
-    lines = [f"shared memory descriptor {result.hex}"]
+    lines: list[_Line] = [f"shared memory descriptor {result.hex}"]
     f = result.fields
     if isinstance(result, SmemLayout):
         lines.append(_row("layout", f"{result.major}-major {result.dtype} tile {result.tile_rows} x "
@@ -244,14 +298,13 @@ def _text(result: SmemLayout | DescriptorLayout, steps: list[KStep] | None, spar
     if steps is not None and isinstance(result, SmemLayout):
         k_per = steps[1].k_elements if len(steps) > 1 else result.tile_k
         what = ("sparse, compressed A" if compressed else "sparse") if sparse else "dense"
-        lines.append("")
-        lines.append(f"K steps ({what}, {k_per} K elements per step, "
-                     f"{len(steps)} steps through K = {result.tile_k}):")
-        lines.append(f"  {'step':>4}  {'k':>5}  {'offset':>8}  {'start':>8}  {'+word':>6}  descriptor")
-        for s in steps:
-            lines.append(f"  {s.index:>4}  {s.k_elements:>5}  {s.offset_bytes:>#8x}  "
-                         f"{s.start_address_bytes:>#8x}  {s.delta:>+6}  {s.hex}")
-    return "\n".join(lines)
+        lines.append(_steps(f"K steps ({what}, {k_per} K elements per step, "
+                            f"{len(steps)} steps through K = {result.tile_k}):",
+                            ["step", "k", "offset", "start", "+word", "descriptor"],
+                            [[str(s.index), str(s.k_elements), f"{s.offset_bytes:#x}",
+                              f"{s.start_address_bytes:#x}", f"{s.delta:+}", s.hex]
+                             for s in steps]))
+    return lines
 
 
 def register(app: typer.Typer) -> None:

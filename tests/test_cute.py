@@ -316,7 +316,7 @@ def test_cli_cute_issue_example() -> None:
              "--major", "K", "--swizzle", "none", "--start-address", "0x20c00", "-f", "hex")
     assert out == "0x00004008008020c0\n"
     text = ok("layout", "--cute", "Sw<3,4,3>_smem_ptr[16b](0x400) o ((_128,_16),_1,_4):((_64,_1),_0,_16)",
-              "--dtype", "bf16", "--major", "K")
+              "--dtype", "bf16", "--major", "K", "--plain")
     assert text.startswith("shared memory descriptor 0x4000404000010040\n")
     assert "slice 128 x 16 (M/N x K elements) at 0x400, 128B swizzle" in text
     assert "     3      0x60     0x460      +6  0x4000404000010046" in text
@@ -349,7 +349,7 @@ def test_cli_tile_order() -> None:
     assert ok(*base, "--tile-order", "Step<_2,_1>").split() == k_first
     assert ok(*base, "--tile-order", "mn_first").split()[0] == "0x4000408000400040"
     assert "tile_order=" in fails(*base, "--tile-order", "diagonal")
-    text = ok(*base[:-5], "--tile-order", "k_first", "--show", "--no-color")
+    text = ok(*base[:-5], "--tile-order", "k_first", "--show", "--plain")
     assert "stacked K first, Step<_2,_1>; next atom along M/N +8192 bytes, along K +1024 bytes" in text
     assert "2 x 8 swizzle atoms" in text and "0x3c00" in text
     assert "whole tile        Sw<3,4,3>_smem_ptr[16b](0x0) o ((_64,_2),(_8,_8)):((_1,_4096),(_64,_512))" in text
@@ -358,7 +358,8 @@ def test_cli_tile_order() -> None:
 
 
 def test_cli_explain_prints_the_cute_layout_that_reads_back() -> None:
-    text = ok("layout", "--explain", "0x4000404002000040", "--major", "MN", "--dtype", "bf16")
+    text = ok("layout", "--explain", "0x4000404002000040", "--major", "MN", "--dtype", "bf16",
+              "--plain")
     line = next(ln for ln in text.splitlines() if ln.strip().startswith("cute "))
     layout = line.split("cute", 1)[1].strip()
     assert layout == "Sw<3,4,3>_smem_ptr[16b](0x400) o ((_64,_2),(_8,_2)):((_1,_4096),(_64,_512))"

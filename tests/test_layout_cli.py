@@ -32,7 +32,7 @@ def test_k_steps_hex_one_word_per_step() -> None:
 
 
 def test_text_summary() -> None:
-    out = ok(*SW128, "--start-address", "0x400", "--k-steps")
+    out = ok(*SW128, "--start-address", "0x400", "--k-steps", "--plain")
     assert out.startswith("shared memory descriptor 0x4000404000010040\n")
     assert "T = 8 elements per 16 bytes, m = 16, k = 4" in out
     assert "Swizzle<3,4,3> o ((8,m),(T,2k)):((8T,SBO),(1,T))" in out
@@ -40,6 +40,18 @@ def test_text_summary() -> None:
     assert "SBO               1024 bytes (raw 64)" in out
     assert "8x8 128-bit units (Table 53)" in out
     assert "     1     16      0x20     0x420      +2  0x4000404000010042" in out
+
+
+def test_text_tables() -> None:
+    """Without --plain the same report is two rich tables: the properties, then the K steps."""
+    lines = ok(*SW128, "--start-address", "0x400", "--k-steps").splitlines()
+    assert lines[0].rstrip() == "shared memory descriptor 0x4000404000010040"
+    rows = [[c.strip() for c in ln.strip("│").split("│")] for ln in lines if ln.startswith("│")]
+    assert ["SBO", "1024 bytes (raw 64): from one group of 8 M/N rows to the next"] in rows
+    assert ["", "= Swizzle<3,4,3> o ((8,16),(8,8)):((64,512),(1,8))   (element units)"] in rows
+    assert rows[-4:] == [[str(i), str(16 * i), f"{0x20 * i:#x}", f"{0x400 + 0x20 * i:#x}",
+                          f"+{2 * i}", f"{0x4000404000010040 + 2 * i:#018x}"] for i in range(4)]
+    assert "K steps (dense, 16 K elements per step, 4 steps through K = 64):" in lines
 
 
 def test_json_for_machines() -> None:
