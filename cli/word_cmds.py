@@ -14,7 +14,7 @@ from typing import Annotated, Any
 import typer
 
 import descriptors
-from descriptors.output import render_word
+from descriptors.output import NAMED_FORMATS, render_word
 from descriptors.validate import validate
 
 from .common import (ArchOpt, ForceOpt, FormatOpt, NameOpt, NoColorOpt, OutFormat, PlainOpt,
@@ -201,6 +201,12 @@ def tmem_cmd(
 
     address = _alias(taddr, address_old, "--taddr", "--address")
     split = _alias(imm_half_splitoff, split_old, "--imm-half-splitoff", "--split")
+    what = ("--datapath prints a layout" if datapath is not None else
+            f"--{'ld' if ld is not None else 'st'} prints a footprint"
+            if ld is not None or st is not None else None)
+    if what is not None and fmt.value in NAMED_FORMATS:
+        raise descriptors.ParameterError(f"--format {fmt.value}: {what}, not a constant "
+                                         "(its formats: text, json)")
     if datapath is not None:
         dl = tm.datapath_layout(descriptors.parse_int(datapath, "--datapath"),
                                 cta_group=descriptors.parse_int(cta_group or 1, "--cta-group"),

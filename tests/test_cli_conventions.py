@@ -136,6 +136,16 @@ def test_name_where_no_constant_is_printed_warns(args, why):
     assert err.startswith(f"descgen: warning: --name 'X' is ignored: {why} ")
 
 
+@pytest.mark.parametrize("args", [["tmem", "--datapath", "128"], ["tmem", "--ld", "32x32b.x8"],
+                                  ["tmem", "--st", "16x64b.x2"]])
+@pytest.mark.parametrize("fmt", ["c", "cpp", "python"])
+def test_constant_formats_refused_where_no_constant_is_printed(args, fmt):
+    r = CliRunner().invoke(app, [*args, "--format", fmt])
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr.startswith(f"descgen: error: --format {fmt}: --")
+    assert r.stderr.rstrip().endswith("not a constant (its formats: text, json)")
+
+
 def test_name_with_a_named_format_is_quiet():
     for fmt in ("c", "cpp", "python"):
         ok(*SMEM, "--name", "A_DESC", "--format", fmt)
