@@ -157,33 +157,78 @@ def dump_cmd(
             stream.close()
 
 
+#: Rows (or JSON findings) gathered before one write to stdout.
+_BATCH = 512
+#: Readings whose row text / JSON is kept for reuse (a dump repeats the same words).
+_KEEP_FORMATTED = 4096
+
+
+class _Formatted:
+    """What the output of a finding keeps of its readings: the same candidates tuple (the
+    scanner's caches hand the same object out for the same word and evidence) gives the same
+    text, so it is built once.  Bounded: cleared when :data:`_KEEP_FORMATTED` are held."""
+
+    __slots__ = ("cache",)
+
+    def __init__(self) -> None:
+        self.cache: dict[int, tuple[Any, ...]] = {}
+
+    def get(self, f: DumpFinding, make: Any) -> Any:
+        cands = f.candidates
+        hit = self.cache.get(id(cands))
+        if hit is not None and hit[0] is cands:
+            return hit[1]
+        if len(self.cache) >= _KEEP_FORMATTED:
+            self.cache.clear()
+        value = make(f)
+        self.cache[id(cands)] = (cands, value)  # holding cands keeps its id unique
+        return value
+
+
+def _row_parts(f: DumpFinding) -> tuple[tuple[Any, ...], str, str, bool]:
+    """(index key, the row's tail after the value column, the reading, valid) of a finding."""
+    best = f.best
+    assert best is not None
+    summary = best.summary
+    head = f"{best.level} {best.confidence:.2f}".ljust(_WIDTHS[3]) + "  " + \
+        best.verdict.ljust(_WIDTHS[4]) + "  "
+    return _key(f), head, summary, best.valid
+
+
 def _text(found: Iterable[DumpFinding], name: str, *, plain_: bool, table_only: bool,
           no_color: bool) -> None:
     """The streamed text report (see :func:`dump_cmd`)."""
     console = None if plain_ else _console(no_color)
     write = sys.stdout.write
     # rows are coloured only in a colour terminal (where a human reads them); elsewhere they
-    # are written directly -- a 10 MB log has hundreds of thousands of rows
+    # are written directly, in batches -- a 10 MB log has hundreds of thousands of rows
     fast_rows = console is None or not console.is_terminal or console.color_system is None
+    batch: list[str] = []
+
+    def flush() -> None:
+        if batch:
+            write("".join(batch))
+            batch.clear()
 
     def out(text: str = "", style: str | None = None) -> None:
+        flush()
         if console is None:
             write(text + "\n")
         else:
             console.print(Text(text, style=style or ""), soft_wrap=True)
 
+    formatted = _Formatted()
     seen: dict[tuple[Any, ...], _Seen] = {}
     total = 0
+    w_line, w_where, w_value = _WIDTHS[0], _WIDTHS[1], _WIDTHS[2]
     for f in found:
-        best = f.best
-        assert best is not None
         if total == 0:
             out(f"descriptor words in {name}, as they are found"
                 + ("" if table_only else " (each distinct word is decoded at its first "
                    "occurrence)") + ":", "bold")
             out(_line(_COLUMNS), "bold")
         total += 1
-        key = _key(f)
+        key, head, summary, valid = formatted.get(f, _row_parts)
         entry = seen.get(key)
         first = entry is None
         if first:
@@ -192,15 +237,20 @@ def _text(found: Iterable[DumpFinding], name: str, *, plain_: bool, table_only: 
                 seen[key] = entry
         assert entry is not None
         entry.add(f)
-        reading = best.summary if first or table_only else \
-            f"{best.summary} (decoded at line {entry.line})"
-        row = _line(_cells(f, reading))
+        reading = summary if first or table_only else \
+            f"{summary} (decoded at line {entry.line})"
+        row = (str(f.line).rjust(w_line) + "  " + f.where.ljust(w_where) + "  "
+               + f.hex.ljust(w_value) + "  " + head + reading).rstrip()
         if fast_rows:
-            write(row + "\n")
+            batch.append(row + "\n")
+            if len(batch) >= _BATCH:
+                flush()
         else:
-            console.print(Text(row, style="green" if best.valid else "red"), soft_wrap=True)
+            console.print(Text(row, style="green" if valid else "red"), soft_wrap=True)
         if first and not table_only:
+            flush()
             _decode_block(f, console, out)
+    flush()
     if total == 0:
         out(f"no descriptor words found in {name}")
         return
@@ -237,15 +287,34 @@ def _decode_block(f: DumpFinding, console: Console | None, out: Any) -> None:
     console.print("")
 
 
+def _candidates_json(f: DumpFinding) -> tuple[str, str]:
+    """JSON text of a finding's best reading and of all its readings."""
+    best = f.best
+    cands = [c.to_dict() for c in f.candidates]
+    return (json.dumps(cands[0]) if best is not None else "null"), json.dumps(cands)
+
+
 def _json(found: Any, name: str) -> None:
-    """Stream a JSON document: the findings are written as they are found."""
+    """Stream a JSON document: the findings are written as they are found, each exactly
+    ``json.dumps(finding.to_dict())``; the readings' part is serialised once per distinct
+    word and evidence (:class:`_Formatted`)."""
     write = sys.stdout.write
     write('{"input": ' + json.dumps(name) + ', "findings": [')
-    first = True
+    formatted = _Formatted()
+    dumps = json.dumps
+    batch: list[str] = []
+    sep = "\n  "
     for f in found:
-        write(("\n  " if first else ",\n  ") + json.dumps(f.to_dict()))
-        first = False
-    write("\n]}\n" if not first else "]}\n")
+        best, cands = formatted.get(f, _candidates_json)
+        head = dumps({"line": f.line, "source": f.source, "register": f.register,
+                      "name": f.name, "text": f.text, "word": f.hex, "size": f.size})
+        batch.append(sep + head[:-1] + ', "best": ' + best + ', "candidates": ' + cands + "}")
+        sep = ",\n  "
+        if len(batch) >= _BATCH:
+            write("".join(batch))
+            batch.clear()
+    write("".join(batch))
+    write("\n]}\n" if sep != "\n  " else "]}\n")
     sys.stdout.flush()
 
 
