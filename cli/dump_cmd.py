@@ -5,7 +5,9 @@ or a SASS listing (:mod:`descriptors.dump`) and prints as it reads: one table ro
 (line, register or name, value, confidence, verdict, best reading), the full decode of each
 distinct word at its first occurrence only, and at the end where each distinct word occurs
 (rich, ``--plain`` text, or ``--format json``).  Memory stays flat: the index remembers at
-most :data:`KEEP_WORDS` distinct words and :data:`KEEP_LOCATIONS` places of each.  Bad input
+most :data:`KEEP_WORDS` distinct words and :data:`KEEP_LOCATIONS` places of each.  A file of
+:data:`PROGRESS_MIN_BYTES` or more shows a progress bar on stderr while stderr is a terminal
+(never for standard input, a pipe, or a redirected stderr).  Bad input
 (a missing file, an unknown kind) is one line on stderr and exit code 2; a scan that finds
 nothing exits 0.
 """
@@ -13,13 +15,18 @@ nothing exits 0.
 from __future__ import annotations
 
 import json
+import os
+import stat
 import sys
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from enum import Enum
-from collections.abc import Iterable
-from typing import Annotated, Any
+from typing import IO, Annotated, Any
 
 import typer
 from rich.console import Console, Group
+from rich.progress import (BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn,
+                           TransferSpeedColumn)
 from rich.text import Text
 
 from descriptors import DescgenError
@@ -147,14 +154,51 @@ def dump_cmd(
                    min_confidence=min_confidence)
     stream, name, close = open_input(file, what="dump")
     try:
-        found = scan_stream(stream, **options)  # checks the options before reading
-        if fmt is DumpFormat.json:
-            _json(found, name)
-        else:
-            _text(found, name, plain_=plain_, table_only=table_only, no_color=no_color)
+        with _progress(stream, name, close, no_color=no_color) as reading:
+            found = scan_stream(reading, **options)  # checks the options before reading
+            if fmt is DumpFormat.json:
+                _json(found, name)
+            else:
+                _text(found, name, plain_=plain_, table_only=table_only, no_color=no_color)
     finally:
         if close:
             stream.close()
+
+
+#: Files from this size on get a progress bar (on stderr, when it is a terminal).
+PROGRESS_MIN_BYTES = 4 * 1024 * 1024
+
+
+@contextmanager
+def _progress(stream: IO[bytes], name: str, is_file: bool, *, no_color: bool = False,
+              console: Console | None = None) -> Iterator[IO[bytes]]:
+    """The stream to scan: ``stream`` itself, or, for a regular file of at least
+    :data:`PROGRESS_MIN_BYTES` while stderr is a terminal, ``stream`` wrapped by a
+    ``rich.progress`` bar on stderr (bytes read of the file's size; removed when done).  Never
+    for standard input or a pipe (no size to measure against), never when stderr is redirected.
+    ``console`` is the console the bar is drawn on (default: stderr)."""
+    size = 0
+    if is_file:
+        try:
+            st = os.fstat(stream.fileno())
+            size = st.st_size if stat.S_ISREG(st.st_mode) else 0
+        except (OSError, ValueError, AttributeError):
+            size = 0
+    if size < PROGRESS_MIN_BYTES:
+        yield stream
+        return
+    if console is None:
+        console = Console(stderr=True, **({"color_system": None} if no_color else {}))
+    if not console.is_terminal:
+        yield stream
+        return
+    columns = (TextColumn("[progress.description]{task.description}"), BarColumn(),
+               DownloadColumn(), TransferSpeedColumn(), TimeRemainingColumn())
+    # the report goes through the bar's console only when it shares the terminal
+    to_terminal = sys.stdout.isatty()
+    with Progress(*columns, console=console, transient=True, redirect_stdout=to_terminal,
+                  redirect_stderr=False) as bar:
+        yield bar.wrap_file(stream, total=size, description=f"dump {name}")
 
 
 #: Rows (or JSON findings) gathered before one write to stdout.

@@ -627,3 +627,68 @@ def test_cli_default_output_memory_is_bounded(monkeypatch, capsys):
     assert "(the first 3 distinct words are listed)" in out
     assert "0x00000000  tmem lane 0, column 0: 6x, line 1 (tmem_addr), 7 (tmem_addr) and 4 more" in out
     assert out.splitlines()[-1] == "11 descriptor words found in <test>, 3+ distinct"
+
+
+# ---------------------------------------------------------------- progress bar (issue #12)
+
+
+def _big_file(tmp_path: Path) -> Path:
+    path = tmp_path / "big.log"
+    path.write_text("idesc=0x08400490\n" + "noise line 12345\n" * 20000)
+    return path
+
+
+def test_progress_bar_drawn_on_a_terminal(tmp_path, monkeypatch):
+    """A file over the threshold read with a terminal console shows the bar, and the scan
+    through the bar's reader finds the same words as without it."""
+    from rich.console import Console
+
+    from cli import dump_cmd
+    from descriptors.dump import scan_stream
+
+    path = _big_file(tmp_path)
+    monkeypatch.setattr(dump_cmd, "PROGRESS_MIN_BYTES", 1024)
+    screen = io.StringIO()
+    console = Console(file=screen, force_terminal=True, width=100)
+    with path.open("rb") as stream, dump_cmd._progress(stream, "big.log", True,
+                                                       console=console) as reading:
+        assert reading is not stream
+        found = [f.hex for f in scan_stream(reading)]
+    assert found == [f.hex for f in scan(path.read_bytes())] == ["0x08400490"]
+    drawn = screen.getvalue()
+    assert "dump big.log" in drawn and "\x1b[" in drawn  # the bar, with terminal control codes
+
+
+def test_progress_bar_not_drawn_off_a_terminal(tmp_path, monkeypatch):
+    """No bar when the console is not a terminal, for small files, or for standard input."""
+    from rich.console import Console
+
+    from cli import dump_cmd
+
+    path = _big_file(tmp_path)
+    monkeypatch.setattr(dump_cmd, "PROGRESS_MIN_BYTES", 1024)
+    screen = io.StringIO()
+    with path.open("rb") as stream:
+        with dump_cmd._progress(stream, "big.log", True,
+                                console=Console(file=screen, force_terminal=False)) as reading:
+            assert reading is stream
+        with dump_cmd._progress(stream, "<stdin>", False,
+                                console=Console(file=screen, force_terminal=True)) as reading:
+            assert reading is stream  # standard input: no size to measure against
+    monkeypatch.setattr(dump_cmd, "PROGRESS_MIN_BYTES", path.stat().st_size + 1)
+    with path.open("rb") as stream, dump_cmd._progress(
+            stream, "big.log", True, console=Console(file=screen, force_terminal=True)) as reading:
+        assert reading is stream
+    assert screen.getvalue() == ""
+
+
+def test_cli_no_progress_output_when_stderr_is_not_a_terminal(tmp_path, monkeypatch):
+    from cli import dump_cmd
+
+    path = _big_file(tmp_path)
+    monkeypatch.setattr(dump_cmd, "PROGRESS_MIN_BYTES", 1024)
+    for fmt in ("text", "json"):
+        result = dump(str(path), "--format", fmt)
+        assert result.exit_code == 0, result.stderr
+        assert result.stderr == ""
+        assert "0x08400490" in result.stdout
