@@ -230,11 +230,13 @@ class _Formatted:
 
 
 def _row_parts(f: DumpFinding) -> tuple[tuple[Any, ...], str, str, bool]:
-    """(index key, the row's tail after the value column, the reading, valid) of a finding."""
+    """(index key, the row from the value column to the reading, the reading, valid) of a
+    finding: all fixed by the word and its readings."""
     best = f.best
     assert best is not None
     summary = best.summary
-    head = f"{best.level} {best.confidence:.2f}".ljust(_WIDTHS[3]) + "  " + \
+    head = "  " + f.hex.ljust(_WIDTHS[2]) + "  " + \
+        f"{best.level} {best.confidence:.2f}".ljust(_WIDTHS[3]) + "  " + \
         best.verdict.ljust(_WIDTHS[4]) + "  "
     return _key(f), head, summary, best.valid
 
@@ -264,7 +266,8 @@ def _text(found: Iterable[DumpFinding], name: str, *, plain_: bool, table_only: 
     formatted = _Formatted()
     seen: dict[tuple[Any, ...], _Seen] = {}
     total = 0
-    w_line, w_where, w_value = _WIDTHS[0], _WIDTHS[1], _WIDTHS[2]
+    w_line, w_where = _WIDTHS[0], _WIDTHS[1]
+    wheres: dict[tuple[str | None, ...], str] = {}  # (register, name, source) -> padded cell
     for f in found:
         if total == 0:
             out(f"descriptor words in {name}, as they are found"
@@ -283,8 +286,12 @@ def _text(found: Iterable[DumpFinding], name: str, *, plain_: bool, table_only: 
         entry.add(f)
         reading = summary if first or table_only else \
             f"{summary} (decoded at line {entry.line})"
-        row = (str(f.line).rjust(w_line) + "  " + f.where.ljust(w_where) + "  "
-               + f.hex.ljust(w_value) + "  " + head + reading).rstrip()
+        where = wheres.get((f.register, f.name, f.source))
+        if where is None:
+            if len(wheres) >= _KEEP_FORMATTED:
+                wheres.clear()
+            where = wheres[f.register, f.name, f.source] = f.where.ljust(w_where)
+        row = (str(f.line).rjust(w_line) + "  " + where + head + reading).rstrip()
         if fast_rows:
             batch.append(row + "\n")
             if len(batch) >= _BATCH:
