@@ -796,6 +796,10 @@ class _Scanner:
         #: awaiting its odd partner on the next line
         self.pending: tuple[int, str, int, str, int] | None = None
         self.memo: dict[int, bool] = {}
+        #: name before a hex word -> (it is a register, the name or register, its hints)
+        self.named: dict[str | None, tuple[bool, str | None, tuple[Hint, ...]]] = {}
+        #: (word, size, hints, narrow) -> the finding's readings, or None: not reported
+        self.readings: dict[tuple[Any, ...], tuple[Candidate, ...] | None] = {}
         self.expr: tuple[str | None, str | None] | None = None  # (register, name) printed next
 
     # ------------------------------------------------------------ emission
@@ -806,6 +810,20 @@ class _Scanner:
         return found
 
     def classify_entry(self, e: _Entry) -> DumpFinding | None:
+        key = (e.word, e.size, e.hints, e.narrow)
+        readings = self.readings
+        try:
+            cands = readings[key]
+        except KeyError:
+            if len(readings) >= _MEMO_SIZE:
+                readings.clear()
+            cands = readings[key] = self.readings_of(e)
+        if cands is None:
+            return None
+        return DumpFinding(e.line, e.source, e.register, e.name, e.text, e.word, e.size, cands)
+
+    def readings_of(self, e: _Entry) -> tuple[Candidate, ...] | None:
+        """The readings of an entry's word when it is reported, else None."""
         if not e.hints and not self.possible(e.word, e.size, e.narrow):
             return None
         cands = _candidates(e.word, e.size, e.hints, self.as_, self.kind, self.arch, e.narrow)
@@ -815,7 +833,7 @@ class _Scanner:
         if best.confidence < self.min_confidence and not any(
                 h[2] and h[0] == best.descriptor for h in e.hints):
             return None
-        return DumpFinding(e.line, e.source, e.register, e.name, e.text, e.word, e.size, cands)
+        return cands
 
     def close(self) -> Iterator[DumpFinding]:
         self.flush_pending()
@@ -890,17 +908,31 @@ class _Scanner:
         expression), and decimal values where the text says what they are."""
         spans = []
         if printf.could_hold_hex(line):
+            named = self.named
+            queue = self.queue
             for start, text, word, size in printf.hex_words(line):
                 spans.append(start)
                 name = printf.name_before(line, start)
+                # what a name says (and whether an unnamed word can be reported), memoised:
+                # a log repeats the same few names
+                got = named.get(name)
+                if got is None:
+                    if len(named) >= _MEMO_SIZE:
+                        named.clear()
+                    if name is not None and gdb.REGISTER_NAME.match(name):
+                        got = (True, name.lstrip("$"), ())
+                    else:
+                        got = (False, name, _name_hints(name) if name else ())
+                    named[name] = got
+                is_reg, name, hints = got
                 reg = register
-                if name is not None and gdb.REGISTER_NAME.match(name):
-                    reg, name = reg or name.lstrip("$"), None
+                if is_reg:
+                    reg, name = reg or name, None
                 if name is None:
                     name = default_name
-                hints = _name_hints(name) if name else ()
+                    hints = _name_hints(name) if name else ()
                 if hints or self.possible(word, size):
-                    self.queue.append(_Entry(lineno, source, reg, name, text, word, size, hints))
+                    queue.append(_Entry(lineno, source, reg, name, text, word, size, hints))
         # decimal values only where the text says what they are: a value named by the printed
         # expression or a register (`p $UR5` prints `$2 = 138413200`), or `name=123` / `name: 123`
         # with a name that carries a hint
