@@ -692,3 +692,56 @@ def test_cli_no_progress_output_when_stderr_is_not_a_terminal(tmp_path, monkeypa
         assert result.exit_code == 0, result.stderr
         assert result.stderr == ""
         assert "0x08400490" in result.stdout
+
+
+# ---------------------------------------------------------------- the shared SASS reader (issue #12)
+
+
+def test_sass_line_facts():
+    """dump follows SASS registers through the facts of descriptors.readers.sass.line_fact."""
+    from descriptors.readers.sass import line_fact
+
+    enc = "  /* 0x000fe20008000000 */"
+    assert line_fact("        /*0080*/                   UMOV UR5, 0x8400490 ;" + enc) == \
+        ("move", "UR5", 0x8400490, "UMOV UR5, 0x8400490")
+    assert line_fact("  @P1 MOV R3, -0x1 ;") == ("move", "R3", 0xFFFFFFFF, "@P1 MOV R3, -0x1")
+    assert line_fact("  UMOV UR4, URZ") == ("move", "UR4", 0, "UMOV UR4, URZ")
+    assert line_fact("  IMAD.MOV.U32 R5, RZ, RZ, 0x10200010 ;") == \
+        ("move", "R5", 0x10200010, "IMAD.MOV.U32 R5, 0x10200010")  # the text: op, dest, value
+    assert line_fact("  IMAD.MOV.U32 R5, R1, RZ, 0x10 ;") == ("write", ["R5"])
+    assert line_fact("  R2UR UR6, R2 ;") == ("copy", "UR6", "R2")
+    assert line_fact("  UMOV UR6, UR5 ;") == ("copy", "UR6", "UR5")
+    assert line_fact("  LDG.E.128 R8, desc[UR12][R2.64] ;") == ("write", ["R8", "R9", "R10", "R11"])
+    assert line_fact("  IADD3 R4, PT, PT, R4, 0x1, RZ ;") == ("write", ["R4"])
+    assert line_fact("  ULDC.64 UR4, c[0x0][0x208] ;") == ("write", ["UR4", "UR5"])
+    assert line_fact("  LDSM.16.M88.4 {R4, R5}, [R2] ;") == ("write", ["R4", "R5"])
+    assert line_fact("  UTCHMMA gdesc[UR8], gdesc[UR10], tmem[UR6], tmem[UR4], idesc[UR5], UPT ;") \
+        == ("mma", "UTCHMMA", [("gdesc", "UR", "8"), ("gdesc", "UR", "10"), ("tmem", "UR", "6"),
+                               ("tmem", "UR", "4"), ("idesc", "UR", "5")])
+    assert line_fact("\tFunction : _Z4gemmv") == ("function",)
+    assert line_fact(" " * 78 + "/* 0x000fe20008000000 */") is None  # the second encoding word
+    assert line_fact("adesc=0x4000404000010040") is None
+
+
+def test_sass_line_facts_agree_with_the_listing_reader():
+    """Both ways into the SASS reader name the same registers for every MMA operand of the
+    shipped listings: line_fact (dump) and read_sass (lint)."""
+    from descriptors.readers import Instruction
+    from descriptors.readers.sass import line_fact, read_sass
+
+    paths = [DUMPS / "cuobjdump-sass.txt", DUMPS / "nvdisasm.txt",
+             *sorted((DUMPS.parent / "lint").glob("*.sass"))[:20]]
+    checked = 0
+    for path in paths:
+        lines = path.read_text().splitlines()
+        for ins in read_sass(lines):
+            if not isinstance(ins, Instruction) or "MMA" not in ins.opcode.split(".")[0]:
+                continue
+            fact = line_fact(lines[ins.line - 1])
+            assert fact is not None and fact[0] == "mma" and fact[1] == ins.opcode, (path, ins)
+            listed = [(o.text.split("[")[0], o.text.split("[")[1].split("]")[0])
+                      for o in ins.operands if o.memory and o.text.split("[")[0] in
+                      ("gdesc", "idesc", "tmem")]
+            assert [(role, f"{file}{index}") for role, file, index in fact[2]] == listed, path
+            checked += 1
+    assert checked >= 20
