@@ -15,6 +15,7 @@ nothing exits 0.
 from __future__ import annotations
 
 import json
+import json.encoder
 import os
 import stat
 import sys
@@ -33,7 +34,7 @@ from descriptors import DescgenError
 
 from .inputs import open_input
 from descriptors.dump import DEFAULT_MIN_CONFIDENCE, DumpFinding, scan_stream
-from descriptors.printer import plain, render
+from descriptors.printer import plain, render, to_json
 from descriptors.validate import ARCHES
 
 
@@ -204,7 +205,7 @@ def _progress(stream: IO[bytes], name: str, is_file: bool, *, no_color: bool = F
 #: Rows (or JSON findings) gathered before one write to stdout.
 _BATCH = 512
 #: Readings whose row text / JSON is kept for reuse (a dump repeats the same words).
-_KEEP_FORMATTED = 4096
+_KEEP_FORMATTED = 2048
 
 
 class _Formatted:
@@ -338,28 +339,61 @@ def _decode_block(f: DumpFinding, console: Console | None, out: Any) -> None:
     console.print("")
 
 
-def _candidates_json(f: DumpFinding) -> tuple[str, str]:
-    """JSON text of a finding's best reading and of all its readings."""
-    best = f.best
-    cands = [c.to_dict() for c in f.candidates]
-    return (json.dumps(cands[0]) if best is not None else "null"), json.dumps(cands)
+_string = json.encoder.encode_basestring_ascii  # what json.dumps writes for a str
+
+
+def _json_text(value: str | None) -> str:
+    return "null" if value is None else _string(value)
+
+
+class _CandidateJson:
+    """JSON text of readings, exactly ``json.dumps(candidate.to_dict())``: the decode part
+    (``to_json(decoded, findings)``, the bulk) is serialised once per decoded word and rule
+    findings -- the scanner shares those objects between the readings of a word, whatever
+    evidence each occurrence adds -- and the rest (evidence, confidence) per reading.
+    Bounded: cleared when :data:`_KEEP_FORMATTED` are held."""
+
+    def __init__(self) -> None:
+        self.decoded: dict[tuple[int, int], tuple[Any, Any, str]] = {}
+
+    def candidate(self, c: Any) -> str:
+        key = (id(c.decoded), id(c.findings))
+        hit = self.decoded.get(key)
+        if hit is None or hit[0] is not c.decoded or hit[1] is not c.findings:
+            if len(self.decoded) >= _KEEP_FORMATTED:
+                self.decoded.clear()
+            hit = (c.decoded, c.findings, json.dumps(to_json(c.decoded, c.findings)))
+            self.decoded[key] = hit  # holding the objects keeps their ids unique
+        head = json.dumps({
+            "descriptor": c.descriptor, "kind": c.kind, "form": c.form, "word": c.decoded.hex,
+            "confidence": c.confidence, "level": c.level, "valid": c.valid, "reason": c.reason,
+            "evidence": list(c.evidence), "summary": c.summary})
+        return head[:-1] + ', "decoded": ' + hit[2] + "}"
+
+    def __call__(self, f: DumpFinding) -> tuple[str, str]:
+        """JSON text of a finding's best reading and of all its readings."""
+        texts = [self.candidate(c) for c in f.candidates]
+        return (texts[0] if texts else "null"), "[" + ", ".join(texts) + "]"
 
 
 def _json(found: Any, name: str) -> None:
     """Stream a JSON document: the findings are written as they are found, each exactly
     ``json.dumps(finding.to_dict())``; the readings' part is serialised once per distinct
-    word and evidence (:class:`_Formatted`)."""
+    word and evidence (:class:`_Formatted`), their decodes once per word
+    (:class:`_CandidateJson`)."""
     write = sys.stdout.write
     write('{"input": ' + json.dumps(name) + ', "findings": [')
     formatted = _Formatted()
-    dumps = json.dumps
+    readings = _CandidateJson()
+    text = _json_text
     batch: list[str] = []
     sep = "\n  "
     for f in found:
-        best, cands = formatted.get(f, _candidates_json)
-        head = dumps({"line": f.line, "source": f.source, "register": f.register,
-                      "name": f.name, "text": f.text, "word": f.hex, "size": f.size})
-        batch.append(sep + head[:-1] + ', "best": ' + best + ', "candidates": ' + cands + "}")
+        best, cands = formatted.get(f, readings)
+        batch.append(f'{sep}{{"line": {f.line}, "source": {text(f.source)}, "register": '
+                     f'{text(f.register)}, "name": {text(f.name)}, "text": {text(f.text)}, '
+                     f'"word": {text(f.hex)}, "size": {f.size}, "best": {best}, '
+                     f'"candidates": {cands}}}')
         sep = ",\n  "
         if len(batch) >= _BATCH:
             write("".join(batch))

@@ -108,6 +108,8 @@ MAX_LINE = 4096
 #: Lines a SASS immediate waits for an MMA instruction that says what it is.
 WINDOW = 4096
 _MEMO_SIZE = 1 << 16
+#: Distinct (word, evidence) readings a scan keeps for words met again (as the LRU caches).
+_READINGS_SIZE = 1 << 12
 #: Confidence from which a word is reported without evidence in the text.
 DEFAULT_MIN_CONFIDENCE = 0.5
 #: Descriptor families, in the order ties are broken.
@@ -808,7 +810,7 @@ class _Scanner:
         try:
             cands = readings[key]
         except KeyError:
-            if len(readings) >= _MEMO_SIZE:
+            if len(readings) >= _READINGS_SIZE:
                 readings.clear()
             cands = readings[key] = self.readings_of(e)
         if cands is None:
