@@ -1,6 +1,7 @@
 """Benchmark: the ``descgen dump FILE`` command, against a plain Python regex scan of the file.
 
 Run as ``python tests/bench_dump.py [--sizes 10,100] [--big] [--tree DIR ...] [--kinds ...]``
+``[--before-max-mb N] [--before-json-max-mb N]``
 (not collected by pytest).  For each kind of log and each size it generates a realistic file in
 a temporary directory, then times, side by side in the same run:
 
@@ -236,15 +237,24 @@ def _run(cmd: list[str], cwd: Path) -> tuple[float, float, int]:
     return elapsed, usage.ru_maxrss / 1024, proc.returncode
 
 
-def bench(path: Path, trees: list[Path], skip_json_over: float) -> dict[str, object]:
+def bench(path: Path, trees: list[Path], skip_json_over: float,
+          skip_earlier_over: float = float("inf"),
+          skip_earlier_json_over: float = float("inf")) -> dict[str, object]:
+    """Time the regex scan and each tree's commands on ``path``.  Trees before the last skip
+    files over ``skip_earlier_over`` bytes (a slow 'before'), every tree skips json over
+    ``skip_json_over`` bytes (their cells read nan)."""
     size = path.stat().st_size
     start = time.perf_counter()
     regex_scan(path)
     base = time.perf_counter() - start
     row: dict[str, object] = {"size": size, "regex": base}
+    nan = float("nan")
     for tree in trees:
+        if tree != trees[-1] and size > skip_earlier_over:
+            row[str(tree)] = (nan, nan, nan, nan)
+            continue
         t_text, rss_text, _ = _run([sys.executable, "-m", "cli.main", "dump", str(path)], tree)
-        if size > skip_json_over:
+        if size > skip_json_over or (tree != trees[-1] and size > skip_earlier_json_over):
             t_json = rss_json = float("nan")
         else:
             t_json, rss_json, _ = _run([sys.executable, "-m", "cli.main", "dump", "--format",
@@ -261,7 +271,11 @@ def main() -> int:
     ap.add_argument("--tree", action="append", type=Path,
                     help="a checkout to run (repeat for before/after); default this one")
     ap.add_argument("--json-max-mb", type=float, default=float("inf"),
-                    help="skip --format json above this size (slow 'before' trees)")
+                    help="skip --format json above this size")
+    ap.add_argument("--before-max-mb", type=float, default=float("inf"),
+                    help="trees before the last: skip files above this size")
+    ap.add_argument("--before-json-max-mb", type=float, default=float("inf"),
+                    help="trees before the last: skip --format json above this size")
     args = ap.parse_args()
     trees = [t.resolve() for t in (args.tree or [HERE])]
     sizes = [int(float(s) * MB) for s in args.sizes.split(",") if s]
@@ -284,7 +298,8 @@ def main() -> int:
             for size in sizes:
                 path = tmp / f"{kind}-{size // MB}MB.log"
                 write_log(path, kind, size)
-                row = bench(path, trees, args.json_max_mb * MB)
+                row = bench(path, trees, args.json_max_mb * MB, args.before_max_mb * MB,
+                            args.before_json_max_mb * MB)
                 path.unlink()
                 mb = row["size"] / MB  # type: ignore[operator]
                 base = row["regex"]
@@ -298,7 +313,7 @@ def main() -> int:
                         ok &= not t_json > JSON_VS_TEXT * t_text
                         rss_seen.setdefault(kind, []).extend(
                             r for r in (rss_text, rss_json) if r == r)
-                print(f"{kind:<7} {mb:6.0f} {mb / base:10.2f} | " + " | ".join(cells), flush=True)
+                print(f"{kind:<7} {mb:6.1f} {mb / base:10.2f} | " + " | ".join(cells), flush=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     for kind, rss in rss_seen.items():
