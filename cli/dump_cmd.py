@@ -150,7 +150,8 @@ def dump_cmd(
 
     Text output streams: one table row per word as it is found; after the first occurrence of
     each distinct word (and reading) its full decode; later occurrences point back to it; at
-    the end, where each distinct word occurs and the counts."""
+    the end, where each distinct word occurs and the counts.  A file of 4 MiB or more shows a
+    progress bar on stderr while stderr is a terminal."""
     options = dict(as_=as_.value if as_ is not None else None, kind=kind, arch=arch,
                    min_confidence=min_confidence)
     stream, name, close = open_input(file, what="dump")
