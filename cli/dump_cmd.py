@@ -5,7 +5,9 @@ or a SASS listing (:mod:`descriptors.dump`) and prints as it reads: one table ro
 (line, register or name, value, confidence, verdict, best reading), the full decode of each
 distinct word at its first occurrence only, and at the end where each distinct word occurs
 (rich, ``--plain`` text, or ``--format json``).  Memory stays flat: the index remembers at
-most :data:`KEEP_WORDS` distinct words and :data:`KEEP_LOCATIONS` places of each.  Bad input
+most :data:`KEEP_WORDS` distinct words and :data:`KEEP_LOCATIONS` places of each.  A file of
+:data:`PROGRESS_MIN_BYTES` or more shows a progress bar on stderr while stderr is a terminal
+(never for standard input, a pipe, or a redirected stderr).  Bad input
 (a missing file, an unknown kind) is one line on stderr and exit code 2; a scan that finds
 nothing exits 0.
 """
@@ -13,21 +15,25 @@ nothing exits 0.
 from __future__ import annotations
 
 import json
+import json.encoder
+import os
+import stat
 import sys
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from enum import Enum
-from collections.abc import Iterable
-from typing import Annotated, Any
+from typing import IO, Annotated, Any
 
 import typer
 from rich.console import Console, Group
+from rich.progress import (BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn,
+                           TransferSpeedColumn)
 from rich.text import Text
-
-from descriptors import DescgenError
 
 from .common import REPORT_FORMATS, format_option
 from .inputs import open_input
 from descriptors.dump import DEFAULT_MIN_CONFIDENCE, DumpFinding, scan_stream
-from descriptors.printer import plain, render
+from descriptors.printer import plain, render, to_json
 from descriptors.validate import ARCHES
 
 
@@ -143,19 +149,97 @@ def dump_cmd(
 
     Text output streams: one table row per word as it is found; after the first occurrence of
     each distinct word (and reading) its full decode; later occurrences point back to it; at
-    the end, where each distinct word occurs and the counts."""
+    the end, where each distinct word occurs and the counts.  A file of 4 MiB or more shows a
+    progress bar on stderr while stderr is a terminal."""
     options = dict(as_=as_.value if as_ is not None else None, kind=kind, arch=arch,
                    min_confidence=min_confidence)
     stream, name, close = open_input(file, what="dump")
     try:
-        found = scan_stream(stream, **options)  # checks the options before reading
-        if fmt is DumpFormat.json:
-            _json(found, name)
-        else:
-            _text(found, name, plain_=plain_, table_only=table_only, no_color=no_color)
+        with _progress(stream, name, close, no_color=no_color) as reading:
+            found = scan_stream(reading, **options)  # checks the options before reading
+            if fmt is DumpFormat.json:
+                _json(found, name)
+            else:
+                _text(found, name, plain_=plain_, table_only=table_only, no_color=no_color)
     finally:
         if close:
             stream.close()
+
+
+#: Files from this size on get a progress bar (on stderr, when it is a terminal).
+PROGRESS_MIN_BYTES = 4 * 1024 * 1024
+
+
+@contextmanager
+def _progress(stream: IO[bytes], name: str, is_file: bool, *, no_color: bool = False,
+              console: Console | None = None) -> Iterator[IO[bytes]]:
+    """The stream to scan: ``stream`` itself, or, for a regular file of at least
+    :data:`PROGRESS_MIN_BYTES` while stderr is a terminal, ``stream`` wrapped by a
+    ``rich.progress`` bar on stderr (bytes read of the file's size; removed when done).  Never
+    for standard input or a pipe (no size to measure against), never when stderr is redirected.
+    ``console`` is the console the bar is drawn on (default: stderr)."""
+    size = 0
+    if is_file:
+        try:
+            st = os.fstat(stream.fileno())
+            size = st.st_size if stat.S_ISREG(st.st_mode) else 0
+        except (OSError, ValueError, AttributeError):
+            size = 0
+    if size < PROGRESS_MIN_BYTES:
+        yield stream
+        return
+    if console is None:
+        console = Console(stderr=True, **({"color_system": None} if no_color else {}))
+    if not console.is_terminal:
+        yield stream
+        return
+    columns = (TextColumn("[progress.description]{task.description}"), BarColumn(),
+               DownloadColumn(), TransferSpeedColumn(), TimeRemainingColumn())
+    # the report goes through the bar's console only when it shares the terminal
+    to_terminal = sys.stdout.isatty()
+    with Progress(*columns, console=console, transient=True, redirect_stdout=to_terminal,
+                  redirect_stderr=False) as bar:
+        yield bar.wrap_file(stream, total=size, description=f"dump {name}")
+
+
+#: Rows (or JSON findings) gathered before one write to stdout.
+_BATCH = 512
+#: Readings whose row text / JSON is kept for reuse (a dump repeats the same words).
+_KEEP_FORMATTED = 2048
+
+
+class _Formatted:
+    """What the output of a finding keeps of its readings: the same candidates tuple (the
+    scanner's caches hand the same object out for the same word and evidence) gives the same
+    text, so it is built once.  Bounded: cleared when :data:`_KEEP_FORMATTED` are held."""
+
+    __slots__ = ("cache",)
+
+    def __init__(self) -> None:
+        self.cache: dict[int, tuple[Any, ...]] = {}
+
+    def get(self, f: DumpFinding, make: Any) -> Any:
+        cands = f.candidates
+        hit = self.cache.get(id(cands))
+        if hit is not None and hit[0] is cands:
+            return hit[1]
+        if len(self.cache) >= _KEEP_FORMATTED:
+            self.cache.clear()
+        value = make(f)
+        self.cache[id(cands)] = (cands, value)  # holding cands keeps its id unique
+        return value
+
+
+def _row_parts(f: DumpFinding) -> tuple[tuple[Any, ...], str, str, bool]:
+    """(index key, the row from the value column to the reading, the reading, valid) of a
+    finding: all fixed by the word and its readings."""
+    best = f.best
+    assert best is not None
+    summary = best.summary
+    head = "  " + f.hex.ljust(_WIDTHS[2]) + "  " + \
+        f"{best.level} {best.confidence:.2f}".ljust(_WIDTHS[3]) + "  " + \
+        best.verdict.ljust(_WIDTHS[4]) + "  "
+    return _key(f), head, summary, best.valid
 
 
 def _text(found: Iterable[DumpFinding], name: str, *, plain_: bool, table_only: bool,
@@ -164,27 +248,35 @@ def _text(found: Iterable[DumpFinding], name: str, *, plain_: bool, table_only: 
     console = None if plain_ else _console(no_color)
     write = sys.stdout.write
     # rows are coloured only in a colour terminal (where a human reads them); elsewhere they
-    # are written directly -- a 10 MB log has hundreds of thousands of rows
+    # are written directly, in batches -- a 10 MB log has hundreds of thousands of rows
     fast_rows = console is None or not console.is_terminal or console.color_system is None
+    batch: list[str] = []
+
+    def flush() -> None:
+        if batch:
+            write("".join(batch))
+            batch.clear()
 
     def out(text: str = "", style: str | None = None) -> None:
+        flush()
         if console is None:
             write(text + "\n")
         else:
             console.print(Text(text, style=style or ""), soft_wrap=True)
 
+    formatted = _Formatted()
     seen: dict[tuple[Any, ...], _Seen] = {}
     total = 0
+    w_line, w_where = _WIDTHS[0], _WIDTHS[1]
+    wheres: dict[tuple[str | None, ...], str] = {}  # (register, name, source) -> padded cell
     for f in found:
-        best = f.best
-        assert best is not None
         if total == 0:
             out(f"descriptor words in {name}, as they are found"
                 + ("" if table_only else " (each distinct word is decoded at its first "
                    "occurrence)") + ":", "bold")
             out(_line(_COLUMNS), "bold")
         total += 1
-        key = _key(f)
+        key, head, summary, valid = formatted.get(f, _row_parts)
         entry = seen.get(key)
         first = entry is None
         if first:
@@ -193,15 +285,24 @@ def _text(found: Iterable[DumpFinding], name: str, *, plain_: bool, table_only: 
                 seen[key] = entry
         assert entry is not None
         entry.add(f)
-        reading = best.summary if first or table_only else \
-            f"{best.summary} (decoded at line {entry.line})"
-        row = _line(_cells(f, reading))
+        reading = summary if first or table_only else \
+            f"{summary} (decoded at line {entry.line})"
+        where = wheres.get((f.register, f.name, f.source))
+        if where is None:
+            if len(wheres) >= _KEEP_FORMATTED:
+                wheres.clear()
+            where = wheres[f.register, f.name, f.source] = f.where.ljust(w_where)
+        row = (str(f.line).rjust(w_line) + "  " + where + head + reading).rstrip()
         if fast_rows:
-            write(row + "\n")
+            batch.append(row + "\n")
+            if len(batch) >= _BATCH:
+                flush()
         else:
-            console.print(Text(row, style="green" if best.valid else "red"), soft_wrap=True)
+            console.print(Text(row, style="green" if valid else "red"), soft_wrap=True)
         if first and not table_only:
+            flush()
             _decode_block(f, console, out)
+    flush()
     if total == 0:
         out(f"no descriptor words found in {name}")
         return
@@ -238,15 +339,67 @@ def _decode_block(f: DumpFinding, console: Console | None, out: Any) -> None:
     console.print("")
 
 
+_string = json.encoder.encode_basestring_ascii  # what json.dumps writes for a str
+
+
+def _json_text(value: str | None) -> str:
+    return "null" if value is None else _string(value)
+
+
+class _CandidateJson:
+    """JSON text of readings, exactly ``json.dumps(candidate.to_dict())``: the decode part
+    (``to_json(decoded, findings)``, the bulk) is serialised once per decoded word and rule
+    findings -- the scanner shares those objects between the readings of a word, whatever
+    evidence each occurrence adds -- and the rest (evidence, confidence) per reading.
+    Bounded: cleared when :data:`_KEEP_FORMATTED` are held."""
+
+    def __init__(self) -> None:
+        self.decoded: dict[tuple[int, int], tuple[Any, Any, str]] = {}
+
+    def candidate(self, c: Any) -> str:
+        key = (id(c.decoded), id(c.findings))
+        hit = self.decoded.get(key)
+        if hit is None or hit[0] is not c.decoded or hit[1] is not c.findings:
+            if len(self.decoded) >= _KEEP_FORMATTED:
+                self.decoded.clear()
+            hit = (c.decoded, c.findings, json.dumps(to_json(c.decoded, c.findings)))
+            self.decoded[key] = hit  # holding the objects keeps their ids unique
+        head = json.dumps({
+            "descriptor": c.descriptor, "kind": c.kind, "form": c.form, "word": c.decoded.hex,
+            "confidence": c.confidence, "level": c.level, "valid": c.valid, "reason": c.reason,
+            "evidence": list(c.evidence), "summary": c.summary})
+        return head[:-1] + ', "decoded": ' + hit[2] + "}"
+
+    def __call__(self, f: DumpFinding) -> tuple[str, str]:
+        """JSON text of a finding's best reading and of all its readings."""
+        texts = [self.candidate(c) for c in f.candidates]
+        return (texts[0] if texts else "null"), "[" + ", ".join(texts) + "]"
+
+
 def _json(found: Any, name: str) -> None:
-    """Stream a JSON document: the findings are written as they are found."""
+    """Stream a JSON document: the findings are written as they are found, each exactly
+    ``json.dumps(finding.to_dict())``; the readings' part is serialised once per distinct
+    word and evidence (:class:`_Formatted`), their decodes once per word
+    (:class:`_CandidateJson`)."""
     write = sys.stdout.write
     write('{"input": ' + json.dumps(name) + ', "findings": [')
-    first = True
+    formatted = _Formatted()
+    readings = _CandidateJson()
+    text = _json_text
+    batch: list[str] = []
+    sep = "\n  "
     for f in found:
-        write(("\n  " if first else ",\n  ") + json.dumps(f.to_dict()))
-        first = False
-    write("\n]}\n" if not first else "]}\n")
+        best, cands = formatted.get(f, readings)
+        batch.append(f'{sep}{{"line": {f.line}, "source": {text(f.source)}, "register": '
+                     f'{text(f.register)}, "name": {text(f.name)}, "text": {text(f.text)}, '
+                     f'"word": {text(f.hex)}, "size": {f.size}, "best": {best}, '
+                     f'"candidates": {cands}}}')
+        sep = ",\n  "
+        if len(batch) >= _BATCH:
+            write("".join(batch))
+            batch.clear()
+    write("".join(batch))
+    write("\n]}\n" if sep != "\n  " else "]}\n")
     sys.stdout.flush()
 
 

@@ -26,9 +26,11 @@ styles are recognised:
   that reads a register as ``gdesc[URk]`` (shared memory descriptor in the pair URk:URk+1),
   ``idesc[URk]`` or ``tmem[URk]`` says what the value is.
 
-The line recognisers live in :mod:`descriptors.readers` (``gdb``, ``printf``, and ``ptx`` whose
-data flow also feeds ``descgen lint``); this module keeps the state across lines (register
-pairs, printed expressions, SASS registers awaiting their MMA) and the scoring.
+The line recognisers live in :mod:`descriptors.readers` (``gdb``, ``printf``, ``sass`` whose
+:func:`~descriptors.readers.sass.instruction_fact` turns each SASS line into a fact -- a constant
+moved into a register, a copy, registers overwritten, an MMA's descriptor operands -- and
+``ptx`` whose data flow also feeds ``descgen lint``); this module keeps the state across lines
+(register pairs, printed expressions, SASS registers awaiting their MMA) and the scoring.
 
 Each word is classified against every family its size allows, using the layouts of
 :mod:`descriptors.layouts` (the fixed-constant and reserved fields, never hand-written bit
@@ -91,7 +93,7 @@ from .enums import KINDS, kind_named
 from .errors import ParameterError, shorten
 from .layouts import IDESC, LAYOUTS, SMEM, TMEM, ZCM
 from .printer import to_json
-from .readers import gdb, printf
+from .readers import gdb, printf, sass
 from .validate import TMEM_COLUMNS as _TMEM_COLUMNS
 from .validate import TMEM_LANES as _TMEM_LANES
 from .validate import ARCHES, SHAPES, Finding, is_valid, validate
@@ -106,6 +108,8 @@ MAX_LINE = 4096
 #: Lines a SASS immediate waits for an MMA instruction that says what it is.
 WINDOW = 4096
 _MEMO_SIZE = 1 << 16
+#: Distinct (word, evidence) readings a scan keeps for words met again (as the LRU caches).
+_READINGS_SIZE = 1 << 12
 #: Confidence from which a word is reported without evidence in the text.
 DEFAULT_MIN_CONFIDENCE = 0.5
 #: Descriptor families, in the order ties are broken.
@@ -740,19 +744,10 @@ def _name_hints(name: str) -> tuple[Hint, ...]:
 #: a function header holds nothing to find (the pattern starts with literals and a character
 #: set only, so the regex engine skips through a line in C).
 _PREFILTER = re.compile(r"[0-9]|\((?:cuda-)?gdb\)|Function|\.text\.")
-_SASS_LINE = re.compile(r"\s*/\*[0-9A-Fa-f]{1,8}\*/\s*(?:(@!?U?P(?:T|\d{1,2}))\s+)?"
-                        r"([A-Z][A-Z0-9_]{0,31}(?:\.[A-Z0-9_]{1,16}){0,8})\s*([^;]*+)")
-#: A SASS instruction pasted without its address: an upper-case opcode whose first operand is
-#: a register, a predicate, an address or an MMA operand.
-_SASS_BARE = re.compile(r"\s*(?:@!?U?P(?:T|\d{1,2})\s+)?[A-Z][A-Z0-9]{1,15}(?:\.[A-Z0-9_]{1,16}){0,8}\s+"
-                        r"(?:(?:U?R\d{1,3}|U?RZ|!?U?P(?:T|\d))\b|[\[{]|(?:gdesc|tmem)\[)")
-_INSTRUCTION = re.compile(r"\s*(?:(@!?U?P(?:T|\d{1,2}))\s+)?([A-Z][A-Z0-9_]{0,31}(?:\.[A-Z0-9_]{1,16}){0,8})\s*([^;]*+)")
-_FUNCTION = re.compile(r"\s*(?:Function\s*:|\.text\.|\.section\s)")
-_OPERAND = re.compile(r"\b(gdesc|idesc|tmem)\[(U?R)(\d{1,3})\]")
-_REGISTER = re.compile(r"(U?R)(\d{1,3})\Z")
-_IMMEDIATE = re.compile(r"(-?)0x([0-9A-Fa-f]{1,8})\Z")
-_MOVES = frozenset({"MOV", "UMOV", "MOV32I"})
-_COPIES = frozenset({"MOV", "UMOV", "R2UR", "IMAD.MOV", "IMAD.MOV.U32"})
+#: SASS lines (addressed, pasted bare, function headers) are read by
+#: :mod:`descriptors.readers.sass` (:func:`~descriptors.readers.sass.instruction_fact`): one
+#: fact per line -- a constant moved into a register, a register copy, registers overwritten,
+#: the registers an MMA reads -- that the scanner follows from line to line.
 
 
 # ---------------------------------------------------------------- the scanner
@@ -796,6 +791,10 @@ class _Scanner:
         #: awaiting its odd partner on the next line
         self.pending: tuple[int, str, int, str, int] | None = None
         self.memo: dict[int, bool] = {}
+        #: name before a hex word -> (it is a register, the name or register, its hints)
+        self.named: dict[str | None, tuple[bool, str | None, tuple[Hint, ...]]] = {}
+        #: (word, size, hints, narrow) -> the finding's readings, or None: not reported
+        self.readings: dict[tuple[Any, ...], tuple[Candidate, ...] | None] = {}
         self.expr: tuple[str | None, str | None] | None = None  # (register, name) printed next
 
     # ------------------------------------------------------------ emission
@@ -806,6 +805,20 @@ class _Scanner:
         return found
 
     def classify_entry(self, e: _Entry) -> DumpFinding | None:
+        key = (e.word, e.size, e.hints, e.narrow)
+        readings = self.readings
+        try:
+            cands = readings[key]
+        except KeyError:
+            if len(readings) >= _READINGS_SIZE:
+                readings.clear()
+            cands = readings[key] = self.readings_of(e)
+        if cands is None:
+            return None
+        return DumpFinding(e.line, e.source, e.register, e.name, e.text, e.word, e.size, cands)
+
+    def readings_of(self, e: _Entry) -> tuple[Candidate, ...] | None:
+        """The readings of an entry's word when it is reported, else None."""
         if not e.hints and not self.possible(e.word, e.size, e.narrow):
             return None
         cands = _candidates(e.word, e.size, e.hints, self.as_, self.kind, self.arch, e.narrow)
@@ -815,7 +828,7 @@ class _Scanner:
         if best.confidence < self.min_confidence and not any(
                 h[2] and h[0] == best.descriptor for h in e.hints):
             return None
-        return DumpFinding(e.line, e.source, e.register, e.name, e.text, e.word, e.size, cands)
+        return cands
 
     def close(self) -> Iterator[DumpFinding]:
         self.flush_pending()
@@ -890,17 +903,31 @@ class _Scanner:
         expression), and decimal values where the text says what they are."""
         spans = []
         if printf.could_hold_hex(line):
+            named = self.named
+            queue = self.queue
             for start, text, word, size in printf.hex_words(line):
                 spans.append(start)
                 name = printf.name_before(line, start)
+                # what a name says (and whether an unnamed word can be reported), memoised:
+                # a log repeats the same few names
+                got = named.get(name)
+                if got is None:
+                    if len(named) >= _MEMO_SIZE:
+                        named.clear()
+                    if name is not None and gdb.REGISTER_NAME.match(name):
+                        got = (True, name.lstrip("$"), ())
+                    else:
+                        got = (False, name, _name_hints(name) if name else ())
+                    named[name] = got
+                is_reg, name, hints = got
                 reg = register
-                if name is not None and gdb.REGISTER_NAME.match(name):
-                    reg, name = reg or name.lstrip("$"), None
+                if is_reg:
+                    reg, name = reg or name, None
                 if name is None:
                     name = default_name
-                hints = _name_hints(name) if name else ()
+                    hints = _name_hints(name) if name else ()
                 if hints or self.possible(word, size):
-                    self.queue.append(_Entry(lineno, source, reg, name, text, word, size, hints))
+                    queue.append(_Entry(lineno, source, reg, name, text, word, size, hints))
         # decimal values only where the text says what they are: a value named by the printed
         # expression or a register (`p $UR5` prints `$2 = 138413200`), or `name=123` / `name: 123`
         # with a name that carries a hint
@@ -927,59 +954,31 @@ class _Scanner:
 
     def sass(self, lineno: int, text: str) -> None:
         """A SASS instruction without its address (``UMOV UR5, 0x8400490 ;``)."""
-        m = _INSTRUCTION.match(text)
+        m = sass.BARE_INSTRUCTION.match(text)
         if m is not None:
             self.instruction(lineno, *m.groups())
 
     def instruction(self, lineno: int, pred: str | None, op: str, args: str) -> None:
-        if "/*" in args:  # no ';' before the encoding comment
-            args = args.split("/*", 1)[0]
-        base = op.split(".", 1)[0]
-        if base.startswith("UTC") and "MMA" in base:
-            self.mma(lineno, op, args)
-            return
-        is_move = base in _MOVES or op.startswith("IMAD.MOV")
-        if not (is_move or base == "R2UR"):
-            regs = self.regs
-            if regs:  # the instruction overwrites its destination register(s)
-                if args[:1] == "{":
-                    self.invalidate(op, args[: args.find("}") + 1])
-                else:
-                    dest = args.split(",", 1)[0].strip()
-                    if ".64" in op or ".128" in op:
-                        self.invalidate(op, dest)
-                    elif dest in regs:
-                        self.drop_reg(dest)
-            return
-        parts = [p.strip() for p in args.split(",")]
-        dest = parts[0]
-        if not _REGISTER.match(dest):
-            self.invalidate(op, dest)
-            return
-        src = parts[-1]
-        if base in _MOVES and len(parts) != 2:
-            self.drop_reg(dest)
-            return
-        if op.startswith("IMAD.MOV") and (len(parts) != 4 or parts[1] not in ("RZ", "URZ")
-                                          or parts[2] not in ("RZ", "URZ")):
-            self.drop_reg(dest)
-            return
-        imm = _IMMEDIATE.match(src) if is_move else None
-        if imm is not None or src in ("RZ", "URZ"):
-            value = 0
-            if imm is not None:
-                value = int(imm.group(2), 16)
-                if imm.group(1):
-                    value = (-value) & _REGISTER_MAX
-            where = f"{pred} {op}" if pred else op
-            entry = _Entry(lineno, "sass", dest, None, f"{where} {dest}, {src}", value, 32,
-                           ready=False)
+        """Follow one SASS instruction: the reader's fact, applied to the registers."""
+        fact = sass.instruction_fact(pred, op, args)
+        what = fact[0]
+        if what == "write":
+            if self.regs:  # the instruction overwrites its destination register(s)
+                for name in fact[1]:
+                    self.drop_reg(name)
+        elif what == "move":
+            _, dest, value, text = fact
+            entry = _Entry(lineno, "sass", dest, None, text, value, 32, ready=False)
             self.queue.append(entry)
             self.set_reg(dest, (value, entry))
-        elif src in self.regs and (op in _COPIES or base in _COPIES):
-            self.set_reg(dest, self.regs[src])
-        else:
-            self.drop_reg(dest)
+        elif what == "copy":
+            _, dest, src = fact
+            if src in self.regs:
+                self.set_reg(dest, self.regs[src])
+            else:
+                self.drop_reg(dest)
+        elif what == "mma":
+            self.mma(lineno, fact[1], fact[2])
 
     def set_reg(self, name: str, tracked: tuple[int, _Entry]) -> None:
         """Register ``name`` now holds a known value.  An entry waits while a register holds
@@ -996,24 +995,9 @@ class _Scanner:
             if entry.refs <= 0:
                 entry.ready = True
 
-    def invalidate(self, op: str, dest: str) -> None:
-        if not self.regs:
-            return
-        names: list[str] = []
-        if dest.startswith("{"):
-            names = [p.strip() for p in dest.strip("{}").split(",")]
-        else:
-            m = _REGISTER.match(dest)
-            if m is None:
-                return
-            count = 4 if ".128" in op else 2 if ".64" in op else 1
-            names = [f"{m.group(1)}{int(m.group(2)) + i}" for i in range(count)]
-        for name in names:
-            self.drop_reg(name)
-
-    def mma(self, lineno: int, op: str, args: str) -> None:
+    def mma(self, lineno: int, op: str, operands: list[tuple[str, str, str]]) -> None:
         at = f"{op} at line {lineno}"
-        for role, reg_file, index_text in _OPERAND.findall(args):
+        for role, reg_file, index_text in operands:
             index = int(index_text)
             reg = f"{reg_file}{index}"
             operand = f"{role}[{reg}]"
@@ -1066,7 +1050,7 @@ class _Scanner:
                 self.flush_pending()
             if stripped[2:3] not in _HEX_DIGITS:
                 return  # the second word of a cuobjdump instruction (/* 0x... */), a comment
-            m = _SASS_LINE.match(stripped)
+            m = sass.ADDRESSED.match(stripped)
             if m is not None:
                 self.instruction(lineno, *m.groups())
             # else: the second word of a cuobjdump instruction (/* 0x... */) or a comment
@@ -1094,10 +1078,10 @@ class _Scanner:
                 self.tokens(lineno, value, "print", name, register)
                 return
         self.expr = None
-        if first in _FUNCTION_FIRST and _FUNCTION.match(line):
+        if first in _FUNCTION_FIRST and sass.FUNCTION_START.match(line):
             self.reset_sass()
             return
-        if ("A" <= first <= "Z" or first == "@") and _SASS_BARE.match(line):
+        if ("A" <= first <= "Z" or first == "@") and sass.BARE.match(line):
             self.sass(lineno, line)
             return
         self.tokens(lineno, line, "printf")

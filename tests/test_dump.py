@@ -627,3 +627,121 @@ def test_cli_default_output_memory_is_bounded(monkeypatch, capsys):
     assert "(the first 3 distinct words are listed)" in out
     assert "0x00000000  tmem lane 0, column 0: 6x, line 1 (tmem_addr), 7 (tmem_addr) and 4 more" in out
     assert out.splitlines()[-1] == "11 descriptor words found in <test>, 3+ distinct"
+
+
+# ---------------------------------------------------------------- progress bar (issue #12)
+
+
+def _big_file(tmp_path: Path) -> Path:
+    path = tmp_path / "big.log"
+    path.write_text("idesc=0x08400490\n" + "noise line 12345\n" * 20000)
+    return path
+
+
+def test_progress_bar_drawn_on_a_terminal(tmp_path, monkeypatch):
+    """A file over the threshold read with a terminal console shows the bar, and the scan
+    through the bar's reader finds the same words as without it."""
+    from rich.console import Console
+
+    from cli import dump_cmd
+    from descriptors.dump import scan_stream
+
+    path = _big_file(tmp_path)
+    monkeypatch.setattr(dump_cmd, "PROGRESS_MIN_BYTES", 1024)
+    screen = io.StringIO()
+    console = Console(file=screen, force_terminal=True, width=100)
+    with path.open("rb") as stream, dump_cmd._progress(stream, "big.log", True,
+                                                       console=console) as reading:
+        assert reading is not stream
+        found = [f.hex for f in scan_stream(reading)]
+    assert found == [f.hex for f in scan(path.read_bytes())] == ["0x08400490"]
+    drawn = screen.getvalue()
+    assert "dump big.log" in drawn and "\x1b[" in drawn  # the bar, with terminal control codes
+
+
+def test_progress_bar_not_drawn_off_a_terminal(tmp_path, monkeypatch):
+    """No bar when the console is not a terminal, for small files, or for standard input."""
+    from rich.console import Console
+
+    from cli import dump_cmd
+
+    path = _big_file(tmp_path)
+    monkeypatch.setattr(dump_cmd, "PROGRESS_MIN_BYTES", 1024)
+    screen = io.StringIO()
+    with path.open("rb") as stream:
+        with dump_cmd._progress(stream, "big.log", True,
+                                console=Console(file=screen, force_terminal=False)) as reading:
+            assert reading is stream
+        with dump_cmd._progress(stream, "<stdin>", False,
+                                console=Console(file=screen, force_terminal=True)) as reading:
+            assert reading is stream  # standard input: no size to measure against
+    monkeypatch.setattr(dump_cmd, "PROGRESS_MIN_BYTES", path.stat().st_size + 1)
+    with path.open("rb") as stream, dump_cmd._progress(
+            stream, "big.log", True, console=Console(file=screen, force_terminal=True)) as reading:
+        assert reading is stream
+    assert screen.getvalue() == ""
+
+
+def test_cli_no_progress_output_when_stderr_is_not_a_terminal(tmp_path, monkeypatch):
+    from cli import dump_cmd
+
+    path = _big_file(tmp_path)
+    monkeypatch.setattr(dump_cmd, "PROGRESS_MIN_BYTES", 1024)
+    for fmt in ("text", "json"):
+        result = dump(str(path), "--format", fmt)
+        assert result.exit_code == 0, result.stderr
+        assert result.stderr == ""
+        assert "0x08400490" in result.stdout
+
+
+# ---------------------------------------------------------------- the shared SASS reader (issue #12)
+
+
+def test_sass_line_facts():
+    """dump follows SASS registers through the facts of descriptors.readers.sass.line_fact."""
+    from descriptors.readers.sass import line_fact
+
+    enc = "  /* 0x000fe20008000000 */"
+    assert line_fact("        /*0080*/                   UMOV UR5, 0x8400490 ;" + enc) == \
+        ("move", "UR5", 0x8400490, "UMOV UR5, 0x8400490")
+    assert line_fact("  @P1 MOV R3, -0x1 ;") == ("move", "R3", 0xFFFFFFFF, "@P1 MOV R3, -0x1")
+    assert line_fact("  UMOV UR4, URZ") == ("move", "UR4", 0, "UMOV UR4, URZ")
+    assert line_fact("  IMAD.MOV.U32 R5, RZ, RZ, 0x10200010 ;") == \
+        ("move", "R5", 0x10200010, "IMAD.MOV.U32 R5, 0x10200010")  # the text: op, dest, value
+    assert line_fact("  IMAD.MOV.U32 R5, R1, RZ, 0x10 ;") == ("write", ["R5"])
+    assert line_fact("  R2UR UR6, R2 ;") == ("copy", "UR6", "R2")
+    assert line_fact("  UMOV UR6, UR5 ;") == ("copy", "UR6", "UR5")
+    assert line_fact("  LDG.E.128 R8, desc[UR12][R2.64] ;") == ("write", ["R8", "R9", "R10", "R11"])
+    assert line_fact("  IADD3 R4, PT, PT, R4, 0x1, RZ ;") == ("write", ["R4"])
+    assert line_fact("  ULDC.64 UR4, c[0x0][0x208] ;") == ("write", ["UR4", "UR5"])
+    assert line_fact("  LDSM.16.M88.4 {R4, R5}, [R2] ;") == ("write", ["R4", "R5"])
+    assert line_fact("  UTCHMMA gdesc[UR8], gdesc[UR10], tmem[UR6], tmem[UR4], idesc[UR5], UPT ;") \
+        == ("mma", "UTCHMMA", [("gdesc", "UR", "8"), ("gdesc", "UR", "10"), ("tmem", "UR", "6"),
+                               ("tmem", "UR", "4"), ("idesc", "UR", "5")])
+    assert line_fact("\tFunction : _Z4gemmv") == ("function",)
+    assert line_fact(" " * 78 + "/* 0x000fe20008000000 */") is None  # the second encoding word
+    assert line_fact("adesc=0x4000404000010040") is None
+
+
+def test_sass_line_facts_agree_with_the_listing_reader():
+    """Both ways into the SASS reader name the same registers for every MMA operand of the
+    shipped listings: line_fact (dump) and read_sass (lint)."""
+    from descriptors.readers import Instruction
+    from descriptors.readers.sass import line_fact, read_sass
+
+    paths = [DUMPS / "cuobjdump-sass.txt", DUMPS / "nvdisasm.txt",
+             *sorted((DUMPS.parent / "lint").glob("*.sass"))[:20]]
+    checked = 0
+    for path in paths:
+        lines = path.read_text().splitlines()
+        for ins in read_sass(lines):
+            if not isinstance(ins, Instruction) or "MMA" not in ins.opcode.split(".")[0]:
+                continue
+            fact = line_fact(lines[ins.line - 1])
+            assert fact is not None and fact[0] == "mma" and fact[1] == ins.opcode, (path, ins)
+            listed = [(o.text.split("[")[0], o.text.split("[")[1].split("]")[0])
+                      for o in ins.operands if o.memory and o.text.split("[")[0] in
+                      ("gdesc", "idesc", "tmem")]
+            assert [(role, f"{file}{index}") for role, file, index in fact[2]] == listed, path
+            checked += 1
+    assert checked >= 20

@@ -41,17 +41,17 @@ def could_hold_hex(line: str) -> bool:
 def hex_words(line: str) -> Iterator[tuple[int, str, int, int]]:
     """``(start, text, value, size)`` of each hex word of ``line``."""
     for m in TOKEN.finditer(line):
-        digits = m.group("hex")
+        digits, bare_digits = m.group(1, 2)  # the "hex" and "bare" groups
         bare = digits is None
         if bare:
-            digits = m.group("bare")
+            digits = bare_digits
         clean = digits.replace("_", "").replace("'", "") if ("_" in digits or "'" in digits) \
             else digits
         n = len(clean)
         if n > 16 or (bare and n != 8 and n != 16):
             continue
         word = int(clean, 16)
-        yield m.start(), m.group(0), word, 64 if (n > 8 or word > _REGISTER_MAX) else 32
+        yield m.start(), m.group(), word, 64 if (n > 8 or word > _REGISTER_MAX) else 32
 
 
 def has_hint_word(line: str) -> bool:

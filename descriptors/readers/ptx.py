@@ -92,12 +92,12 @@ def _statements(lines: Iterable[str]) -> Iterator[tuple[str, object]]:
         if stripped in ("{", "}", "(", ")", ");") or stripped.startswith(".param"):
             pending = ""  # function braces and parameter lists end no statement
             continue
-        m = _TARGET.match(line)
+        m = _TARGET.match(line) if ".target" in line else None
         if m:
             yield "target", m.group(1).split(",")[0].strip()
             continue
-        m = _FUNC.match(line)
-        if m and (".entry" in line or ".func" in line):
+        m = _FUNC.match(line) if (".entry" in line or ".func" in line) else None
+        if m:
             pending = ""
             yield "function", m.group(1)
             continue
@@ -141,7 +141,7 @@ def _parse(stmt: str, line: int, col: int) -> _Stmt | None:
         text = text[m.end():]
         offset += m.end()
     parts = text.split(None, 1)
-    if not parts or not re.match(r"[a-z]", parts[0]):
+    if not parts or not "a" <= parts[0][0] <= "z":
         return None
     opcode = parts[0]
     rest = parts[1] if len(parts) > 1 else ""
@@ -212,8 +212,9 @@ def _stepped(fn: _Function, count: dict[str, int]) -> set[str]:
 
 def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:
     count: dict[str, int] = {}
-    for st in fn.stmts:
-        for r in _defs(st):
+    all_defs = [_defs(st) for st in fn.stmts]
+    for defs in all_defs:
+        for r in defs:
             count[r] = count.get(r, 0) + 1
     stepped = _stepped(fn, count)
     assumed: set[str] = set()     # registers whose known bits rest on the K-step rule
@@ -234,7 +235,7 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:
         kb = got[0]
         return kb if kb.width == width else kb.resize(width)
 
-    for st in fn.stmts:
+    for st, defs in zip(fn.stmts, all_defs):
         if st.opcode.startswith(_YIELDED):
             ops = []
             for text, col in st.ops:
@@ -257,10 +258,9 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:
                          if r in fn.decls)
             yield Instruction("ptx", st.line, st.col, st.opcode, tuple(ops), st.text, arch, fn.name,
                               regs)
-            for d in _defs(st):
+            for d in defs:
                 env.pop(d, None)
             continue
-        defs = _defs(st)
         if not defs:
             continue
         ks = _k_step(st)

@@ -48,6 +48,13 @@ tcgen05.ld                             ``LDTM``
 tcgen05.commit                         ``UTCBAR``
 =====================================  ===================================================
 
+Two ways in, one grammar of SASS text here: :func:`read_sass` reads a whole listing (each
+function's data flow, above; ``descgen lint``), and :func:`line_fact` / :func:`instruction_fact`
+read one line at a time, in constant memory, wherever SASS lines turn up (a ``cuobjdump``
+listing, or instructions pasted into a cuda-gdb session or a log): the constant moves,
+register copies, register writes and MMA descriptor operands of the line, as a fact tuple that
+``descgen dump`` (:mod:`descriptors.dump`) follows from line to line.
+
 Operands of ``UTC?MMA``: ``gdesc[URa]`` (A, 64-bit shared memory descriptor in URa:URa+1),
 ``gdesc[URb]`` (B), ``tmem[URd]`` (D), ``tmem[URk]``, ``idesc[URk+1]`` (the 64-bit idescE
 pair: low word sparse metadata address or 0, high word the instruction descriptor), then the
@@ -63,7 +70,8 @@ from . import MAX_FUNCTION, Fact, Instruction, Operand
 from .knownbits import KnownBits
 from .ptx import K_STEP_ASSUMPTION, K_STEP_BITS, K_STEP_MAX
 
-__all__ = ["read_sass"]
+__all__ = ["read_sass", "line_fact", "instruction_fact", "ADDRESSED", "BARE", "BARE_INSTRUCTION",
+           "FUNCTION_START"]
 
 _LINE = re.compile(r"\s*+(?:/\*(?P<addr>[0-9A-Fa-f]{1,8})\*/)?+\s*+(?P<pred>@!?U?P(?:T|\d{1,2})\s++)?+"
                    r"(?P<op>U?[A-Z][A-Z0-9_]{0,31}+(?:\.[A-Z0-9_]{1,16}+){0,8}+)(?P<rest>[^;]*+);")
@@ -446,3 +454,109 @@ def read_sass(lines: Iterable[str]) -> Iterator[Instruction | Fact]:
                 yield Fact(fn[-1].line, 0, KnownBits.unknown(1), "split", name or "", "sass")
                 fn, labels = [], {}
     yield from _analyse(fn, labels, arch, name)
+
+
+# ---------------------------------------------------------------- one line at a time (dump)
+
+#: An addressed instruction line (``/*0080*/  UMOV UR5, 0x8400490 ;``, the ``;`` optional):
+#: predicate, opcode, operands.
+ADDRESSED = re.compile(r"\s*/\*[0-9A-Fa-f]{1,8}\*/\s*(?:(@!?U?P(?:T|\d{1,2}))\s+)?"
+                       r"([A-Z][A-Z0-9_]{0,31}(?:\.[A-Z0-9_]{1,16}){0,8})\s*([^;]*+)")
+#: An instruction pasted without its address: an upper-case opcode whose first operand is a
+#: register, a predicate, an address or an MMA operand.
+BARE = re.compile(r"\s*(?:@!?U?P(?:T|\d{1,2})\s+)?[A-Z][A-Z0-9]{1,15}(?:\.[A-Z0-9_]{1,16}){0,8}\s+"
+                  r"(?:(?:U?R\d{1,3}|U?RZ|!?U?P(?:T|\d))\b|[\[{]|(?:gdesc|tmem)\[)")
+BARE_INSTRUCTION = re.compile(r"\s*(?:(@!?U?P(?:T|\d{1,2}))\s+)?"
+                               r"([A-Z][A-Z0-9_]{0,31}(?:\.[A-Z0-9_]{1,16}){0,8})\s*([^;]*+)")
+#: Where a new function starts (register values do not carry over).
+FUNCTION_START = re.compile(r"\s*(?:Function\s*:|\.text\.|\.section\s)")
+_MMA_OPERAND = re.compile(r"\b(gdesc|idesc|tmem)\[(U?R)(\d{1,3})\]")
+_REGISTER = re.compile(r"(U?R)(\d{1,3})\Z")
+_HEX_IMMEDIATE = re.compile(r"(-?)0x([0-9A-Fa-f]{1,8})\Z")
+_MOVES = frozenset({"MOV", "UMOV", "MOV32I"})
+_COPIES = frozenset({"MOV", "UMOV", "R2UR", "IMAD.MOV", "IMAD.MOV.U32"})
+_WORD = (1 << 32) - 1
+
+#: What one SASS line says about registers (:func:`instruction_fact`):
+#: ``("move", dest, value, text)`` -- a 32-bit constant (a hex immediate or ``RZ``/``URZ``)
+#: moved into ``dest`` by ``MOV``/``UMOV``/``MOV32I``/``IMAD.MOV`` (``text``: the instruction
+#: as written, predicate included);
+#: ``("copy", dest, source)`` -- ``dest`` gets ``source``'s value (``MOV``, ``UMOV``,
+#: ``R2UR``, ``IMAD.MOV`` of a register);
+#: ``("write", names)`` -- these registers get a value the reader does not follow (a name may
+#: not be a register at all: harmless);
+#: ``("mma", opcode, operands)`` -- a ``UTC*MMA`` reading descriptors from registers:
+#: ``(role, register file, index)`` per ``gdesc[URk]`` / ``idesc[URk]`` / ``tmem[URk]``;
+#: ``("function",)`` -- a function starts.
+SassFact = tuple
+
+
+def _braced(text: str) -> list[str]:
+    return [p.strip() for p in text.strip("{}").split(",")]
+
+
+def _written(op: str, dest: str) -> list[str]:
+    """Registers an instruction writing ``dest`` overwrites (``.64`` two, ``.128`` four)."""
+    if dest.startswith("{"):
+        return _braced(dest)
+    m = _REGISTER.match(dest)
+    if m is None:
+        return []
+    count = 4 if ".128" in op else 2 if ".64" in op else 1
+    return [f"{m.group(1)}{int(m.group(2)) + i}" for i in range(count)]
+
+
+def instruction_fact(pred: str | None, op: str, args: str) -> SassFact:
+    """The fact of one instruction (predicate, opcode, operand text; see :data:`SassFact`)."""
+    if "/*" in args:  # no ';' before the encoding comment
+        args = args.split("/*", 1)[0]
+    base = op.split(".", 1)[0]
+    if base.startswith("UTC") and "MMA" in base:
+        return ("mma", op, _MMA_OPERAND.findall(args))
+    is_move = base in _MOVES or op.startswith("IMAD.MOV")
+    if not (is_move or base == "R2UR"):
+        if args[:1] == "{":
+            return ("write", _braced(args[: args.find("}") + 1]))
+        dest = args.split(",", 1)[0].strip()
+        if ".64" in op or ".128" in op:
+            return ("write", _written(op, dest))
+        return ("write", [dest])
+    parts = [p.strip() for p in args.split(",")]
+    dest = parts[0]
+    if not _REGISTER.match(dest):
+        return ("write", _written(op, dest))
+    src = parts[-1]
+    if base in _MOVES and len(parts) != 2:
+        return ("write", [dest])
+    if op.startswith("IMAD.MOV") and (len(parts) != 4 or parts[1] not in ("RZ", "URZ")
+                                      or parts[2] not in ("RZ", "URZ")):
+        return ("write", [dest])  # IMAD.MOV d, RZ, RZ, s is a move; anything else is not
+    imm = _HEX_IMMEDIATE.match(src) if is_move else None
+    if imm is not None or src in ("RZ", "URZ"):
+        value = 0
+        if imm is not None:
+            value = int(imm.group(2), 16)
+            if imm.group(1):
+                value = (-value) & _WORD
+        where = f"{pred} {op}" if pred else op
+        return ("move", dest, value, f"{where} {dest}, {src}")
+    if op in _COPIES or base in _COPIES:
+        return ("copy", dest, src)
+    return ("write", [dest])
+
+
+def line_fact(line: str) -> SassFact | None:
+    """The fact of one line of text when it is a SASS instruction (addressed, or pasted
+    without its address) or a function header; ``None`` for anything else (the second
+    encoding word of a ``cuobjdump`` instruction, a comment, other text)."""
+    stripped = line.lstrip()
+    if stripped.startswith("/*"):
+        m = ADDRESSED.match(stripped)
+        return instruction_fact(*m.groups()) if m is not None else None
+    if FUNCTION_START.match(line):
+        return ("function",)
+    if BARE.match(line):
+        m = BARE_INSTRUCTION.match(line)
+        if m is not None:
+            return instruction_fact(*m.groups())
+    return None
