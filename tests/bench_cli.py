@@ -2,7 +2,8 @@
 
 Run as ``python tests/bench_cli.py`` (not collected by pytest).  Each command line runs in a
 fresh interpreter, as a script calling ``descgen`` per constant does; the time is the best of
-``--repeat`` runs, wall clock, output to /dev/null.  The baseline, ``python -c "import
+``--repeat`` rounds (each round runs every command once, interleaved), wall clock, output to
+/dev/null.  The baseline, ``python -c "import
 typer"``, is measured in the same run with the same interpreter, and every ratio is against it.
 Bytecode is compiled first and ``PYTHONDONTWRITEBYTECODE`` is cleared for the children, so
 neither side pays for compiling sources (an installed package has its ``.pyc`` files).
@@ -37,9 +38,12 @@ COMMANDS: list[tuple[str, list[str]]] = [
 ]
 
 
-def best_of(cmd: list[str], env: dict[str, str], cwd: Path, repeat: int) -> float:
-    """Best wall time in ms of ``cmd`` over ``repeat`` runs (one warm-up run first)."""
-    subprocess.run(cmd, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def best_of(cmd: list[str], env: dict[str, str], cwd: Path, repeat: int,
+            warm: bool = True) -> float:
+    """Best wall time in ms of ``cmd`` over ``repeat`` runs (a warm-up run first)."""
+    if warm:
+        subprocess.run(cmd, env=env, cwd=cwd, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
@@ -69,15 +73,24 @@ def main() -> None:
     for _, python, tree in sides:
         subprocess.run([str(python), "-m", "compileall", "-q", "descriptors", "cli"], cwd=tree,
                        env=environment(tree), stdout=subprocess.DEVNULL, check=True)
-    rows: list[tuple[str, list[float]]] = []
-    baselines = []
-    for _, python, tree in sides:
-        baselines.append(best_of([str(python), "-c", "import typer"], environment(tree), tree,
-                                 args.repeat))
-    rows.append(('python -c "import typer"', baselines))
-    for label, argv in COMMANDS:
-        rows.append((label, [best_of([str(python), "-m", "cli.main", *argv], environment(tree),
-                                     tree, args.repeat) for _, python, tree in sides]))
+    # every run of every command, round after round (interleaved, so a slow spell of the
+    # shared machine falls on all of them alike); the best of the rounds counts
+    runs: list[tuple[str, list[str], str, Path]] = []
+    for name, python, tree in sides:
+        runs.append(('python -c "import typer"', [str(python), "-c", "import typer"], name, tree))
+        for label, argv in COMMANDS:
+            runs.append((label, [str(python), "-m", "cli.main", *argv], name, tree))
+    best: dict[tuple[str, str], float] = {}
+    for cmd in runs:  # warm-up
+        subprocess.run(cmd[1], env=environment(cmd[3]), cwd=cmd[3], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+    for _ in range(args.repeat):
+        for label, cmd, side, tree in runs:
+            t = best_of(cmd, environment(tree), tree, 1, warm=False)
+            best[label, side] = min(best.get((label, side), t), t)
+    labels = ['python -c "import typer"', *(label for label, _ in COMMANDS)]
+    rows = [(label, [best[label, side] for side, _, _ in sides]) for label in labels]
+    baselines = rows[0][1]
     head = "".join(f"{name + ' ms':>11}{'ratio':>8}" for name, _, _ in sides)
     print(f"{'cold start, best of ' + str(args.repeat):30}{head}")
     for label, times in rows:
