@@ -161,6 +161,46 @@ def test_every_command_takes_no_color():
     assert missing == []
 
 
+def test_every_command_takes_plain_and_documents_its_formats():
+    for name, cmd in all_commands().items():
+        assert any("--plain" in p.opts for p in cmd.params), name
+        fmt = next(p for p in cmd.params if "--format" in p.opts)
+        choices = list(fmt.type.choices)
+        assert fmt.help.startswith("Output format: "), name
+        listed = [part.split(" = ")[0] for part in fmt.help[15:].split("; ") if " = " in part]
+        assert listed == choices, name
+
+
+#: One command line per command that draws a table; --plain must draw none.
+TABLES = [
+    ["idesc", "--kind", "f16", "-m", "128", "-n", "256", "--a-type", "bf16", "--b-type", "bf16",
+     "--format", "text"],
+    ["decode", "0x08400490", "--as", "idesc", "--kind", "f16"],
+    ["check", "0x08400490", "--as", "idesc", "--kind", "f16"],
+    ["batch", "fixtures/real-world.toml"],
+    ["tmem", "--ld", "32x32b.x8"],
+    ["tmem", "--datapath", "128"],
+    ["layout", "--major", "K", "--swizzle", "128B", "--a-type", "bf16", "--tile", "128x64",
+     "--k-steps", "--kind", "f16"],
+    ["explain", "tcgen05.ld.sync.aligned.32x32b.x2.b32 {r0, r1}, [t];"],
+    ["explain", "wmma.load.a.sync.aligned.row.m16n16k16.f16 {r0,r1,r2,r3,r4,r5,r6,r7}, [p];"],
+    ["explain", "stmatrix.sync.aligned.m8n8.x1.shared.b16 [p], {r0};"],
+    ["lint", "fixtures/lint/candidates.ptx"],
+]
+
+
+@pytest.mark.parametrize("command", TABLES, ids=lambda c: c[0])
+def test_tables_and_plain(command):
+    """Human output is drawn with rich (box characters); --plain draws none."""
+    drawn = CliRunner().invoke(app, command)
+    plain = CliRunner().invoke(app, [*command, "--plain"])
+    assert drawn.exit_code == plain.exit_code and drawn.exit_code in (0, 1)
+    boxes = set("│┃─━┌┏└┗")
+    if command[0] != "lint":  # lint's diagnostics are clang-style lines in both
+        assert boxes & set(drawn.stdout), drawn.stdout
+    assert not boxes & set(plain.stdout) and plain.stdout.strip()
+
+
 COLOURED = [
     ["zcm", "--skip-span", "2", "--use-span", "3", "-m", "64", "-n", "64", "--show"],
     ["lint", "fixtures/lint/candidates.ptx"],
