@@ -94,7 +94,7 @@ def lint_cmd(
                 stream.close()
     errors = sum(f.severity == "error" for f in findings)
     if fmt is LintFormat.json:
-        sys.stdout.write(json.dumps({"findings": [f.to_dict() for f in findings]}, indent=1) + "\n")
+        sys.stdout.write(json.dumps({"findings": [f.to_dict() for f in findings]}, indent=2) + "\n")
     else:
         _text(findings, verbose, plain_, no_color)
     raise typer.Exit(1 if errors else 0)

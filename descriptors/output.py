@@ -200,7 +200,7 @@ def render_word(descriptor: str, word: int, fmt: str, *, name: str | None = None
     if fmt == "hex":
         return format_word(descriptor, word)
     if fmt == "json":
-        return json.dumps(word_json(descriptor, word, params=params, findings=findings))
+        return json.dumps(word_json(descriptor, word, params=params, findings=findings), indent=2)
     const = check_identifier(DEFAULT_NAMES[descriptor] if name is None else name)
     comment = describe_params(params)
     if fmt in ("c", "cpp"):
