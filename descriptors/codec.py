@@ -247,24 +247,8 @@ def _encode_idesc(params: Mapping[str, Any]) -> int:
         for name in ("scale_type", "a_scale_id", "b_scale_id"):
             _absent(kind, p, name, 0 if name != "scale_type" else None,
                     f"{src} has no scale factor fields (block-scaled kinds only)")
-    k = p.get("k")
-    if k is not None:
-        kv = parse_int(k, "k")
-        implied = kind.k_sparse if sparse else kind.k_dense
-        if kv == kind.k_alt and not sparse and "k_dim" in f:
-            raw["k_dim"] = 1
-        elif kv != implied:
-            alt = (f", or {kind.k_alt} when dense (k_dim{f['k_dim'].bits}, sm_103a)"
-                   if kind.k_alt else "")
-            raise ParameterError(
-                f"K={kv} cannot be encoded for kind {kind.name} ({'sparse' if sparse else 'dense'}): "
-                f"K is implied by kind and sparsity (Table 39): {implied}{alt}")
-    cta = p.get("cta_group")
-    if cta is not None and parse_int(cta, "cta_group") not in (1, 2):
-        raise ParameterError(f"cta_group={_short(cta)}: allowed 1 or 2")
-    if p.get("ws") is not None:
-        _parse_bool(p["ws"], "ws")
-    return lay.encode(**raw)
+    word = lay.encode(**raw)
+    return word | _idesc_context(kind, p, word)  # k, cta_group and ws: one copy of the checks
 
 
 def _values_idesc(kind_name: str, lay: Layout, f: Mapping[str, int]) -> dict[str, Any]:
