@@ -73,8 +73,12 @@ from .ptx import K_STEP_ASSUMPTION, K_STEP_BITS, K_STEP_MAX
 __all__ = ["read_sass", "line_fact", "instruction_fact", "ADDRESSED", "BARE", "BARE_INSTRUCTION",
            "FUNCTION_START"]
 
-_LINE = re.compile(r"\s*+(?:/\*(?P<addr>[0-9A-Fa-f]{1,8})\*/)?+\s*+(?P<pred>@!?U?P(?:T|\d{1,2})\s++)?+"
-                   r"(?P<op>U?[A-Z][A-Z0-9_]{0,31}+(?:\.[A-Z0-9_]{1,16}+){0,8}+)(?P<rest>[^;]*+);")
+#: The pieces of a SASS instruction line every pattern below is built from: a predicate guard
+#: (``@!UP0``) and an opcode with its modifiers (``UTCHMMA.2CTA``).
+_PRED = r"@!?U?P(?:T|\d{1,2})"
+_OPCODE = r"[A-Z][A-Z0-9_]{0,31}(?:\.[A-Z0-9_]{1,16}){0,8}"
+_LINE = re.compile(r"\s*+(?:/\*(?P<addr>[0-9A-Fa-f]{1,8})\*/)?+\s*+(?P<pred>" + _PRED + r"\s++)?+"
+                   r"(?P<op>(?>U?" + _OPCODE + r"))(?P<rest>[^;]*+);")
 _LABEL = re.compile(r"\s*(\.L_x_\d+|\.?[A-Za-z_$][\w$.]*)\s*:\s*(?://.*)?\Z")
 _FUNC = re.compile(r"\s*(?:Function\s*:\s*(\S+)|\.text\.([\w$.]+)\s*:|\.section\s+\.text\.([\w$.]+))")
 _ARCH = re.compile(r"(?:code for|\.target|arch\s*=)\s*(sm_\d+[af]?)")
@@ -460,14 +464,13 @@ def read_sass(lines: Iterable[str]) -> Iterator[Instruction | Fact]:
 
 #: An addressed instruction line (``/*0080*/  UMOV UR5, 0x8400490 ;``, the ``;`` optional):
 #: predicate, opcode, operands.
-ADDRESSED = re.compile(r"\s*/\*[0-9A-Fa-f]{1,8}\*/\s*(?:(@!?U?P(?:T|\d{1,2}))\s+)?"
-                       r"([A-Z][A-Z0-9_]{0,31}(?:\.[A-Z0-9_]{1,16}){0,8})\s*([^;]*+)")
+ADDRESSED = re.compile(r"\s*/\*[0-9A-Fa-f]{1,8}\*/\s*(?:(" + _PRED + r")\s+)?(" + _OPCODE
+                       + r")\s*([^;]*+)")
 #: An instruction pasted without its address: an upper-case opcode whose first operand is a
 #: register, a predicate, an address or an MMA operand.
-BARE = re.compile(r"\s*(?:@!?U?P(?:T|\d{1,2})\s+)?[A-Z][A-Z0-9]{1,15}(?:\.[A-Z0-9_]{1,16}){0,8}\s+"
+BARE = re.compile(r"\s*(?:" + _PRED + r"\s+)?[A-Z][A-Z0-9]{1,15}(?:\.[A-Z0-9_]{1,16}){0,8}\s+"
                   r"(?:(?:U?R\d{1,3}|U?RZ|!?U?P(?:T|\d))\b|[\[{]|(?:gdesc|tmem)\[)")
-BARE_INSTRUCTION = re.compile(r"\s*(?:(@!?U?P(?:T|\d{1,2}))\s+)?"
-                               r"([A-Z][A-Z0-9_]{0,31}(?:\.[A-Z0-9_]{1,16}){0,8})\s*([^;]*+)")
+BARE_INSTRUCTION = re.compile(r"\s*(?:(" + _PRED + r")\s+)?(" + _OPCODE + r")\s*([^;]*+)")
 #: Where a new function starts (register values do not carry over).
 FUNCTION_START = re.compile(r"\s*(?:Function\s*:|\.text\.|\.section\s)")
 _MMA_OPERAND = re.compile(r"\b(gdesc|idesc|tmem)\[(U?R)(\d{1,3})\]")
