@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 import descriptors
-from descriptors import DescgenError, InvalidDescriptorError
+from descriptors import InvalidDescriptorError
 from descriptors.errors import shorten
 from descriptors.output import FORMATS, NAMED_FORMATS, json_value, render_word
 from descriptors.validate import ARCHES, Finding, is_valid, validate
@@ -179,14 +179,15 @@ def _context(descriptor: str, cta_group: str | None, ws: bool | None, m: str | N
     return {k: v for k, (owner, v) in options.items() if owner == descriptor and v is not None}
 
 
-def _console(no_color: bool) -> Console:
-    """Colour in a terminal; plain text when piped or with --no-color (a wide page when piped)."""
+def _console(no_color: bool, piped_width: int = 140) -> Console:
+    """The console every command prints rich output on: colour in a terminal; no colour when
+    piped or with --no-color, and then a page ``piped_width`` columns wide."""
     from rich.console import Console
 
     extra: dict[str, Any] = {"color_system": None} if no_color else {}
     console = Console(highlight=False, soft_wrap=False, **extra)
     if not console.is_terminal:
-        console = Console(highlight=False, soft_wrap=False, width=140, **extra)
+        console = Console(highlight=False, soft_wrap=False, width=piped_width, **extra)
     return console
 
 

@@ -31,6 +31,7 @@ from rich.progress import (BarColumn, DownloadColumn, Progress, TextColumn, Time
 from rich.text import Text
 
 from .common import REPORT_FORMATS, format_option
+from .common import _console as _common_console
 from .inputs import open_input
 from descriptors.dump import DEFAULT_MIN_CONFIDENCE, DumpFinding, scan_stream
 from descriptors.printer import plain, render, to_json
@@ -119,11 +120,7 @@ def _heading(f: DumpFinding) -> list[str]:
 
 
 def _console(no_color: bool) -> Console:
-    extra: dict[str, Any] = {"color_system": None} if no_color else {}
-    console = Console(highlight=False, soft_wrap=False, **extra)
-    if not console.is_terminal:
-        console = Console(highlight=False, soft_wrap=False, width=160, **extra)
-    return console
+    return _common_console(no_color, piped_width=160)
 
 
 def dump_cmd(

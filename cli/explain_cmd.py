@@ -26,7 +26,7 @@ from descriptors import parse_int
 from descriptors.fragments import StmatrixMap, WmmaFragment, explain_instruction
 from descriptors.printer import render_footprint, render_properties
 
-from .common import REPORT_FORMATS, NoColorOpt, PlainOpt, format_option
+from .common import REPORT_FORMATS, NoColorOpt, PlainOpt, _console, format_option
 
 
 ExplainFormat, ExplainFormatOpt = format_option("ExplainFormat", REPORT_FORMATS, {
@@ -175,11 +175,7 @@ def explain_cmd(
     elif plain_:
         typer.echo("\n".join(_stmatrix_lines(result) if plain_lines is None else plain_lines))
     else:
-        extra: dict[str, Any] = {"color_system": None} if no_color else {}
-        console = Console(highlight=False, soft_wrap=False, **extra)
-        if not console.is_terminal:
-            console = Console(highlight=False, soft_wrap=False, width=200, **extra)
-        console.print(picture)
+        _console(no_color, piped_width=200).print(picture)
 
 
 def register(app: typer.Typer) -> None:

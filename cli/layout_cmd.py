@@ -21,7 +21,7 @@ from rich.console import Console
 
 from descriptors import ParameterError, parse_int
 from descriptors.cute_layout import CuteDescriptor, cute_layout_descriptor, descriptor_cute_layout
-from .common import NoColorOpt, PlainOpt, _alias, format_option
+from .common import NoColorOpt, PlainOpt, _alias, _console, format_option
 from descriptors.smem_layout import (DTYPES, DescriptorLayout, KStep, SmemLayout, _tile,
                                      atom_table, explain_descriptor, layout_descriptor,
                                      tiling_table)
@@ -130,11 +130,7 @@ def layout_cmd(
         if plain_:
             typer.echo(_plain(report))
         else:
-            extra: dict[str, Any] = {"color_system": None} if no_color else {}
-            console = Console(highlight=False, soft_wrap=False, **extra)
-            if not console.is_terminal:  # a wide page when piped
-                console = Console(highlight=False, soft_wrap=False, width=160, **extra)
-            console.print(_rich(report))
+            _console(no_color, piped_width=160).print(_rich(report))
         if show and not isinstance(result, CuteDescriptor):
             console = Console(highlight=False, soft_wrap=False, width=160,
                               **({"color_system": None} if no_color else {}))

@@ -18,7 +18,7 @@ from descriptors.output import NAMED_FORMATS, render_word
 from descriptors.validate import validate
 
 from .common import (ArchOpt, ForceOpt, FormatOpt, NameOpt, NoColorOpt, OutFormat, PlainOpt,
-                     _alias, _checked, _console, _emit, _list, _name_unused, _params_for, _show,
+                     _alias, _checked, _emit, _list, _name_unused, _params_for, _show,
                      _show_word)
 
 

@@ -54,7 +54,7 @@ from typing import Any
 from .codec import decode, encode, format_word, parse_int
 from .cute import format_tuple
 from .enums import KINDS, MAJOR, SWIZZLE, TILE_ORDER, Kind, kind_named
-from .errors import DescgenError, LayoutError, ParameterError
+from .errors import LayoutError, ParameterError
 from .layouts import SMEM
 
 __all__ = [

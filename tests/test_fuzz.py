@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import typer.main
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
