@@ -485,13 +485,13 @@ def _k_per_mma(el: ElementType, kind: str | None, sparse: bool, umma_k: Any) -> 
     label = "/".join(f"kind::{k.name}" for k in kinds)
     if umma_k is None:
         return implied, label
-    uk = parse_int(umma_k, "umma_k")
+    uk = parse_int(umma_k, "K (umma_k)")
     if uk == implied:
         return uk, label
     if uk == k_alt and not sparse:
         return uk, label + f" (K={uk}, sm_103a)"
     alt = f", or {k_alt} dense (sm_103a)" if k_alt else ""
-    raise ParameterError(f"umma_k={uk} is not a K of {label} ({'sparse' if sparse else 'dense'}); "
+    raise ParameterError(f"K={uk} is not the K of a {'sparse' if sparse else 'dense'} MMA of {label}; "
                          f"Table 39: {implied}{alt}")
 
 

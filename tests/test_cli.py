@@ -7,9 +7,8 @@ import json
 import pytest
 
 import descriptors
-from cli.main import app
 
-from helpers import fails, ok, run, runner  # noqa: E402
+from helpers import fails, ok, run
 
 
 

@@ -8,13 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from cli.main import app
-
-from helpers import fails, ok, run, runner  # noqa: E402
+from helpers import fails, ok
 
 SW128 = ["layout", "--major", "K", "--swizzle", "128B", "--dtype", "bf16", "--tile", "128x64"]
-
-
 
 
 def test_hex_reproduces_the_production_descriptors() -> None:
@@ -129,3 +125,12 @@ def test_help_lists_the_options() -> None:
     for opt in ("--major", "--swizzle", "--a-type", "--b-type", "--tile", "--start-address", "--kind",
                 "--unused-lbo-bytes", "--k-steps", "--explain", "--show", "--svg", "--format"):
         assert opt in out
+
+
+def test_bad_k_names_the_quantity_not_the_python_parameter() -> None:
+    msg = fails(*SW128, "--k-steps", "-k", "99")
+    assert msg == ("descgen: error: K=99 is not the K of a dense MMA of kind::f16; "
+                   "Table 39: 16")
+    assert "umma_k" not in msg
+    assert "sparse MMA" in fails(*SW128, "--k-steps", "--sparse", "-k", "16")
+    assert "K (umma_k)" in fails(*SW128, "--k-steps", "-k", "x")

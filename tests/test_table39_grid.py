@@ -10,7 +10,6 @@ layouts store M >> 7, so M = 32 / 64 cannot be encoded for them: those cells are
 
 from __future__ import annotations
 
-from typing import Any
 
 import pytest
 from helpers import LEGAL_TYPES
