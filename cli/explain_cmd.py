@@ -17,9 +17,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console, Group
-from rich.table import Table
-from rich.text import Text
 
 from descriptors import parse_int
 
@@ -38,7 +35,11 @@ ExplainFormat, ExplainFormatOpt = format_option("ExplainFormat", REPORT_FORMATS,
 _COLOURS = ("red", "green", "blue", "magenta", "cyan", "yellow", "bright_red", "bright_green")
 
 
-def _stmatrix_picture(m: StmatrixMap, colour: bool) -> Group:
+def _stmatrix_picture(m: StmatrixMap, colour: bool) -> Any:
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
     parts: list[Any] = [Text(m.instruction, style="bold"),
                         Text(f"{m.matrices} matrix(es) of {m.rows} rows x {m.cols} "
                              f"{m.element_bits}-bit elements in shared memory"
@@ -154,28 +155,31 @@ def explain_cmd(
     result = explain_instruction(instruction, **kw)
     if isinstance(result, StmatrixMap):
         data = result.to_dict()
-        picture: Any = _stmatrix_picture(result, colour=not no_color)
+        picture: Any = lambda: _stmatrix_picture(result, colour=not no_color)  # noqa: E731
         plain_lines = None
     elif isinstance(result, WmmaFragment):
         data = {"instruction": result.instruction, "fragment": result.to_dict()}
-        picture = render_properties(result.instruction, _wmma_rows(result), [result.note])
+        picture = lambda: render_properties(result.instruction, _wmma_rows(result),  # noqa: E731
+                                            [result.note])
         plain_lines = _wmma_lines(result)
     else:
         data = {"instruction": p.text, "footprint": result.to_dict()}
         caption = (f"{result.lanes} lanes x {result.columns_per_access} columns per access"
                    + (f"; {_relative(taddr is None)}" if taddr is None else ""))
-        picture = render_footprint(result, _footprint_findings(result), caption, verdict=False)
+        picture = lambda: render_footprint(result, _footprint_findings(result), caption,  # noqa: E731
+                                           verdict=False)
         plain_lines = _footprint_lines(result, taddr is None)
     if svg is not None:
+        from rich.console import Console
         console = Console(record=True, file=io.StringIO(), width=200, highlight=False)
-        console.print(picture)
+        console.print(picture())
         console.save_svg(str(svg), title=f"descgen explain {p.text}")
     if fmt is ExplainFormat.json:
         typer.echo(json.dumps(data, indent=2))
     elif plain_:
         typer.echo("\n".join(_stmatrix_lines(result) if plain_lines is None else plain_lines))
     else:
-        _console(no_color, piped_width=200).print(picture)
+        _console(no_color, piped_width=200).print(picture())
 
 
 def register(app: typer.Typer) -> None:

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 
 from descriptors import ParameterError, parse_int
 from descriptors.cute_layout import CuteDescriptor, cute_layout_descriptor, descriptor_cute_layout
@@ -132,6 +131,7 @@ def layout_cmd(
         else:
             _console(no_color, piped_width=160).print(_rich(report))
         if show and not isinstance(result, CuteDescriptor):
+            from rich.console import Console
             console = Console(highlight=False, soft_wrap=False, width=160,
                               **({"color_system": None} if no_color else {}))
             console.print(_picture(result, colour=not no_color))
@@ -163,6 +163,7 @@ def _picture(result: SmemLayout | DescriptorLayout | CuteDescriptor, *, colour: 
 
 
 def _write_svg(result: SmemLayout | DescriptorLayout | CuteDescriptor, path: Path) -> None:
+    from rich.console import Console
     console = Console(record=True, file=io.StringIO(), width=160, highlight=False)
     console.print(_picture(result, colour=True))
     console.save_svg(str(path), title=f"descgen layout {result.hex}")

@@ -106,6 +106,26 @@ def test_rich_loads_for_the_table_output(args: list[str]) -> None:
     assert "rich" in _loaded(CLI.format(args=args))
 
 
+LAYOUT = ["layout", "--major", "K", "--a-type", "bf16", "--swizzle", "128B", "--tile", "128x64"]
+STMATRIX = "stmatrix.sync.aligned.m8n8.x4.shared.b16 [p], {r0, r1, r2, r3};"
+TCGEN05_LD = "tcgen05.ld.sync.aligned.32x32b.x2.b32 {r0, r1}, [taddr];"
+WMMA = "wmma.load.a.sync.aligned.row.m16n16k16.shared.f16 {r0, r1, r2, r3, r4, r5, r6, r7}, [p];"
+
+
+@pytest.mark.parametrize("args", [
+    [*LAYOUT, "--k-steps", "--plain"], [*LAYOUT, "--format", "json"], [*LAYOUT, "-f", "hex"],
+    *[["explain", instr, *fmt] for instr in (STMATRIX, TCGEN05_LD, WMMA)
+      for fmt in (["--plain"], ["--format", "json"])],
+])
+def test_plain_and_json_reports_do_not_load_rich(args: list[str]) -> None:
+    """layout and explain draw with rich only for their tables and pictures."""
+    code = CLI.format(args=args).replace("except SystemExit:\n    pass",
+                                         "except SystemExit as e:\n    assert not e.code, e.code")
+    assert _loaded(code) == set()
+    assert "rich" in _loaded(CLI.format(args=[a for a in args if a != "--plain"
+                                              and a not in ("--format", "json", "-f", "hex")]))
+
+
 def test_library_codec_loads_nothing_heavy() -> None:
     code = ("import descriptors\n"
             "descriptors.encode('idesc', kind='f16', a_type='bf16', b_type='bf16', m=128, n=256)\n"
