@@ -12,6 +12,7 @@ allowed, with the PTX table.  Field positions come from :mod:`descriptors.layout
 from __future__ import annotations
 
 import difflib
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -724,37 +725,52 @@ def encode(descriptor: str, **params: Any) -> int:
     Raises :class:`FieldError` when a value does not fit its field (never truncates) and
     :class:`ParameterError` for an unknown, missing or malformed parameter.
     """
-    values = params.values()
     try:
-        key = (descriptor, descriptor.__class__, *params, *values, *map(type, values))
-        return _MEMO[key]
-    except KeyError:
-        pass
+        return _memo(descriptor, **params)
+    except _Unmemoised as done:  # checked and encoded, but not of memoisable types
+        return done.word
     except TypeError:  # an unhashable parameter (a list): no memo
-        key = None
+        pass
+    return _encode(descriptor, params)  # outside the handler: no TypeError chained to a refusal
+
+
+def _encode(descriptor: Any, params: Mapping[str, Any]) -> int:
+    """:func:`encode` without the whole-set memo (every check runs, through the per-parameter
+    memos of the fast encoders)."""
     try:
         encoder = _FAST_ENCODERS[descriptor]
     except (KeyError, TypeError):
         raise ParameterError(f"unknown descriptor {_short(descriptor)}; descriptors: "
                              + ", ".join(DESCRIPTORS)) from None
-    word = encoder(params)
-    if (key is not None and key[1] is str
-            and _MEMO_TYPES.issuperset(key[2 + 2 * len(params):])):
-        if len(_MEMO) >= _MEMO_SIZE:
-            _MEMO.clear()  # O(1) amortised; evicting one by one from the front is not
-        _MEMO[key] = word
-    return word
+    return encoder(params)
 
 
-#: Words of parameter sets already encoded, keyed by descriptor, parameter names, values *and the
-#: values' exact types*
-#: (so ``m=128.0`` or ``negate_a=1`` never meet the entry of ``m=128`` / ``negate_a=True``).
-#: Only sets whose values are plain str/int/bool/None are stored: they are immutable and their
-#: checks are deterministic, so a hit returns what the checks would.  Failures are never stored
-#: (every refusal runs the checks and raises afresh).  Past the limit the memo starts afresh.
-_MEMO: dict[tuple[Any, ...], int] = {}
+class _Unmemoised(Exception):
+    """Carries a word out of :func:`_memo` without memoising it (``lru_cache`` keeps every value
+    returned, never an exception)."""
+
+    def __init__(self, word: int) -> None:
+        self.word = word
+
+
+#: Number of parameter sets the whole-set memo keeps (least recently used dropped first).
 _MEMO_SIZE = 4096
+#: The only value types whose words are memoised: immutable, and checked deterministically.
 _MEMO_TYPES = frozenset({str, int, bool, type(None)})
+
+
+@functools.lru_cache(maxsize=_MEMO_SIZE, typed=True)
+def _memo(descriptor: Any, /, **params: Any) -> int:
+    """Words of parameter sets already encoded.  ``functools.lru_cache`` with ``typed=True``
+    keys them by descriptor, parameter names, values *and the values' exact types*, built in C
+    (so ``m=128.0`` or ``negate_a=1`` never meet the entry of ``m=128`` / ``negate_a=True``).
+    Only sets whose values are plain str/int/bool/None are kept: those are immutable and their
+    checks deterministic, so a hit returns what the checks would; any other set raises
+    :class:`_Unmemoised` with its word.  Refusals raise, and are never kept."""
+    word = _encode(descriptor, params)
+    if descriptor.__class__ is str and _MEMO_TYPES.issuperset(map(type, params.values())):
+        return word
+    raise _Unmemoised(word)
 
 
 def _layout_docs() -> str:

@@ -145,7 +145,15 @@ def test_encode_memo_is_used_and_keyed_by_type():
     params = dict(kind="f16", a_type="bf16", b_type="bf16", d_type="f32", m=128, n=256)
     word = descriptors.encode("idesc", **params)
     assert word == 0x08400490
-    assert any(key[0] == "idesc" and 0x08400490 == value for key, value in codec._MEMO.items())
+    hits = codec._memo.cache_info().hits
+    assert descriptors.encode("idesc", **params) == word
+    assert codec._memo.cache_info().hits == hits + 1
+    # sets holding other types are checked every time, never kept
+    size = codec._memo.cache_info().currsize
+    assert descriptors.encode("zcm", first_span=(0, 1)) == descriptors.encode(
+        "zcm", first_span=[0, 1]) == slow_encode("zcm", {"first_span": [0, 1]}) == 0x8200000000
+    assert descriptors.encode("idesc", **{**params, "m": _Int(128)}) == word
+    assert codec._memo.cache_info().currsize == size
     # look-alikes of memoised values run the checks: refused exactly as without the memo
     for name, value in (("m", 128.0), ("negate_a", 1.0)):
         bad = {**params, name: value}
@@ -160,16 +168,31 @@ def test_encode_memo_is_used_and_keyed_by_type():
         assert outcome(lambda: descriptors.encode("idesc", **{**params, "m": 100}))[0] == "raise"
 
 
+class _Int(int):
+    """An int of another type: checked like an int, but not memoised."""
+
+
+def test_a_mutable_value_is_never_served_from_the_memo():
+    class Lane:  # hashable by identity, its value changes
+        value = 1
+
+        def __index__(self):
+            return self.value
+
+    lane = Lane()
+    first = outcome(lambda: descriptors.encode("tmem", lane=lane))
+    lane.value = 2
+    second = outcome(lambda: descriptors.encode("tmem", lane=lane))
+    assert second == outcome(lambda: slow_encode("tmem", {"lane": lane}))
+    assert first != second or first[0] == "raise"
+
+
 def test_encode_memo_is_bounded():
-    before = dict(codec._MEMO)
-    try:
-        for lane in range(codec._MEMO_SIZE + 10):
-            descriptors.encode("tmem", lane=lane % 65536, column=lane // 65536)
-        assert 0 < len(codec._MEMO) <= codec._MEMO_SIZE
-        assert descriptors.encode("tmem", lane=5) == 5 << 16
-    finally:
-        codec._MEMO.clear()
-        codec._MEMO.update(before)
+    for lane in range(codec._MEMO_SIZE + 10):
+        descriptors.encode("tmem", lane=lane % 65536, column=lane // 65536)
+    info = codec._memo.cache_info()
+    assert info.maxsize == codec._MEMO_SIZE and info.currsize == codec._MEMO_SIZE
+    assert descriptors.encode("tmem", lane=5) == 5 << 16
 
 
 # ------------------------------------------------------------------ memos against the reference
