@@ -13,6 +13,7 @@ of tables ``{"name": ..., "descriptor": ..., <encode parameters>}``, with two op
 
 from __future__ import annotations
 
+import itertools
 import json
 import tomllib
 from collections.abc import Sequence
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .codec import _MAX_DIGITS, DESCRIPTORS, encode, format_word, parse_int
+from .codec import _MAX_DIGITS, DESCRIPTORS, format_word, parse_int
 from .errors import BatchError, DescgenError, InvalidDescriptorError, shorten, shorten_text
 from .output import (c_literal, c_type, check_identifier, comment_text, describe_params,
                      docstring_text)
@@ -198,33 +199,44 @@ def load_batch(path: str | Path) -> list[BatchConfig]:
 
 
 def encode_batch(configs: Sequence[BatchConfig], *, force: bool = False) -> list[BatchResult]:
-    """Encode and validate every configuration.  :class:`BatchError` names the first one that
-    cannot be encoded or whose word differs from its ``expect``;
+    """Encode and validate every configuration, each run of configurations of one descriptor
+    through :func:`descriptors.bulk.iter_encode`.  :class:`BatchError` names the first one (in
+    order) that cannot be encoded or whose word differs from its ``expect``;
     :class:`InvalidDescriptorError` the first that breaks a rule of the PTX text, unless
     ``force``.  Each result carries its findings."""
-    from .validate import is_valid, validate
+    from .bulk import iter_encode
 
     results = []
-    for cfg in configs:
-        try:
-            word = encode(cfg.descriptor, **cfg.params)
-        except DescgenError as exc:
-            raise BatchError(f"{cfg.label}: {exc}") from None
-        if cfg.expect is not None and word != cfg.expect:
-            raise BatchError(f"{cfg.label}: encodes to {format_word(cfg.descriptor, word)}, "
-                             f"expected {format_word(cfg.descriptor, cfg.expect)}")
-        ctx = dict(cfg.context)
-        if cfg.descriptor == "idesc":
-            ctx.update({k: cfg.params[k] for k in ("cta_group", "ws") if k in cfg.params})
-        try:
-            findings = validate(cfg.descriptor, word, kind=cfg.params.get("kind"), arch=cfg.arch,
-                                **ctx)
-        except DescgenError as exc:
-            raise BatchError(f"{cfg.label}: {exc}") from None
-        if not is_valid(findings) and not force:
-            raise InvalidDescriptorError(f"{cfg.label} breaks the PTX rules above", findings)
-        results.append(BatchResult(cfg, word, findings))
+    for descriptor, run in itertools.groupby(configs, key=lambda c: c.descriptor):
+        run = list(run)
+        words = iter_encode(descriptor, [cfg.params for cfg in run])
+        for cfg in run:
+            try:
+                word = next(words)
+            except DescgenError as exc:
+                raise BatchError(f"{cfg.label}: {exc}") from None
+            results.append(_checked(cfg, word, force))
     return results
+
+
+def _checked(cfg: BatchConfig, word: int, force: bool) -> BatchResult:
+    """One encoded configuration against its ``expect`` and the PTX rules."""
+    from .validate import is_valid, validate
+
+    if cfg.expect is not None and word != cfg.expect:
+        raise BatchError(f"{cfg.label}: encodes to {format_word(cfg.descriptor, word)}, "
+                         f"expected {format_word(cfg.descriptor, cfg.expect)}")
+    ctx = dict(cfg.context)
+    if cfg.descriptor == "idesc":
+        ctx.update({k: cfg.params[k] for k in ("cta_group", "ws") if k in cfg.params})
+    try:
+        findings = validate(cfg.descriptor, word, kind=cfg.params.get("kind"), arch=cfg.arch,
+                            **ctx)
+    except DescgenError as exc:
+        raise BatchError(f"{cfg.label}: {exc}") from None
+    if not is_valid(findings) and not force:
+        raise InvalidDescriptorError(f"{cfg.label} breaks the PTX rules above", findings)
+    return BatchResult(cfg, word, findings)
 
 
 def _comment(cfg: BatchConfig) -> str:

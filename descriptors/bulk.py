@@ -8,8 +8,10 @@ definition (:mod:`descriptors.layouts`); without it they are lists of ints compu
 way in pure Python.  Both give the same values bit for bit.
 
 ``encode_many(descriptor, rows)`` encodes a sequence of parameter mappings (``encode``'s
-keyword parameters) into a list of ints.  The semantic checks run once per distinct parameter
-set (the memo of :func:`descriptors.encode`), so NumPy brings nothing there.
+keyword parameters) into a list of ints (``iter_encode``: one at a time; ``descgen batch``
+encodes its entries this way, one run of entries of the same descriptor at a time).  The
+semantic checks run once per distinct parameter set (the memo of :func:`descriptors.encode`),
+so NumPy brings nothing there.
 
 Refusals are :func:`descriptors.decode`'s and :func:`descriptors.encode`'s own exceptions (same
 class and message) for the first bad word or row, with a note naming its index.
@@ -17,7 +19,7 @@ class and message) for the first bad word or row, with a note naming its index.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from .bits import Layout
@@ -25,7 +27,7 @@ from .codec import _DISPATCH, _word, encode, layout_for
 from .errors import DescgenError, ParameterError
 from .errors import shorten as _short
 
-__all__ = ["decode_many", "encode_many", "numpy_or_none"]
+__all__ = ["decode_many", "encode_many", "iter_encode", "numpy_or_none"]
 
 _UNSET: Any = object()
 _numpy: Any = _UNSET
@@ -148,16 +150,26 @@ def encode_many(descriptor: str, rows: Iterable[Mapping[str, Any]]) -> list[int]
     Raises what :func:`descriptors.encode` raises (:class:`FieldError`,
     :class:`ParameterError`) for the first row it refuses, with a note giving its index;
     :class:`ParameterError` when a row is not a mapping of parameter names."""
+    return list(iter_encode(descriptor, rows))
+
+
+def iter_encode(descriptor: str, rows: Iterable[Mapping[str, Any]]) -> Iterator[int]:
+    """:func:`encode_many`, one word at a time: a refused row raises when its word is asked for,
+    after the words of the rows before it (``descgen batch`` reports the entries in file order
+    this way)."""
     if isinstance(rows, (str, bytes, bytearray, Mapping)) or not isinstance(rows, Iterable):
         raise ParameterError(f"rows must be a sequence of parameter mappings, not {_short(rows)}")
-    out = []
+    return _encoded(descriptor, rows)
+
+
+def _encoded(descriptor: str, rows: Iterable[Mapping[str, Any]]) -> Iterator[int]:
     for i, row in enumerate(rows):
         if not isinstance(row, Mapping) or not all(isinstance(k, str) for k in row):
             raise ParameterError(f"row #{i}: a row is a mapping of parameter names to values, "
                                  f"not {_short(row)}")
         try:
-            out.append(encode(descriptor, **row))
+            word = encode(descriptor, **row)
         except DescgenError as exc:
             exc.add_note(f"(row #{i})")
             raise
-    return out
+        yield word

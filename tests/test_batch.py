@@ -289,3 +289,33 @@ def test_batch_file_with_a_byte_order_mark(tmp_path):
     assert load_batch(path)[0].params == {"lane": 1}
     r = CliRunner().invoke(app, ["batch", "/dev/null"])
     assert r.exit_code == 2 and "not valid :" not in r.stderr
+
+
+def test_batch_encodes_runs_of_one_descriptor_through_the_bulk_path(monkeypatch):
+    """Each run of consecutive entries of one descriptor is one iter_encode call; the first
+    problem in file order is the one reported, whether it is a refusal or a broken rule."""
+    from descriptors import bulk
+
+    runs = []
+
+    def spy(descriptor, rows):
+        runs.append((descriptor, len(rows)))
+        return real(descriptor, rows)
+
+    real = bulk.iter_encode
+    monkeypatch.setattr(bulk, "iter_encode", spy)
+    doc = [_config(name="A"), _config(name="B", lane=2),
+           {"name": "S", "descriptor": "smem", "sbo": 1024, "swizzle": "128B"},
+           _config(name="C", lane=3)]
+    words = [r.word for r in encode_batch(parse_batch(doc))]
+    assert runs == [("tmem", 2), ("smem", 1), ("tmem", 1)]
+    assert words == [0x10000, 0x20000, descriptors.encode("smem", sbo=1024, swizzle="128B"),
+                     0x30000]
+    # B breaks a rule (lane 16 with shift), C cannot be encoded: B is reported
+    broken = [_config(name="A"), _config(name="B", lane=16, shift=True),
+              _config(name="C", lane=0x10000)]
+    with pytest.raises(descriptors.InvalidDescriptorError, match=r"config 'B' \(#2\) breaks"):
+        encode_batch(parse_batch(broken))
+    # the refusal comes first: it is reported, with the entry's name
+    with pytest.raises(descriptors.BatchError, match=r"^config 'C' \(#2\): .*field 'lane'\[31:16\]"):
+        encode_batch(parse_batch([broken[0], broken[2], broken[1]]))
