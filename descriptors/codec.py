@@ -729,9 +729,50 @@ def encode(descriptor: str, **params: Any) -> int:
         return _memo(descriptor, **params)
     except _Unmemoised as done:  # checked and encoded, but not of memoisable types
         return done.word
-    except TypeError:  # an unhashable parameter (a list): no memo
+    except TypeError:  # an unhashable parameter (a list)
         pass
-    return _encode(descriptor, params)  # outside the handler: no TypeError chained to a refusal
+    return _encode_lists(descriptor, params)  # outside the handler: no TypeError chained
+
+
+def _encode_lists(descriptor: Any, params: dict[str, Any]) -> int:
+    """:func:`encode` of a set holding a list or tuple (zcm's ``start_count``/``first_span``):
+    memoised in ``_LIST_MEMO`` keyed by every value and element with its exact type, when they
+    are all plain (``[1]``, ``[True]`` and ``[1.0]`` have keys of their own); anything else is
+    checked and encoded every time."""
+    try:
+        key = (descriptor.__class__, descriptor, *params, *map(_frozen, params.values()))
+    except (_NotPlain, AttributeError):
+        return _encode(descriptor, params)
+    try:
+        return _LIST_MEMO[key]
+    except KeyError:
+        pass
+    word = _encode(descriptor, params)
+    if key[0] is str:
+        if len(_LIST_MEMO) >= _MEMO_SIZE:
+            _LIST_MEMO.clear()  # O(1) amortised
+        _LIST_MEMO[key] = word
+    return word
+
+
+class _NotPlain(Exception):
+    """A value :func:`_frozen` cannot key exactly."""
+
+
+def _frozen(value: Any) -> tuple[Any, ...]:
+    """``value`` with its exact type, and a list's or tuple's elements with theirs."""
+    cls = value.__class__
+    if cls in _MEMO_TYPES:
+        return (cls, value)
+    if cls is list or cls is tuple:
+        types = tuple(map(type, value))
+        if _MEMO_TYPES.issuperset(types):
+            return (cls, tuple(value), types)
+    raise _NotPlain
+
+
+#: Words of parameter sets holding lists or tuples (see :func:`_encode_lists`).
+_LIST_MEMO: dict[tuple[Any, ...], int] = {}
 
 
 def _encode(descriptor: Any, params: Mapping[str, Any]) -> int:

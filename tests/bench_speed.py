@@ -24,6 +24,10 @@ both see the same machine load).  Every ratio is measured in the same run, min o
     set (typed key built in C); the C wrapper alone cannot be ``encode``, because it raises a
     bare ``TypeError`` for a list parameter (zcm's ``first_span``) instead of encoding it.
 
+* ``--every-layout``: encode (a repeated set), ``decode().values`` (a repeated word) and of a new
+  word, for every descriptor and idesc kind (one real parameter set each, ``EVERY_LAYOUT``),
+  against Construct's build/parse of the layout each uses.
+
 * ``decode_many`` of 1,000,000 words (a NumPy array and a list of ints) against a NumPy
   shift/mask of the same fields, and the pure-Python path on 100,000 words against a loop of
   ``decode(...).fields``.
@@ -45,6 +49,7 @@ N_CALLS = 2000
 N_BULK = 1_000_000
 N_PURE = 100_000
 N_WORDS = 20_000  # distinct words for the "new word" rows: more than any memo keeps
+EVERY = "--every-layout" in sys.argv  # read in the workers too (they get the same argv flag)
 
 
 def per_call(fn, n: int = N_CALLS, repeat: int = REPEAT) -> float:
@@ -138,7 +143,58 @@ def make_rows(descriptors):
         ("floor: f('idesc', kind=...) written out",
          lambda: floor("idesc", kind="f16", a_type="bf16", b_type="bf16", d_type="f32", m=128,
                        n=256), lambda: ibuild(fi)),
+        *(every_layout_rows(descriptors) if EVERY else []),
     ]
+
+
+#: One real parameter set per descriptor and idesc kind (CUTLASS/DeepGEMM configurations from
+#: fixtures/real-world.toml, and i8/mxf4 written here), for the "every layout" rows.
+EVERY_LAYOUT = {
+    "idesc tf32": dict(kind="tf32", a_type="tf32", b_type="tf32", d_type="f32", m=128, n=128),
+    "idesc f16": dict(kind="f16", a_type="bf16", b_type="bf16", d_type="f32", m=128, n=256),
+    "idesc f8f6f4": dict(kind="f8f6f4", a_type="e4m3", b_type="e4m3", d_type="f32", m=128,
+                         n=256),
+    "idesc i8": dict(kind="i8", a_type="s8", b_type="s8", d_type="s32", m=128, n=256),
+    "idesc mxf8f6f4": dict(kind="mxf8f6f4", a_type="e4m3", b_type="e4m3", scale_type="ue8m0",
+                           m=128, n=256),
+    "idesc mxf4": dict(kind="mxf4", a_type="e2m1", b_type="e2m1", scale_type="ue8m0", m=128,
+                       n=256),
+    "idesc mxf4nvf4": dict(kind="mxf4nvf4", a_type="e2m1", b_type="e2m1", scale_type="ue4m3",
+                           m=128, n=256),
+    "smem": dict(start_address=0x400, leading_byte_offset=16, stride_byte_offset=1024,
+                 swizzle="128B"),
+    "zcm": dict(start_count=[2], first_span=[1], skip_span=2, use_span=3),
+    "tmem": dict(lane=32, column=64),
+}
+
+
+def every_layout_rows(descriptors) -> list[tuple[str, object, object]]:
+    """encode (a repeated set), decode().values (a repeated word) and decode().values of a new
+    word, for every descriptor and idesc kind, each against Construct's build/parse of the
+    layout it uses."""
+    rows = []
+    rng = random.Random(5)
+    for label, params in EVERY_LAYOUT.items():
+        descriptor, kind = (label.split() + [None])[:2]
+        lay = descriptors.layout_for(descriptor, kind)
+        word = descriptors.encode(descriptor, **params)
+        nbytes = lay.size // 8
+        raw = word.to_bytes(nbytes, "big")
+        parsed = lay.struct.parse(raw)
+        assert int.from_bytes(lay.struct.build(parsed), "big") == word
+        build, parse = lay.struct.build, lay.struct.parse
+        new = itertools.cycle([rng.getrandbits(lay.size) for _ in range(N_WORDS)]).__next__
+        rows += [
+            (f"{label}: encode", lambda d=descriptor, p=params: descriptors.encode(d, **p),
+             lambda b=build, f=parsed: b(f)),
+            (f"{label}: decode .values",
+             lambda d=descriptor, w=word, k=kind: descriptors.decode(d, w, kind=k).values,
+             lambda q=parse, r=raw: q(r)),
+            (f"{label}: decode .values, new word",
+             lambda d=descriptor, n=new, k=kind: descriptors.decode(d, n(), kind=k).values,
+             lambda q=parse, r=raw: q(r)),
+        ]
+    return rows
 
 
 NOTE = ("(ratio = Construct parse/build of the same layout / descgen's call; 'new word': a "
@@ -164,7 +220,8 @@ def worker(tree: str) -> int:
 
 def side_by_side(before: str, after: str, rounds: int = 7) -> None:
     """Each row timed in a worker of each checkout in turn, ``rounds`` times; min of each."""
-    procs = [subprocess.Popen([sys.executable, __file__, "--worker", tree], stdin=subprocess.PIPE,
+    procs = [subprocess.Popen([sys.executable, __file__, "--worker", tree,
+                               *(["--every-layout"] if EVERY else [])], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, text=True) for tree in (before, after)]
     heads = [p.stdout.readline().split() for p in procs]  # type: ignore[union-attr]
     print(f"before: {heads[0][1]}\nafter:  {heads[1][1]}")
@@ -198,6 +255,8 @@ def main() -> int:
     parser.add_argument("--before", metavar="DIR",
                         help="measure checkout DIR and --tree side by side (per-call rows only)")
     parser.add_argument("--no-bulk", action="store_true", help="per-call numbers only")
+    parser.add_argument("--every-layout", action="store_true",
+                        help="add encode/decode rows for every descriptor and idesc kind")
     parser.add_argument("--worker", metavar="DIR", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -100,7 +101,8 @@ ANY_VALUE = st.one_of(
                      "1_024", "x"]),
     st.sampled_from([0, 1, 2, 3, 8, 16, 32, 64, 96, 128, 256, 1024, 0x400, 0x3FFF0, -16, 1 << 20]),
     st.sampled_from([True, False, None, 128.0, 1.0, 0.0, 256.0]),
-    st.sampled_from([[0, 1], (1, 2), [1, 1, 0, 0]]),
+    st.sampled_from([[0, 1], (1, 2), [1, 1, 0, 0], [1], (1,), [True], [1.0], (0.0, 1), [2, True],
+                     [[1]], [], [None], ["1"], [1 << 70]]),
 )
 
 BASES = {
@@ -166,6 +168,34 @@ def test_encode_memo_is_used_and_keyed_by_type():
     # a refusal is never memoised: it raises every time
     for _ in range(2):
         assert outcome(lambda: descriptors.encode("idesc", **{**params, "m": 100}))[0] == "raise"
+
+
+def test_encode_memo_of_list_parameters_is_keyed_by_element_type():
+    """zcm's start_count/first_span come as lists: sets holding them are memoised under keys
+    that carry every element's type, so a look-alike element is refused every time."""
+    codec._LIST_MEMO.clear()
+    word = descriptors.encode("zcm", start_count=[2], first_span=[1], skip_span=2, use_span=3)
+    assert word == slow_encode("zcm", dict(start_count=[2], first_span=[1], skip_span=2,
+                                           use_span=3))
+    assert len(codec._LIST_MEMO) == 1
+    assert descriptors.encode("zcm", start_count=[2], first_span=[1], skip_span=2,
+                              use_span=3) == word
+    assert len(codec._LIST_MEMO) == 1
+    for look_alike in ([2.0], [True], (2.0,)):
+        for _ in range(2):
+            with pytest.raises(descriptors.ParameterError, match="not an integer"):
+                descriptors.encode("zcm", start_count=look_alike, first_span=[1], skip_span=2,
+                                   use_span=3)
+    # a tuple has its own entry, with the same word
+    assert descriptors.encode("zcm", start_count=(2,), first_span=[1], skip_span=2,
+                              use_span=3) == word
+    assert len(codec._LIST_MEMO) == 2
+    # a list changed after the call: the key held a copy
+    spans = [1]
+    descriptors.encode("zcm", first_span=spans)
+    spans[0] = 5
+    with pytest.raises(descriptors.FieldError):
+        descriptors.encode("zcm", first_span=spans)
 
 
 class _Int(int):
