@@ -739,19 +739,20 @@ def _encode_lists(descriptor: Any, params: dict[str, Any]) -> int:
     memoised in ``_LIST_MEMO`` keyed by every value and element with its exact type, when they
     are all plain (``[1]``, ``[True]`` and ``[1.0]`` have keys of their own); anything else is
     checked and encoded every time."""
+    if descriptor.__class__ is not str:
+        return _encode(descriptor, params)
     try:
-        key = (descriptor.__class__, descriptor, *params, *map(_frozen, params.values()))
-    except (_NotPlain, AttributeError):
+        key = (descriptor, *params, *map(_frozen, params.values()))
+    except _NotPlain:
         return _encode(descriptor, params)
     try:
         return _LIST_MEMO[key]
     except KeyError:
         pass
     word = _encode(descriptor, params)
-    if key[0] is str:
-        if len(_LIST_MEMO) >= _MEMO_SIZE:
-            _LIST_MEMO.clear()  # O(1) amortised
-        _LIST_MEMO[key] = word
+    if len(_LIST_MEMO) >= _MEMO_SIZE:
+        _LIST_MEMO.clear()  # O(1) amortised
+    _LIST_MEMO[key] = word
     return word
 
 
