@@ -168,6 +168,13 @@ class Layout:
             if target not in self.by_name:
                 raise ValueError(f"layout {name}: alias {alias!r} names unknown field {target!r}")
         self.max_word = (1 << size) - 1
+        self.__doc__ = f"{title} ({size}-bit word, PTX {source}).\n\n{self.diagram()}"
+
+    def __getattr__(self, name: str) -> Any:
+        """The generated hot paths (``_decode``, ``_encode``, ``_encode_map``), compiled on first
+        use: a command that touches one layout does not compile the others."""
+        if name not in ("_decode", "_encode", "_encode_map"):
+            raise AttributeError(name)
         self._decode = self._compile_decode()
         self._encode = self._compile_encode()
         self._encode_map = self._compile_encode_map()
@@ -176,7 +183,7 @@ class Layout:
         self._encode_map.__doc__ = Layout.encode_fields.__doc__
         self.decode = self._decode  # type: ignore[method-assign]
         self.encode_fields = self._encode_map  # type: ignore[method-assign]
-        self.__doc__ = f"{title} ({size}-bit word, PTX {source}).\n\n{self.diagram()}"
+        return self.__dict__[name]
 
     @property
     def struct(self) -> cs.Construct:
