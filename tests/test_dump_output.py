@@ -1,0 +1,92 @@
+"""descgen dump's output, byte for byte.
+
+The output of ``descgen dump`` (rich text, ``--plain``, ``--plain --table-only`` and
+``--format json``) on every dump fixture and on a log that repeats them (the rows and JSON of
+words met again are built from caches) is pinned by its SHA-256 in
+``tests/dump_output_digests.json``, recorded before the caches existed.  After an intended
+change of the output, regenerate it with ``DESCGEN_UPDATE_GOLDEN=1 python -m pytest
+tests/test_dump_output.py`` and review the output's diff against the previous commit.  The JSON
+document is also rebuilt from :func:`descriptors.dump.scan` and ``json.dumps(f.to_dict())``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app
+from descriptors.dump import scan
+
+ROOT = Path(__file__).resolve().parent.parent
+DUMPS = ROOT / "fixtures" / "dumps"
+FIXTURES = sorted(p for p in DUMPS.iterdir() if not p.name.endswith(".expected.json"))
+DIGESTS = Path(__file__).resolve().parent / "dump_output_digests.json"
+MODES = {"text": [], "plain": ["--plain"], "table": ["--plain", "--table-only"],
+         "json": ["--format", "json"]}
+runner = CliRunner()
+
+
+def repeated_log() -> bytes:
+    """Every fixture three times, then a printf log from 96 threads of 4 K-loop steps: the same
+    words again and again, named alike and differently, and words never reported."""
+    parts = [p.read_bytes() for p in FIXTURES] * 3
+    lines = []
+    for t in range(384):
+        warp, k = t // 32 % 3, t // 96
+        a = 0x4000404000010040 + 2 * k
+        lines.append(f"[block ({t % 5},0,0) thread ({t % 96},0,0)] k={k}: adesc=0x{a:016x} "
+                     f"bdesc=0x{a + 0x800:016x} idesc=0x08400490 taddr=0x{(warp * 32) << 16:08x} "
+                     f"ptr=0x7fff{t * 4099:08x}")
+        if t % 32 == 0:
+            lines.append(f"desc: 0x{a:016x} mask 0x0003028000000000 $3 = 0x8400490 UR{t % 7} "
+                         f"0x40004040 zcm=0 idesc={138413200 + (t % 2)}")
+    parts.append(("\n".join(lines) + "\n").encode())
+    return b"".join(parts)
+
+
+INPUTS = {p.name: p.read_bytes for p in FIXTURES} | {"repeated.log": repeated_log}
+
+
+def output(data: bytes, mode: str) -> str:
+    result = runner.invoke(app, ["dump", "-", *MODES[mode]], input=data)
+    assert result.exit_code == 0, result.stderr
+    return result.stdout
+
+
+def digests() -> dict[str, str]:
+    return {f"{name} {mode}": hashlib.sha256(output(read(), mode).encode()).hexdigest()
+            for name, read in INPUTS.items() for mode in MODES}
+
+
+def test_output_is_byte_identical_to_recorded():
+    got = digests()
+    if os.environ.get("DESCGEN_UPDATE_GOLDEN"):
+        DIGESTS.write_text(json.dumps(got, indent=1, sort_keys=True) + "\n")
+    expected = json.loads(DIGESTS.read_text())
+    assert sorted(got) == sorted(expected)
+    assert [k for k in got if got[k] != expected[k]] == []
+
+
+@pytest.mark.parametrize("name", sorted(INPUTS))
+def test_json_output_is_json_dumps_of_each_finding(name):
+    data = INPUTS[name]()
+    findings = scan(data)
+    body = ",".join("\n  " + json.dumps(f.to_dict()) for f in findings)
+    assert output(data, "json") == '{"input": "<stdin>", "findings": [' + body + \
+        ("\n]}\n" if findings else "]}\n")
+
+
+def test_repeated_log_repeats_words():
+    findings = scan(repeated_log())
+    assert len(findings) > 3 * len({(f.word, f.name, f.register) for f in findings})
+    rows = output(repeated_log(), "plain").splitlines()
+    assert sum("(decoded at line " in r for r in rows) > 1000
+
+
+if __name__ == "__main__":  # print the digests of this checkout's output
+    print(json.dumps(digests(), indent=1, sort_keys=True))
