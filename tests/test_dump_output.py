@@ -1,4 +1,4 @@
-"""descgen dump's output, byte for byte.
+"""descgen dump's output, byte for byte, and the printf reader's one-pass word pattern.
 
 The output of ``descgen dump`` (rich text, ``--plain``, ``--plain --table-only`` and
 ``--format json``) on every dump fixture and on a log that repeats them (the rows and JSON of
@@ -17,10 +17,13 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from cli.main import app
-from descriptors.dump import scan
+from descriptors.dump import DumpFinding, _finding, scan
+from descriptors.readers import printf
 
 ROOT = Path(__file__).resolve().parent.parent
 DUMPS = ROOT / "fixtures" / "dumps"
@@ -86,6 +89,53 @@ def test_repeated_log_repeats_words():
     assert len(findings) > 3 * len({(f.word, f.name, f.register) for f in findings})
     rows = output(repeated_log(), "plain").splitlines()
     assert sum("(decoded at line " in r for r in rows) > 1000
+
+
+def test_fast_finding_is_the_dataclass():
+    args = (3, "printf", None, "adesc", "0x40", 0x40, 64, ())
+    fast, slow = _finding(*args), DumpFinding(*args)
+    assert fast == slow and hash(fast) == hash(slow) and repr(fast) == repr(slow)
+    assert vars(fast) == vars(slow)
+    with pytest.raises(AttributeError):
+        fast.line = 4  # type: ignore[misc]  # still frozen
+
+
+# ---------------------------------------------------------------- printf reader
+
+_PIECES = st.sampled_from([
+    "0x", "0X", "adesc", "idesc=", " = ", ": ", "=", ":", " ", "\t", "4000", "abcd1234",
+    "08400490", "0x4000404000010040", "0x4000_4040'0001", "_", "'", "$", ".", "a" * 70,
+    " " * 30, "x", "R4", "$R4 ", "7", "zz", ",", "(", ")",
+])
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.one_of(_PIECES, st.text("0123456789abcdefxX_.'$=: \t", max_size=12)),
+                max_size=24))
+def test_named_hex_words_is_hex_words_and_name_before(parts):
+    line = "".join(parts)
+    expected = [(start, text, value, size, printf.name_before(line, start))
+                for start, text, value, size in printf.hex_words(line)]
+    assert list(printf.named_hex_words(line)) == expected
+
+
+@pytest.mark.parametrize("line, names", [
+    ("adesc=0x4000404000010040 bdesc: 0x40", ["adesc", "bdesc"]),
+    ("idesc 08400490", ["idesc"]),
+    ("abcd1234=0x5", [None, "abcd1234"]),           # a word is never taken for a name
+    ("foo=abcd1234 0x2", ["foo", "abcd1234"]),       # the word before names the next
+    ("0x1 0x2", [None, None]),                       # a number is no name
+    ("_v.x = 0x40", ["_v.x"]),
+    ("$R4 = 0x40", ["R4"]),
+    ("a" * 70 + "=0x40", ["a" * 64]),                # name_before reads 64 characters
+    ("desc" + " " * 90 + "0x40", [None]),            # ... in a window of 80
+    ("desc" + " " * 70 + "0x40", ["desc"]),
+    ("desc" + " " * 76 + "0x40", ["desc"]),          # the name starts 80 before the word
+    ("desc" + " " * 77 + "0x40", ["esc"]),           # 81: the window cuts it
+])
+def test_named_hex_words_names(line, names):
+    assert [w[4] for w in printf.named_hex_words(line)] == names
+    assert [printf.name_before(line, w[0]) for w in printf.hex_words(line)] == names
 
 
 if __name__ == "__main__":  # print the digests of this checkout's output
