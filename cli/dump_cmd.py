@@ -266,7 +266,27 @@ def _text(found: Iterable[DumpFinding], name: str, *, plain_: bool, table_only: 
     total = 0
     w_line, w_where = _WIDTHS[0], _WIDTHS[1]
     wheres: dict[tuple[str | None, ...], str] = {}  # (register, name, source) -> padded cell
+    #: (readings, register, name, source) -> (readings, index entry, row after the line
+    #: number, valid): the row of a word met again, once its first occurrence is written
+    again: dict[tuple[Any, ...], tuple[Any, _Seen, str, bool]] = {}
+    places = KEEP_LOCATIONS
     for f in found:
+        cands = f.candidates
+        hit = again.get((id(cands), f.register, f.name, f.source))
+        if hit is not None and hit[0] is cands:
+            entry, tail = hit[1], hit[2]
+            total += 1
+            entry.count += 1
+            if len(entry.places) < places:
+                entry.places.append(f"{f.line} ({f.where})")
+            if fast_rows:
+                batch.append(str(f.line).rjust(w_line) + "  " + tail)
+                if len(batch) >= _BATCH:
+                    flush()
+            else:
+                console.print(Text(str(f.line).rjust(w_line) + "  " + tail[:-1],
+                                   style="green" if hit[3] else "red"), soft_wrap=True)
+            continue
         if total == 0:
             out(f"descriptor words in {name}, as they are found"
                 + ("" if table_only else " (each distinct word is decoded at its first "
@@ -299,6 +319,12 @@ def _text(found: Iterable[DumpFinding], name: str, *, plain_: bool, table_only: 
         if first and not table_only:
             flush()
             _decode_block(f, console, out)
+        if seen.get(key) is entry:  # the rows of its next occurrences: all but the line number
+            if len(again) >= _KEEP_FORMATTED:
+                again.clear()
+            later = summary if table_only else f"{summary} (decoded at line {entry.line})"
+            again[id(cands), f.register, f.name, f.source] = (
+                cands, entry, (where + head + later).rstrip() + "\n", valid)
     flush()
     if total == 0:
         out(f"no descriptor words found in {name}")
@@ -385,12 +411,22 @@ def _json(found: Any, name: str) -> None:
     text = _json_text
     batch: list[str] = []
     sep = "\n  "
+    #: (readings, source, register, name, text, word, size) -> (readings, the finding's JSON
+    #: after its line number): a log repeats the same words, written the same way
+    tails: dict[tuple[Any, ...], tuple[Any, str]] = {}
     for f in found:
-        best, cands = formatted.get(f, readings)
-        batch.append(f'{sep}{{"line": {f.line}, "source": {text(f.source)}, "register": '
-                     f'{text(f.register)}, "name": {text(f.name)}, "text": {text(f.text)}, '
-                     f'"word": {text(f.hex)}, "size": {f.size}, "best": {best}, '
-                     f'"candidates": {cands}}}')
+        c = f.candidates
+        key = (id(c), f.source, f.register, f.name, f.text, f.word, f.size)
+        hit = tails.get(key)
+        if hit is None or hit[0] is not c:
+            best, cands = formatted.get(f, readings)
+            if len(tails) >= _KEEP_FORMATTED:
+                tails.clear()
+            hit = tails[key] = (c, f'"source": {text(f.source)}, "register": '
+                                   f'{text(f.register)}, "name": {text(f.name)}, "text": '
+                                   f'{text(f.text)}, "word": {text(f.hex)}, "size": {f.size}, '
+                                   f'"best": {best}, "candidates": {cands}}}')
+        batch.append(sep + '{"line": ' + str(f.line) + ", " + hit[1])
         sep = ",\n  "
         if len(batch) >= _BATCH:
             write("".join(batch))
