@@ -951,19 +951,18 @@ class _Scanner:
         # expression or a register (`p $UR5` prints `$2 = 138413200`), or `name=123` / `name: 123`
         # with a name that carries a hint
         if register is not None or (default_name is not None and _strong(default_name)):
-            every = True
+            for start, text, word, size in printf.decimal_words(line, every=True):
+                if start in spans:
+                    continue  # the digits of a hex word ("idesc 08400480")
+                name = printf.name_before(line, start) or default_name
+                if register is None and (name is None or not _strong(name)):
+                    continue
+                self.found(lineno, source, register, name, text, word, size,
+                           _name_hints(name) if name else ())
         elif ("=" in line or ":" in line) and printf.has_hint_word(line):
-            every = False
-        else:
-            return
-        for start, text, word, size in printf.decimal_words(line, every=every):
-            if start in spans:
-                continue  # the digits of a hex word ("idesc 08400480")
-            name = printf.name_before(line, start) or default_name
-            if register is None and (name is None or not _strong(name)):
-                continue
-            self.found(lineno, source, register, name, text, word, size,
-                       _name_hints(name) if name else ())
+            for start, text, word, size, name in printf.named_decimal_words(line):
+                if start not in spans and _strong(name):
+                    self.found(lineno, source, None, name, text, word, size, _name_hints(name))
 
     def hex_word(self, name: str | None, word: int, size: int, register: str | None,
                  default_name: str | None) -> tuple[str | None, str | None,

@@ -119,6 +119,16 @@ def test_named_hex_words_is_hex_words_and_name_before(parts):
     assert list(printf.named_hex_words(line)) == expected
 
 
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.one_of(_PIECES, st.sampled_from(["k=3", "idesc = 138413200", "1" * 21]),
+                          st.text("0123456789abcdefxX_.'$=: \t", max_size=12)), max_size=24))
+def test_named_decimal_words_are_decimal_words_with_a_name(parts):
+    line = "".join(parts)
+    expected = [(start, text, value, size, printf.name_before(line, start))
+                for start, text, value, size in printf.decimal_words(line, every=False)]
+    assert list(printf.named_decimal_words(line)) == [w for w in expected if w[4] is not None]
+
+
 @pytest.mark.parametrize("line, names", [
     ("adesc=0x4000404000010040 bdesc: 0x40", ["adesc", "bdesc"]),
     ("idesc 08400490", ["idesc"]),
@@ -136,6 +146,13 @@ def test_named_hex_words_is_hex_words_and_name_before(parts):
 def test_named_hex_words_names(line, names):
     assert [w[4] for w in printf.named_hex_words(line)] == names
     assert [printf.name_before(line, w[0]) for w in printf.hex_words(line)] == names
+
+
+def test_named_decimal_words_names():
+    line = "k=3 adesc = 138413200 (=5) x: 99999999999999999999 " + "a" * 70 + "=7 " + \
+        "desc" + " " * 77 + "=8"
+    assert [(w[1], w[4]) for w in printf.named_decimal_words(line)] == \
+        [("3", "k"), ("138413200", "adesc"), ("7", "a" * 64), ("8", "sc")]  # window of 80
 
 
 if __name__ == "__main__":  # print the digests of this checkout's output

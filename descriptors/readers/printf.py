@@ -4,7 +4,8 @@
 digits) or bare words of exactly 8 or 16 digits, ``_`` or ``'`` separators allowed.
 ``decimal_words(line, every=...)`` yields decimal numbers: all of them (``every=True``: the
 text already says what the value is, e.g. ``p $UR5`` printed ``$2 = 138413200``) or only
-those written as ``name=123`` / ``name: 123``.  ``name_before(line, start)`` is the identifier
+those written as ``name=123`` / ``name: 123``; ``named_decimal_words(line)`` the latter with
+their names, those that have one.  ``name_before(line, start)`` is the identifier
 written just before a value.  Each word comes as ``(start, text, value, size)``: its column
 (0-based), the digits as written, the integer and its size (64 bits when it has more than 8
 hex digits or does not fit 32 bits, else 32).  ``named_hex_words(line)`` yields the hex words
@@ -21,25 +22,27 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["hex_words", "named_hex_words", "decimal_words", "name_before", "has_hint_word",
-           "could_hold_hex"]
+__all__ = ["hex_words", "named_hex_words", "decimal_words", "named_decimal_words",
+           "name_before", "has_hint_word", "could_hold_hex"]
 
 _REGISTER_MAX = (1 << 32) - 1
 
-_TOKEN = (r"(?<![0-9A-Za-z_$.])(?:"
-          r"0[xX](?P<hex{0}>[0-9A-Fa-f]++(?:['_][0-9A-Fa-f]++)*+)"
-          r"|(?P<bare{0}>[0-9A-Fa-f]{{4}}(?:['_]?[0-9A-Fa-f]{{4}}){{1,3}})"
-          r")(?![0-9A-Za-z_'])")
-TOKEN = re.compile(_TOKEN.format(""))
+#: A hex word: its digits (0x-prefixed: group ``hex{0}``; bare: ``bare{0}``), without the
+#: look-behind that no name character or ``$`` precedes it.
+_WORD = (r"(?:0[xX](?P<hex{0}>[0-9A-Fa-f]++(?:['_][0-9A-Fa-f]++)*+)"
+         r"|(?P<bare{0}>[0-9A-Fa-f]{{4}}(?:['_]?[0-9A-Fa-f]{{4}}){{1,3}})"
+         r")(?![0-9A-Za-z_'])")
+TOKEN = re.compile(r"(?<![0-9A-Za-z_$.])" + _WORD.format(""))
 #: :data:`TOKEN`, or a name, its separator and :data:`TOKEN`: the same words in the same order
 #: (the word alone is tried first at each position, so a word is never taken for a name; a
-#: name starts where no name character precedes it, so it cannot start inside a word).  The
-#: name is what :func:`name_before` reads when it holds at most 64 characters and starts at
-#: most 80 before the word (the reversed window); otherwise :func:`name_before` decides.
+#: name starts where no name character precedes it, so it cannot start inside a word; the
+#: look-behind both share is tested once).  The name is what :func:`name_before` reads when it
+#: holds at most 64 characters and starts at most 80 before the word (the reversed window);
+#: otherwise :func:`name_before` decides.
 NAMED_TOKEN = re.compile(
-    _TOKEN.format("")
-    + r"|(?<![A-Za-z0-9_.])(?P<name>[A-Za-z0-9_.]{1,64}+)(?:[ \t]*+[=:])?[ \t]*+(?P<word>"
-    + _TOKEN.format("2") + ")")
+    r"(?<![0-9A-Za-z_.])(?:(?<!\$)" + _WORD.format("")
+    + r"|(?P<name>[A-Za-z0-9_.]{1,64}+)(?:[ \t]*+[=:])?[ \t]*+(?P<word>(?<![0-9A-Za-z_$.])"
+    + _WORD.format("2") + "))")
 #: Characters a name may start with (else it is a number: ``0x4000_...``).
 _NAME_FIRST = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 #: The window :func:`name_before` reads.
@@ -142,6 +145,31 @@ def decimal_words(line: str, *, every: bool) -> Iterator[tuple[int, str, int, in
         if word >> 64:
             continue
         yield m.start(1), m.group(1), word, 64 if word > _REGISTER_MAX else 32
+
+
+def named_decimal_words(line: str) -> Iterator[tuple[int, str, int, int, str]]:
+    """``(start, text, value, size, name)`` of the ``name=123`` / ``name: 123`` numbers of
+    ``line`` that have a name: those of ``decimal_words(line, every=False)`` whose
+    :func:`name_before` is not ``None``, with it (the line reversed once, not the text before
+    each number)."""
+    rev = None
+    end = len(line)
+    match = NAME_REVERSED.match
+    for m in NAMED_DECIMAL.finditer(line):
+        digits = m.group(1)
+        word = int(digits)
+        if word >> 64:
+            continue
+        start = m.start(1)
+        if rev is None:
+            rev = line[::-1]
+        # name_before: line[start - 80:start] reversed is rev[end - start:end - start + 80]
+        n = match(rev, end - start, end - start + _NAME_WINDOW)
+        if n is None:
+            continue
+        name = n.group(1)[::-1]
+        if name[0] in _NAME_FIRST:
+            yield start, digits, word, 64 if word > _REGISTER_MAX else 32, name
 
 
 def name_before(line: str, start: int) -> str | None:
