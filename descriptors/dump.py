@@ -810,8 +810,9 @@ class _Scanner:
         #: awaiting its odd partner on the next line
         self.pending: tuple[int, str, int, str, int] | None = None
         self.memo: dict[int, bool] = {}
-        #: (name before a hex word, the word, register, default name) -> :meth:`hex_word`
-        self.words: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+        #: (name before a hex word, the word, register, default name, source) -> the fields
+        #: of its finding (line 0), or None: not reported
+        self.words: dict[tuple[Any, ...], dict[str, Any] | None] = {}
         #: (word, size, hints, narrow) -> the finding's readings, or None: not reported
         self.readings: dict[tuple[Any, ...], tuple[Candidate, ...] | None] = {}
         self.expr: tuple[str | None, str | None] | None = None  # (register, name) printed next
@@ -934,19 +935,25 @@ class _Scanner:
         spans = []
         if printf.could_hold_hex(line):
             words = self.words
-            queue = self.queue
+            append = self.queue.append
             for start, text, word, size, name in printf.named_hex_words(line):
                 spans.append(start)
-                # what a name says of a word, memoised: a log repeats the same names and words
-                key = (name, text, register, default_name)
-                got = words.get(key)
-                if got is None:
+                # the finding of a name and word, memoised (its fields but the line, or None:
+                # not reported): a log repeats the same names and words
+                key = (name, text, register, default_name, source)
+                fields = words.get(key, False)
+                if fields is False:
                     if len(words) >= _MEMO_SIZE:
                         words.clear()
-                    got = words[key] = self.hex_word(name, word, size, register, default_name)
-                reg, name, cands = got
-                if cands is not None:
-                    queue.append(_finding(lineno, source, reg, name, text, word, size, cands))
+                    reg, name, cands = self.hex_word(name, word, size, register, default_name)
+                    fields = words[key] = None if cands is None else vars(
+                        _finding(0, source, reg, name, text, word, size, cands))
+                if fields is not None:
+                    fields = fields.copy()
+                    fields["line"] = lineno
+                    finding = _new(DumpFinding)
+                    _set(finding, "__dict__", fields)
+                    append(finding)
         # decimal values only where the text says what they are: a value named by the printed
         # expression or a register (`p $UR5` prints `$2 = 138413200`), or `name=123` / `name: 123`
         # with a name that carries a hint
