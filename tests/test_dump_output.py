@@ -12,8 +12,10 @@ document is also rebuilt from :func:`descriptors.dump.scan` and ``json.dumps(f.t
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -82,6 +84,16 @@ def test_json_output_is_json_dumps_of_each_finding(name):
     body = ",".join("\n  " + json.dumps(f.to_dict()) for f in findings)
     assert output(data, "json") == '{"input": "<stdin>", "findings": [' + body + \
         ("\n]}\n" if findings else "]}\n")
+
+
+def test_json_written_as_text_where_stdout_has_no_buffer(monkeypatch):
+    from cli import dump_cmd
+    data = repeated_log()
+    out = io.StringIO()  # no binary buffer: the text is written as it is
+    monkeypatch.setattr(sys, "stdout", out)
+    dump_cmd._json(iter(scan(data)), "<stdin>")
+    monkeypatch.undo()
+    assert out.getvalue() == output(data, "json")
 
 
 def test_repeated_log_repeats_words():
