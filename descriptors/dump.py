@@ -111,7 +111,8 @@ MAX_LINE = 4096
 #: Lines a SASS immediate waits for an MMA instruction that says what it is.
 WINDOW = 4096
 _MEMO_SIZE = 1 << 16
-#: Distinct (word, evidence) readings a scan keeps for words met again (as the LRU caches).
+#: Distinct (word, evidence) readings a scan keeps for words met again (as the LRU caches),
+#: and distinct printf (name, word) findings.
 _READINGS_SIZE = 1 << 12
 #: Confidence from which a word is reported without evidence in the text.
 DEFAULT_MIN_CONFIDENCE = 0.5
@@ -943,7 +944,7 @@ class _Scanner:
                 key = (name, text, register, default_name, source)
                 fields = words.get(key, False)
                 if fields is False:
-                    if len(words) >= _MEMO_SIZE:
+                    if len(words) >= _READINGS_SIZE:
                         words.clear()
                     reg, name, cands = self.hex_word(name, word, size, register, default_name)
                     fields = words[key] = None if cands is None else vars(

@@ -121,7 +121,7 @@ _PIECES = st.sampled_from([
 ])
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(st.lists(st.one_of(_PIECES, st.text("0123456789abcdefxX_.'$=: \t", max_size=12)),
                 max_size=24))
 def test_named_hex_words_is_hex_words_and_name_before(parts):
@@ -131,7 +131,7 @@ def test_named_hex_words_is_hex_words_and_name_before(parts):
     assert list(printf.named_hex_words(line)) == expected
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(st.lists(st.one_of(_PIECES, st.sampled_from(["k=3", "idesc = 138413200", "1" * 21]),
                           st.text("0123456789abcdefxX_.'$=: \t", max_size=12)), max_size=24))
 def test_named_decimal_words_are_decimal_words_with_a_name(parts):
