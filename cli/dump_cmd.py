@@ -18,6 +18,7 @@ import json
 import json.encoder
 import os
 import stat
+import string
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -208,18 +209,22 @@ _KEEP_FORMATTED = 2048
 class _Formatted:
     """What the output of a finding keeps of its readings: the same candidates tuple (the
     scanner's caches hand the same object out for the same word and evidence) gives the same
-    text, so it is built once.  Bounded: cleared when :data:`_KEEP_FORMATTED` are held."""
+    text, so it is built once.  Bounded: cleared when :data:`_KEEP_FORMATTED` are held.
+    ``again`` says whether the last :meth:`get` found the readings already built (the words a
+    log repeats; the readings of a SASS word name the line of its MMA and rarely repeat)."""
 
-    __slots__ = ("cache",)
+    __slots__ = ("cache", "again")
 
     def __init__(self) -> None:
         self.cache: dict[int, tuple[Any, ...]] = {}
+        self.again = False
 
     def get(self, f: DumpFinding, make: Any) -> Any:
         cands = f.candidates
         hit = self.cache.get(id(cands))
-        if hit is not None and hit[0] is cands:
-            return hit[1]
+        self.again = hit is not None and hit[0] is cands
+        if self.again:
+            return hit[1]  # type: ignore[index]
         if len(self.cache) >= _KEEP_FORMATTED:
             self.cache.clear()
         value = make(f)
@@ -266,7 +271,27 @@ def _text(found: Iterable[DumpFinding], name: str, *, plain_: bool, table_only: 
     total = 0
     w_line, w_where = _WIDTHS[0], _WIDTHS[1]
     wheres: dict[tuple[str | None, ...], str] = {}  # (register, name, source) -> padded cell
+    #: (readings, register, name, source) -> (readings, index entry, row after the line
+    #: number, valid): the row of a word met again, once its first occurrence is written
+    again: dict[tuple[Any, ...], tuple[Any, _Seen, str, bool]] = {}
+    places = KEEP_LOCATIONS
     for f in found:
+        cands = f.candidates
+        hit = again.get((id(cands), f.register, f.name, f.source))
+        if hit is not None and hit[0] is cands:
+            entry, tail = hit[1], hit[2]
+            total += 1
+            entry.count += 1
+            if len(entry.places) < places:
+                entry.places.append(f"{f.line} ({f.where})")
+            if fast_rows:
+                batch.append(str(f.line).rjust(w_line) + "  " + tail)
+                if len(batch) >= _BATCH:
+                    flush()
+            else:
+                console.print(Text(str(f.line).rjust(w_line) + "  " + tail[:-1],
+                                   style="green" if hit[3] else "red"), soft_wrap=True)
+            continue
         if total == 0:
             out(f"descriptor words in {name}, as they are found"
                 + ("" if table_only else " (each distinct word is decoded at its first "
@@ -299,6 +324,13 @@ def _text(found: Iterable[DumpFinding], name: str, *, plain_: bool, table_only: 
         if first and not table_only:
             flush()
             _decode_block(f, console, out)
+        if formatted.again and seen.get(key) is entry:
+            # met again: the rows of its next occurrences, all but the line number
+            if len(again) >= _KEEP_FORMATTED:
+                again.clear()
+            later = summary if table_only else f"{summary} (decoded at line {entry.line})"
+            again[id(cands), f.register, f.name, f.source] = (
+                cands, entry, (where + head + later).rstrip() + "\n", valid)
     flush()
     if total == 0:
         out(f"no descriptor words found in {name}")
@@ -373,30 +405,67 @@ class _CandidateJson:
         return (texts[0] if texts else "null"), "[" + ", ".join(texts) + "]"
 
 
+_ASCII = string.printable
+
+
+def _ascii_writer() -> tuple[Any, Any]:
+    """(write, convert) for a document of ASCII text: standard output's binary buffer and
+    ``str.encode`` where writing those bytes is what writing the text would do (an encoding
+    that writes ASCII as ASCII, no newline translation) -- the encoding then runs once per
+    distinct piece, not per write -- else standard output itself and ``str``."""
+    out = sys.stdout
+    buffer = getattr(out, "buffer", None)
+    encoding = getattr(out, "encoding", None)
+    if buffer is not None and encoding and os.linesep == "\n":
+        try:
+            same = _ASCII.encode(encoding) == _ASCII.encode("ascii")
+        except (LookupError, UnicodeError):
+            same = False
+        if same:
+            out.flush()
+            return buffer.write, lambda text: text.encode("ascii")
+    return out.write, str
+
+
 def _json(found: Any, name: str) -> None:
     """Stream a JSON document: the findings are written as they are found, each exactly
     ``json.dumps(finding.to_dict())``; the readings' part is serialised once per distinct
     word and evidence (:class:`_Formatted`), their decodes once per word
-    (:class:`_CandidateJson`)."""
-    write = sys.stdout.write
-    write('{"input": ' + json.dumps(name) + ', "findings": [')
+    (:class:`_CandidateJson`), and all but the line number of a word met again, written the
+    same way, once.  The document is ASCII (``json.dumps`` escapes the rest)."""
+    write, convert = _ascii_writer()
+    write(convert('{"input": ' + json.dumps(name) + ', "findings": ['))
     formatted = _Formatted()
     readings = _CandidateJson()
     text = _json_text
-    batch: list[str] = []
-    sep = "\n  "
+    batch: list[Any] = []
+    first = row = convert('\n  {"line": %d, ')
+    later = convert(',\n  {"line": %d, ')
+    nothing = convert("")
+    #: (readings, source, register, name, text, word, size) -> (readings, the finding's JSON
+    #: after its line number): a log repeats the same words, written the same way
+    tails: dict[tuple[Any, ...], tuple[Any, Any]] = {}
     for f in found:
-        best, cands = formatted.get(f, readings)
-        batch.append(f'{sep}{{"line": {f.line}, "source": {text(f.source)}, "register": '
-                     f'{text(f.register)}, "name": {text(f.name)}, "text": {text(f.text)}, '
-                     f'"word": {text(f.hex)}, "size": {f.size}, "best": {best}, '
-                     f'"candidates": {cands}}}')
-        sep = ",\n  "
+        c = f.candidates
+        key = (id(c), f.source, f.register, f.name, f.text, f.word, f.size)
+        hit = tails.get(key)
+        if hit is None or hit[0] is not c:
+            best, cands = formatted.get(f, readings)
+            hit = (c, convert(
+                f'"source": {text(f.source)}, "register": {text(f.register)}, "name": '
+                f'{text(f.name)}, "text": {text(f.text)}, "word": {text(f.hex)}, "size": '
+                f'{f.size}, "best": {best}, "candidates": {cands}}}'))
+            if formatted.again:  # readings met again: kept for the next time
+                if len(tails) >= _KEEP_FORMATTED:
+                    tails.clear()
+                tails[key] = hit
+        batch.append(row % f.line + hit[1])
+        row = later
         if len(batch) >= _BATCH:
-            write("".join(batch))
+            write(nothing.join(batch))
             batch.clear()
-    write("".join(batch))
-    write("\n]}\n" if sep != "\n  " else "]}\n")
+    write(nothing.join(batch))
+    write(convert("\n]}\n" if row is not first else "]}\n"))
     sys.stdout.flush()
 
 

@@ -72,7 +72,10 @@ look-behind, names matched on the reversed text before a value).
 Speed and memory: one precompiled prefilter drops lines that cannot hold anything; the line's
 first character picks the parser; a word is queued only when a reading could reach the
 reporting threshold (:func:`_possible`: the layouts' masks and code tables, no validators) or
-the text names it, and distinct words are validated once (LRU caches).  Findings come out in
+the text names it, and distinct words are validated once (LRU caches); a printf-style word is
+read with the name before it by one pattern, and what a distinct ``name=word`` is reported as
+is worked out once.  A word whose evidence is complete when it is read (printf, cuda-gdb) is
+queued as its finding at once.  Findings come out in
 line order as soon as they are final: a SASS immediate waits while a register still holds it
 (a later MMA may read it), at most :data:`WINDOW` lines, so memory stays bounded.
 """
@@ -108,7 +111,8 @@ MAX_LINE = 4096
 #: Lines a SASS immediate waits for an MMA instruction that says what it is.
 WINDOW = 4096
 _MEMO_SIZE = 1 << 16
-#: Distinct (word, evidence) readings a scan keeps for words met again (as the LRU caches).
+#: Distinct (word, evidence) readings a scan keeps for words met again (as the LRU caches),
+#: and distinct printf (name, word) findings.
 _READINGS_SIZE = 1 << 12
 #: Confidence from which a word is reported without evidence in the text.
 DEFAULT_MIN_CONFIDENCE = 0.5
@@ -299,6 +303,21 @@ class DumpFinding:
             "best": best.to_dict() if best else None,
             "candidates": [c.to_dict() for c in self.candidates],
         }
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _finding(line: int, source: str, register: str | None, name: str | None, text: str,
+             word: int, size: int, candidates: tuple[Candidate, ...]) -> DumpFinding:
+    """``DumpFinding(line, source, ...)``, the same object built in one step: the frozen
+    dataclass's ``__init__`` sets each of its eight fields through ``object.__setattr__``
+    (3 us; a printf log has a finding every few dozen bytes)."""
+    f = _new(DumpFinding)
+    _set(f, "__dict__", {"line": line, "source": source, "register": register, "name": name,
+                         "text": text, "word": word, "size": size, "candidates": candidates})
+    return f
 
 
 def _summary(d: Decoded) -> str:
@@ -784,15 +803,17 @@ class _Scanner:
         self.as_, self.kind, self.arch = as_, kind, arch
         self.min_confidence = min_confidence
         self.window = window
-        self.queue: deque[_Entry] = deque()
+        #: _Entry (a word whose evidence may still grow) or DumpFinding (final), in line order
+        self.queue: deque[Any] = deque()
         #: SASS register -> (value, entry that holds it)
         self.regs: dict[str, tuple[int, _Entry]] = {}
         #: cuda-gdb register table: (line, file, index, digits, value) of an even register
         #: awaiting its odd partner on the next line
         self.pending: tuple[int, str, int, str, int] | None = None
         self.memo: dict[int, bool] = {}
-        #: name before a hex word -> (it is a register, the name or register, its hints)
-        self.named: dict[str | None, tuple[bool, str | None, tuple[Hint, ...]]] = {}
+        #: (name before a hex word, the word, register, default name, source) -> the fields
+        #: of its finding (line 0), or None: not reported
+        self.words: dict[tuple[Any, ...], dict[str, Any] | None] = {}
         #: (word, size, hints, narrow) -> the finding's readings, or None: not reported
         self.readings: dict[tuple[Any, ...], tuple[Candidate, ...] | None] = {}
         self.expr: tuple[str | None, str | None] | None = None  # (register, name) printed next
@@ -805,36 +826,48 @@ class _Scanner:
         return found
 
     def classify_entry(self, e: _Entry) -> DumpFinding | None:
-        key = (e.word, e.size, e.hints, e.narrow)
-        readings = self.readings
-        try:
-            cands = readings[key]
-        except KeyError:
-            if len(readings) >= _READINGS_SIZE:
-                readings.clear()
-            cands = readings[key] = self.readings_of(e)
+        cands = self.readings_of(e.word, e.size, e.hints, e.narrow)
         if cands is None:
             return None
-        return DumpFinding(e.line, e.source, e.register, e.name, e.text, e.word, e.size, cands)
+        return _finding(e.line, e.source, e.register, e.name, e.text, e.word, e.size, cands)
 
-    def readings_of(self, e: _Entry) -> tuple[Candidate, ...] | None:
-        """The readings of an entry's word when it is reported, else None."""
-        if not e.hints and not self.possible(e.word, e.size, e.narrow):
-            return None
-        cands = _candidates(e.word, e.size, e.hints, self.as_, self.kind, self.arch, e.narrow)
-        if not cands:
-            return None
-        best = cands[0]
-        if best.confidence < self.min_confidence and not any(
-                h[2] and h[0] == best.descriptor for h in e.hints):
-            return None
+    def readings_of(self, word: int, size: int, hints: tuple[Hint, ...],
+                    narrow: bool = True) -> tuple[Candidate, ...] | None:
+        """The readings of a word with this evidence when it is reported, else None
+        (memoised: a dump repeats its words)."""
+        key = (word, size, hints, narrow)
+        readings = self.readings
+        try:
+            return readings[key]
+        except KeyError:
+            pass
+        if len(readings) >= _READINGS_SIZE:
+            readings.clear()
+        cands: tuple[Candidate, ...] | None = None
+        if hints or self.possible(word, size, narrow):
+            cands = _candidates(word, size, hints, self.as_, self.kind, self.arch, narrow)
+            if not cands or (cands[0].confidence < self.min_confidence and not any(
+                    h[2] and h[0] == cands[0].descriptor for h in hints)):
+                cands = None
+        readings[key] = cands
         return cands
+
+    def found(self, lineno: int, source: str, register: str | None, name: str | None,
+              text: str, word: int, size: int, hints: tuple[Hint, ...] = ()) -> None:
+        """Queue a word whose evidence is all known (nothing later adds to it): classified
+        now, queued as its finding, or dropped when it is not reported."""
+        cands = self.readings_of(word, size, hints)
+        if cands is not None:
+            self.queue.append(_finding(lineno, source, register, name, text, word, size, cands))
 
     def close(self) -> Iterator[DumpFinding]:
         self.flush_pending()
         self.regs.clear()
         while self.queue:
             e = self.queue.popleft()
+            if e.__class__ is DumpFinding:
+                yield e  # type: ignore[misc]
+                continue
             e.emitted = True
             if not e.dead:
                 found = self.finish_entry(e)
@@ -865,8 +898,7 @@ class _Scanner:
     def register_entry(self, lineno: int, reg_file: str, index: int, digits: str,
                        value: int) -> None:
         if self.possible(value, 32):
-            self.queue.append(_Entry(lineno, "registers", f"{reg_file}{index}", None,
-                                     f"0x{digits}", value, 32))
+            self.found(lineno, "registers", f"{reg_file}{index}", None, f"0x{digits}", value, 32)
 
     def register_line(self, lineno: int, reg_file: str, index: int, digits: str) -> None:
         """One line of a cuda-gdb register table.  An even register waits (outside the queue,
@@ -903,53 +935,62 @@ class _Scanner:
         expression), and decimal values where the text says what they are."""
         spans = []
         if printf.could_hold_hex(line):
-            named = self.named
-            queue = self.queue
-            for start, text, word, size in printf.hex_words(line):
+            words = self.words
+            append = self.queue.append
+            for start, text, word, size, name in printf.named_hex_words(line):
                 spans.append(start)
-                name = printf.name_before(line, start)
-                # what a name says (and whether an unnamed word can be reported), memoised:
-                # a log repeats the same few names
-                got = named.get(name)
-                if got is None:
-                    if len(named) >= _MEMO_SIZE:
-                        named.clear()
-                    if name is not None and gdb.REGISTER_NAME.match(name):
-                        got = (True, name.lstrip("$"), ())
-                    else:
-                        got = (False, name, _name_hints(name) if name else ())
-                    named[name] = got
-                is_reg, name, hints = got
-                reg = register
-                if is_reg:
-                    reg, name = reg or name, None
-                if name is None:
-                    name = default_name
-                    hints = _name_hints(name) if name else ()
-                if hints or self.possible(word, size):
-                    queue.append(_Entry(lineno, source, reg, name, text, word, size, hints))
+                # the finding of a name and word, memoised (its fields but the line, or None:
+                # not reported): a log repeats the same names and words
+                key = (name, text, register, default_name, source)
+                fields = words.get(key, False)
+                if fields is False:
+                    if len(words) >= _READINGS_SIZE:
+                        words.clear()
+                    reg, name, cands = self.hex_word(name, word, size, register, default_name)
+                    fields = words[key] = None if cands is None else vars(
+                        _finding(0, source, reg, name, text, word, size, cands))
+                if fields is not None:
+                    fields = fields.copy()
+                    fields["line"] = lineno
+                    finding = _new(DumpFinding)
+                    _set(finding, "__dict__", fields)
+                    append(finding)
         # decimal values only where the text says what they are: a value named by the printed
         # expression or a register (`p $UR5` prints `$2 = 138413200`), or `name=123` / `name: 123`
         # with a name that carries a hint
         if register is not None or (default_name is not None and _strong(default_name)):
-            every = True
+            for start, text, word, size in printf.decimal_words(line, every=True):
+                if start in spans:
+                    continue  # the digits of a hex word ("idesc 08400480")
+                name = printf.name_before(line, start) or default_name
+                if register is None and (name is None or not _strong(name)):
+                    continue
+                self.found(lineno, source, register, name, text, word, size,
+                           _name_hints(name) if name else ())
         elif ("=" in line or ":" in line) and printf.has_hint_word(line):
-            every = False
+            for start, text, word, size, name in printf.named_decimal_words(line):
+                if start not in spans and _strong(name):
+                    self.found(lineno, source, None, name, text, word, size, _name_hints(name))
+
+    def hex_word(self, name: str | None, word: int, size: int, register: str | None,
+                 default_name: str | None) -> tuple[str | None, str | None,
+                                                     tuple[Candidate, ...] | None]:
+        """(register, name, readings or None: not reported) of a hex word of a printf-style
+        line written after ``name`` (a register name names the register)."""
+        if name is not None and gdb.REGISTER_NAME.match(name):
+            register, name, hints = register or name.lstrip("$"), None, ()
         else:
-            return
-        for start, text, word, size in printf.decimal_words(line, every=every):
-            if start in spans:
-                continue  # the digits of a hex word ("idesc 08400480")
-            name = printf.name_before(line, start) or default_name
-            if register is None and (name is None or not _strong(name)):
-                continue
-            self.queue.append(_Entry(lineno, source, register, name, text, word, size,
-                                     _name_hints(name) if name else ()))
+            hints = _name_hints(name) if name else ()
+        if name is None:
+            name = default_name
+            hints = _name_hints(name) if name else ()
+        return register, name, self.readings_of(word, size, hints)
 
     # ------------------------------------------------------------ SASS
     def reset_sass(self) -> None:
         for e in self.queue:
-            e.ready = True
+            if e.__class__ is _Entry:
+                e.ready = True
         self.regs.clear()
 
     def sass(self, lineno: int, text: str) -> None:
@@ -1258,6 +1299,10 @@ def _scan_text(lines: Iterable[str | bytes], as_: str | None, kind: str | None, 
         limit = lineno - window
         while queue:
             entry = queue[0]
+            if entry.__class__ is DumpFinding:  # final when queued
+                popleft()
+                yield entry  # type: ignore[misc]
+                continue
             if not entry.ready and entry.line >= limit:
                 break
             popleft()

@@ -4,10 +4,14 @@
 digits) or bare words of exactly 8 or 16 digits, ``_`` or ``'`` separators allowed.
 ``decimal_words(line, every=...)`` yields decimal numbers: all of them (``every=True``: the
 text already says what the value is, e.g. ``p $UR5`` printed ``$2 = 138413200``) or only
-those written as ``name=123`` / ``name: 123``.  ``name_before(line, start)`` is the identifier
+those written as ``name=123`` / ``name: 123``; ``named_decimal_words(line)`` the latter with
+their names, those that have one.  ``name_before(line, start)`` is the identifier
 written just before a value.  Each word comes as ``(start, text, value, size)``: its column
 (0-based), the digits as written, the integer and its size (64 bits when it has more than 8
-hex digits or does not fit 32 bits, else 32).  Every pattern is linear (possessive
+hex digits or does not fit 32 bits, else 32).  ``named_hex_words(line)`` yields the hex words
+with the name before each, ``(start, text, value, size, name)``, exactly ``hex_words`` and
+``name_before`` but in one pass of one pattern, the words of a distinct ``name=0x...`` read
+once (a log repeats them).  Every pattern is linear (possessive
 quantifiers, bounded look-behind; names are matched on the reversed text before a value).
 :mod:`descriptors.dump` scores what these words may be.
 """
@@ -16,16 +20,33 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any
 
-__all__ = ["hex_words", "decimal_words", "name_before", "has_hint_word", "could_hold_hex"]
+__all__ = ["hex_words", "named_hex_words", "decimal_words", "named_decimal_words",
+           "name_before", "has_hint_word", "could_hold_hex"]
 
 _REGISTER_MAX = (1 << 32) - 1
 
-TOKEN = re.compile(
-    r"(?<![0-9A-Za-z_$.])(?:"
-    r"0[xX](?P<hex>[0-9A-Fa-f]++(?:['_][0-9A-Fa-f]++)*+)"
-    r"|(?P<bare>[0-9A-Fa-f]{4}(?:['_]?[0-9A-Fa-f]{4}){1,3})"
-    r")(?![0-9A-Za-z_'])")
+#: A hex word: its digits (0x-prefixed: group ``hex{0}``; bare: ``bare{0}``), without the
+#: look-behind that no name character or ``$`` precedes it.
+_WORD = (r"(?:0[xX](?P<hex{0}>[0-9A-Fa-f]++(?:['_][0-9A-Fa-f]++)*+)"
+         r"|(?P<bare{0}>[0-9A-Fa-f]{{4}}(?:['_]?[0-9A-Fa-f]{{4}}){{1,3}})"
+         r")(?![0-9A-Za-z_'])")
+TOKEN = re.compile(r"(?<![0-9A-Za-z_$.])" + _WORD.format(""))
+#: :data:`TOKEN`, or a name, its separator and :data:`TOKEN`: the same words in the same order
+#: (the word alone is tried first at each position, so a word is never taken for a name; a
+#: name starts where no name character precedes it, so it cannot start inside a word; the
+#: look-behind both share is tested once).  The name is what :func:`name_before` reads when it
+#: holds at most 64 characters and starts at most 80 before the word (the reversed window);
+#: otherwise :func:`name_before` decides.
+NAMED_TOKEN = re.compile(
+    r"(?<![0-9A-Za-z_.])(?:(?<!\$)" + _WORD.format("")
+    + r"|(?P<name>[A-Za-z0-9_.]{1,64}+)(?:[ \t]*+[=:])?[ \t]*+(?P<word>(?<![0-9A-Za-z_$.])"
+    + _WORD.format("2") + "))")
+#: Characters a name may start with (else it is a number: ``0x4000_...``).
+_NAME_FIRST = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+#: The window :func:`name_before` reads.
+_NAME_WINDOW = 80
 HEX8 = re.compile(r"[0-9A-Fa-f]{8}")
 NAMED_DECIMAL = re.compile(r"[=:][ \t]{0,8}(\d{1,20}+)(?![0-9A-Za-z_.'])")
 DECIMAL = re.compile(r"(?<![0-9A-Za-z_$.])(\d{1,20}+)(?![0-9A-Za-z_.'])")
@@ -43,15 +64,69 @@ def hex_words(line: str) -> Iterator[tuple[int, str, int, int]]:
     for m in TOKEN.finditer(line):
         digits, bare_digits = m.group(1, 2)  # the "hex" and "bare" groups
         bare = digits is None
-        if bare:
-            digits = bare_digits
-        clean = digits.replace("_", "").replace("'", "") if ("_" in digits or "'" in digits) \
-            else digits
-        n = len(clean)
-        if n > 16 or (bare and n != 8 and n != 16):
+        read = _digits(bare_digits if bare else digits, bare)
+        if read is not None:
+            yield m.start(), m.group(), read[0], read[1]
+
+
+def _digits(digits: str, bare: bool) -> tuple[int, int] | None:
+    """(value, size) of a word's digits, or ``None`` when the word is not read (more than 16
+    digits; bare and not 8 or 16 digits)."""
+    clean = digits.replace("_", "").replace("'", "") if ("_" in digits or "'" in digits) \
+        else digits
+    n = len(clean)
+    if n > 16 or (bare and n != 8 and n != 16):
+        return None
+    word = int(clean, 16)
+    return word, 64 if (n > 8 or word > _REGISTER_MAX) else 32
+
+
+#: Per distinct match of NAMED_TOKEN: (offset of the word in the match, the word as written,
+#: value, size, name; _UNKNOWN: name_before decides), or None: no word.  Bounded.
+_MATCHES: dict[str, tuple[int, str, int, int, Any] | None] = {}
+_MATCHES_SIZE = 1 << 14
+_UNKNOWN = object()
+
+
+def _read_match(m: re.Match[str]) -> tuple[int, str, int, int, Any] | None:
+    hex_digits, bare_digits, name, hex2, bare2 = m.group("hex", "bare", "name", "hex2", "bare2")
+    if name is None:  # the word alone: a name before it (if any) was not matched with it
+        offset, bare = 0, hex_digits is None
+        read = _digits(bare_digits if bare else hex_digits, bare)
+        text = m.group()
+        name = _UNKNOWN
+    else:
+        offset, bare = m.start("word") - m.start(), hex2 is None
+        read = _digits(bare2 if bare else hex2, bare)
+        text = m.group("word")
+        if offset > _NAME_WINDOW:
+            name = _UNKNOWN
+        elif name[0] not in _NAME_FIRST:
+            name = None
+    if read is None:
+        return None
+    return offset, text, read[0], read[1], name
+
+
+def named_hex_words(line: str) -> Iterator[tuple[int, str, int, int, str | None]]:
+    """``(start, text, value, size, name)`` of each hex word of ``line``: the words of
+    :func:`hex_words` with :func:`name_before` of each."""
+    cache = _MATCHES
+    for m in NAMED_TOKEN.finditer(line):
+        key = m.group()
+        try:
+            got = cache[key]
+        except KeyError:
+            if len(cache) >= _MATCHES_SIZE:
+                cache.clear()
+            got = cache[key] = _read_match(m)
+        if got is None:
             continue
-        word = int(clean, 16)
-        yield m.start(), m.group(), word, 64 if (n > 8 or word > _REGISTER_MAX) else 32
+        offset, text, word, size, name = got
+        start = m.start() + offset
+        if name is _UNKNOWN:
+            name = name_before(line, start)
+        yield start, text, word, size, name
 
 
 def has_hint_word(line: str) -> bool:
@@ -70,6 +145,31 @@ def decimal_words(line: str, *, every: bool) -> Iterator[tuple[int, str, int, in
         if word >> 64:
             continue
         yield m.start(1), m.group(1), word, 64 if word > _REGISTER_MAX else 32
+
+
+def named_decimal_words(line: str) -> Iterator[tuple[int, str, int, int, str]]:
+    """``(start, text, value, size, name)`` of the ``name=123`` / ``name: 123`` numbers of
+    ``line`` that have a name: those of ``decimal_words(line, every=False)`` whose
+    :func:`name_before` is not ``None``, with it (the line reversed once, not the text before
+    each number)."""
+    rev = None
+    end = len(line)
+    match = NAME_REVERSED.match
+    for m in NAMED_DECIMAL.finditer(line):
+        digits = m.group(1)
+        word = int(digits)
+        if word >> 64:
+            continue
+        start = m.start(1)
+        if rev is None:
+            rev = line[::-1]
+        # name_before: line[start - 80:start] reversed is rev[end - start:end - start + 80]
+        n = match(rev, end - start, end - start + _NAME_WINDOW)
+        if n is None:
+            continue
+        name = n.group(1)[::-1]
+        if name[0] in _NAME_FIRST:
+            yield start, digits, word, 64 if word > _REGISTER_MAX else 32, name
 
 
 def name_before(line: str, start: int) -> str | None:
