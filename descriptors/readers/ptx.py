@@ -63,7 +63,7 @@ class _Stmt:
     instruction, its operands split into address base and offset."""
 
     __slots__ = ("col", "opcode", "ops", "text", "pred", "defs", "kstep", "yielded", "facts",
-                 "names", "operands")
+                 "names", "operands", "base", "srcs", "width")
 
     def __init__(self, col: int, opcode: str, ops: list[tuple[str, int]], text: str,
                  pred: bool = False):
@@ -88,6 +88,9 @@ class _Stmt:
                                  parse_immediate(off) if has_off else None, value))
             self.operands = tuple(operands)
         elif defs:
+            self.base = opcode.split(".")[0]  # what _eval reads
+            self.srcs = [t for t, _ in ops[1:]]
+            self.width = _width(opcode, ops[0][0])
             facts = []
             for t, c in ops[1:]:
                 imm = parse_immediate(t)
@@ -271,6 +274,10 @@ def _stepped(fn: _Function, count: dict[str, int]) -> set[str]:
     return {r for r, n in steps.items() if count.get(r, 0) == n + 1}
 
 
+#: Nothing known, by width (KnownBits are immutable: one object serves every use).
+_UNKNOWN = {w: KnownBits.unknown(w) for w in (8, 16, 32, 64, 128)}
+
+
 def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:
     count: dict[str, int] = {}
     for _, st in fn.stmts:
@@ -287,12 +294,13 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:
 
     def val(text: str, width: int) -> KnownBits:
         text = text.strip()
-        imm = parse_immediate(text)
-        if imm is not None:
-            return KnownBits.const(imm, width)
+        if text[:1] != "%":  # a register is no immediate
+            imm = parse_immediate(text)
+            if imm is not None:
+                return KnownBits.const(imm, width)
         got = env.get(text)
         if got is None:
-            return KnownBits.unknown(width)
+            return _UNKNOWN.get(width) or KnownBits.unknown(width)
         kb = got[0]
         return kb if kb.width == width else kb.resize(width)
 
@@ -312,7 +320,7 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:
                     origin = got[1] if got else None
                 ops.append(Operand(text, col, value, origin, memory,
                                    K_STEP_ASSUMPTION if base in assumed else None))
-            regs = tuple((r, decls[r]) for r in st.names if r in decls)
+            regs = tuple((r, t) for r in st.names if (t := decls.get(r)) is not None)
             yield Instruction("ptx", line, st.col, st.opcode, tuple(ops), st.text, arch, fn.name,
                               regs)
             for d in defs:
@@ -348,10 +356,10 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:
 
 def _eval(st: _Stmt, val) -> list[KnownBits] | None:  # noqa: C901 - one case per opcode
     op = st.opcode
-    base = op.split(".")[0]
-    srcs = [t for t, _ in st.ops[1:]]
+    base = st.base
+    srcs = st.srcs
     dst = st.ops[0][0]
-    w = _width(op, dst)
+    w = st.width
     try:
         if base == "mov":
             if dst.startswith("{"):  # split: mov.b64 {lo, hi}, %rd
