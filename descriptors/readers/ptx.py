@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-from ..instructions import MODELS
+from ..instructions import MODELS, RegisterDecls
 from . import MAX_FUNCTION, Fact, Instruction, Operand
 from .knownbits import KnownBits
 from ..layouts import SMEM
@@ -213,14 +213,33 @@ def _parse(stmt: str, col: int) -> _Stmt | None:
 
 
 class _Function:
-    """Statements of one function (or piece of one), ``(line, statement)``, analysed when
-    complete."""
+    """Statements of one function (or piece of one), ``(line, statement)``, and the text of its
+    register declarations, analysed when complete."""
 
-    def __init__(self, name: str | None) -> None:
-        from ..instructions import RegisterDecls
+    def __init__(self, name: str | None, decls: Iterable[str] = ()) -> None:
         self.name = name
         self.stmts: list[tuple[int, _Stmt]] = []
-        self.decls = RegisterDecls()
+        self.decls: list[str] = list(decls)
+
+
+#: Register declarations read, by their text (functions of a module mostly declare alike), with
+#: the names looked up in them; both bounded.
+_DECLS: dict[tuple[str, ...], tuple[RegisterDecls, dict[str, str | None]]] = {}
+_DECLS_MAX = 256
+_DECL_NAMES_MAX = 1 << 12
+
+
+def _declared(texts: tuple[str, ...]) -> tuple[RegisterDecls, dict[str, str | None]]:
+    """The declarations of ``texts`` and a memo of the types of names looked up in them."""
+    got = _DECLS.get(texts)
+    if got is None:
+        decls = RegisterDecls()
+        for text in texts:
+            decls.add(text)
+        if len(_DECLS) >= _DECLS_MAX:
+            _DECLS.clear()
+        got = _DECLS[texts] = (decls, {})
+    return got
 
 
 def _defs(st: _Stmt) -> list[str]:
@@ -286,7 +305,15 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:
     stepped = _stepped(fn, count)
     assumed: set[str] = set()     # registers whose known bits rest on the K-step rule
     env: dict[str, tuple[KnownBits, tuple[int, str]]] = {}
-    decls = fn.decls
+    decls, declared = _declared(tuple(fn.decls))
+
+    def rtype(name: str) -> str | None:
+        got = declared.get(name, False)
+        if got is False:
+            if len(declared) >= _DECL_NAMES_MAX:
+                declared.clear()
+            got = declared[name] = decls.get(name)
+        return got  # type: ignore[return-value]
 
     def k_stepped(kb: KnownBits) -> KnownBits:
         low = (1 << K_STEP_BITS) - 1
@@ -320,7 +347,7 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:
                     origin = got[1] if got else None
                 ops.append(Operand(text, col, value, origin, memory,
                                    K_STEP_ASSUMPTION if base in assumed else None))
-            regs = tuple((r, t) for r in st.names if (t := decls.get(r)) is not None)
+            regs = tuple((r, t) for r in st.names if (t := rtype(r)) is not None)
             yield Instruction("ptx", line, st.col, st.opcode, tuple(ops), st.text, arch, fn.name,
                               regs)
             for d in defs:
@@ -440,11 +467,9 @@ def read_ptx(lines: Iterable[str]) -> Iterator[Instruction | Fact]:
                 yield from _analyse(fn, arch)
                 yield Fact(fn.stmts[-1][0], 0, KnownBits.unknown(1), "split", fn.name or "",
                            "ptx")
-                decls = fn.decls
-                fn = _Function(fn.name)
-                fn.decls = decls
+                fn = _Function(fn.name, fn.decls)
         elif kind == "reg":
-            fn.decls.add(str(item))
+            fn.decls.append(str(item))
         elif kind == "target":
             arch = str(item)
         else:  # function
