@@ -293,6 +293,9 @@ def _stepped(fn: _Function, count: dict[str, int]) -> set[str]:
     return {r for r, n in steps.items() if count.get(r, 0) == n + 1}
 
 
+#: Immediates read as values, by (text, width) (None: not an immediate); bounded.
+_CONSTS: dict[tuple[str, int], KnownBits | None] = {}
+_CONSTS_MAX = 1 << 12
 #: Nothing known, by width (KnownBits are immutable: one object serves every use).
 _UNKNOWN = {w: KnownBits.unknown(w) for w in (8, 16, 32, 64, 128)}
 
@@ -322,9 +325,15 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:
     def val(text: str, width: int) -> KnownBits:
         text = text.strip()
         if text[:1] != "%":  # a register is no immediate
-            imm = parse_immediate(text)
-            if imm is not None:
-                return KnownBits.const(imm, width)
+            key = (text, width)
+            kb = _CONSTS.get(key, False)
+            if kb is False:
+                imm = parse_immediate(text)
+                if len(_CONSTS) >= _CONSTS_MAX:
+                    _CONSTS.clear()
+                kb = _CONSTS[key] = None if imm is None else KnownBits.const(imm, width)
+            if kb is not None:
+                return kb  # type: ignore[return-value]
         got = env.get(text)
         if got is None:
             return _UNKNOWN.get(width) or KnownBits.unknown(width)
