@@ -1161,6 +1161,8 @@ def _scan_ptx(lines: Iterable[str], as_: str | None, kind: str | None, arch: str
     from :mod:`descriptors.readers.ptx`.  An immediate that reaches an MMA operand (the line
     that defined the operand) is named by it: the family, and for an instruction descriptor
     the instruction's kind."""
+    from itertools import chain
+
     from .readers import Fact
     from .readers.ptx import mma_operands, read_ptx
 
@@ -1203,8 +1205,42 @@ def _scan_ptx(lines: Iterable[str], as_: str | None, kind: str | None, arch: str
             text = f"{text} = {value.pattern()}"
         return DumpFinding(line, "ptx", None, None, text, word, size, tuple(cands))
 
-    def emit(limit: int) -> Iterator[DumpFinding]:
-        while pending and pending[0][0] < limit:
+    for item in chain(read_ptx(lines), (None,)):
+        if item is None:  # the end: every word is due
+            limit = 1 << 62
+        else:
+            line = item.line
+            if item.__class__ is Fact:
+                if item.use == "immediate":
+                    v = item.value  # type: ignore[union-attr]
+                    e = [line, item.text, v.one, 64 if v.width == 64 else 32, [], None, None]
+                    pending.append(e)
+                    group = by_line.get(line)
+                    if group is None:
+                        by_line[line] = [e]
+                    else:
+                        group.append(e)
+            elif item.opcode.startswith("tcgen05.mma"):
+                opcode = item.opcode
+                m = _PTX_MMA_KIND.search(opcode)
+                mma_kind = m.group(1) if m and m.group(1) in KINDS else None
+                for role, op in mma_operands(item).items():  # type: ignore[arg-type]
+                    family = _PTX_ROLE_FAMILY[role]
+                    hint: Hint = (family, _MMA_OPERAND, True,
+                                  f"it feeds {role} of {opcode} at line {line}")
+                    k = mma_kind if family == "idesc" else None
+                    targets = by_line.get(op.origin[0], []) if op.origin else []
+                    for e in targets:
+                        if hint not in e[4]:
+                            e[4].append(hint)
+                            e[5] = k or e[5]
+                    if not targets and op.value is not None and op.value.is_const:
+                        e = [line, op.text, op.value.value, 64 if op.value.width == 64 else 32,
+                             [hint], k, op.value]
+                        pending.append(e)
+                        by_line.setdefault(line, []).append(e)
+            limit = line - window
+        while pending and pending[0][0] < limit:  # emit the words no later line can name
             e = pending.popleft()
             group = by_line.get(e[0])
             if group is not None:
@@ -1214,41 +1250,6 @@ def _scan_ptx(lines: Iterable[str], as_: str | None, kind: str | None, arch: str
             found = classify(e)
             if found is not None:
                 yield found
-
-    for item in read_ptx(lines):
-        line = item.line
-        if item.__class__ is Fact:
-            if item.use == "immediate":
-                v = item.value  # type: ignore[union-attr]
-                e = [line, item.text, v.one, 64 if v.width == 64 else 32, [], None, None]
-                pending.append(e)
-                group = by_line.get(line)
-                if group is None:
-                    by_line[line] = [e]
-                else:
-                    group.append(e)
-        elif item.opcode.startswith("tcgen05.mma"):  # type: ignore[union-attr]
-            opcode = item.opcode  # type: ignore[union-attr]
-            m = _PTX_MMA_KIND.search(opcode)
-            mma_kind = m.group(1) if m and m.group(1) in KINDS else None
-            for role, op in mma_operands(item).items():  # type: ignore[arg-type]
-                family = _PTX_ROLE_FAMILY[role]
-                hint: Hint = (family, _MMA_OPERAND, True,
-                              f"it feeds {role} of {opcode} at line {line}")
-                k = mma_kind if family == "idesc" else None
-                targets = by_line.get(op.origin[0], []) if op.origin else []
-                for e in targets:
-                    if hint not in e[4]:
-                        e[4].append(hint)
-                        e[5] = k or e[5]
-                if not targets and op.value is not None and op.value.is_const:
-                    e = [line, op.text, op.value.value, 64 if op.value.width == 64 else 32,
-                         [hint], k, op.value]
-                    pending.append(e)
-                    by_line.setdefault(line, []).append(e)
-        if pending and pending[0][0] < line - window:
-            yield from emit(line - window)
-    yield from emit(1 << 62)
 
 
 def _scan_text(lines: Iterable[str | bytes], as_: str | None, kind: str | None, arch: str,
