@@ -42,6 +42,9 @@ _NO_DEF_TWO = frozenset({"tcgen05.dealloc"})
 #: models (stmatrix, wmma.load, ...).
 _YIELDED = ("tcgen05.",) + tuple(f"{m}." for m in MODELS)
 _NAMES = re.compile(r"%?[A-Za-z_$][\w$]*")
+#: Opcodes :func:`_eval` has a case for (every other result is unknown).
+_EVALUATED = frozenset({"mov", "and", "or", "xor", "not", "shl", "shr", "add", "sub", "mul", "cvt",
+                        "selp"})
 
 
 def _width(opcode: str, operand: str | None = None) -> int:
@@ -63,7 +66,7 @@ class _Stmt:
     instruction, its operands split into address base and offset."""
 
     __slots__ = ("col", "opcode", "ops", "text", "pred", "defs", "kstep", "yielded", "facts",
-                 "names", "operands", "base", "srcs", "width")
+                 "names", "operands", "base", "srcs", "width", "evaluates")
 
     def __init__(self, col: int, opcode: str, ops: list[tuple[str, int]], text: str,
                  pred: bool = False):
@@ -75,6 +78,7 @@ class _Stmt:
         self.facts: tuple[tuple[int, KnownBits], ...] = ()
         self.names: tuple[str, ...] = ()
         self.operands: tuple[tuple[str, int, bool, str, bool, int | None, bool], ...] = ()
+        self.evaluates = False  # an opcode _eval may know the result of
         if self.yielded:
             self.names = tuple(dict.fromkeys(_NAMES.findall(text)))
             operands = []
@@ -91,6 +95,7 @@ class _Stmt:
             self.base = opcode.split(".")[0]  # what _eval reads
             self.srcs = [t for t, _ in ops[1:]]
             self.width = _width(opcode, ops[0][0])
+            self.evaluates = self.base in _EVALUATED
             facts = []
             for t, c in ops[1:]:
                 imm = parse_immediate(t)
@@ -281,15 +286,10 @@ def _k_step(st: _Stmt) -> tuple[str, str] | None:
     return d, src
 
 
-def _stepped(fn: _Function, count: dict[str, int]) -> set[str]:
+def _stepped(steps: dict[str, int], count: dict[str, int]) -> set[str]:
     """64-bit registers defined once by something else and otherwise only stepped by K-step
-    adds of themselves (``add.s64 %rd34, %rd34, 8`` in a loop): their bits above the start
-    address are those of the one other definition."""
-    steps: dict[str, int] = {}
-    for _, st in fn.stmts:
-        ks = st.kstep
-        if ks is not None and ks[0] == ks[1]:
-            steps[ks[0]] = steps.get(ks[0], 0) + 1
+    adds of themselves (``add.s64 %rd34, %rd34, 8`` in a loop, ``steps`` of each): their bits
+    above the start address are those of the one other definition."""
     return {r for r, n in steps.items() if count.get(r, 0) == n + 1}
 
 
@@ -302,10 +302,14 @@ _UNKNOWN = {w: KnownBits.unknown(w) for w in (8, 16, 32, 64, 128)}
 
 def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:
     count: dict[str, int] = {}
+    steps: dict[str, int] = {}
     for _, st in fn.stmts:
         for r in st.defs:
             count[r] = count.get(r, 0) + 1
-    stepped = _stepped(fn, count)
+        ks = st.kstep
+        if ks is not None and ks[0] == ks[1]:
+            steps[ks[0]] = steps.get(ks[0], 0) + 1
+    stepped = _stepped(steps, count)
     assumed: set[str] = set()     # registers whose known bits rest on the K-step rule
     env: dict[str, tuple[KnownBits, tuple[int, str]]] = {}
     decls, declared = _declared(tuple(fn.decls))
@@ -372,19 +376,20 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:
                 env[d] = (k_stepped(env[src][0]), (line, st.text))
                 assumed.add(d)
             continue
-        results = None if st.pred else _eval(st, val)  # a predicated write may not happen
+        # a predicated write may not happen
+        results = _eval(st, val) if st.evaluates and not st.pred else None
         for i, d in enumerate(defs):
             kb = results[i] if results is not None and i < len(results) else None
-            if d in stepped and kb is not None and kb.width == 64 and len(defs) == 1:
+            if stepped and d in stepped and kb is not None and kb.width == 64 and len(defs) == 1:
                 env[d] = (k_stepped(kb), (line, st.text))
                 assumed.add(d)
                 continue
-            if count.get(d, 0) != 1 or kb is None:
+            if kb is None or count[d] != 1:
                 env.pop(d, None)
+            else:
+                env[d] = (kb, (line, st.text))
+            if assumed:
                 assumed.discard(d)
-                continue
-            env[d] = (kb, (line, st.text))
-            assumed.discard(d)
         # constants the code materialises (for dump)
         for col, kb in st.facts:
             yield Fact(line, col, kb, "immediate", st.text, "ptx")
