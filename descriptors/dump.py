@@ -1171,6 +1171,7 @@ def _scan_ptx(lines: Iterable[str], as_: str | None, kind: str | None, arch: str
     pending: deque[list[Any]] = deque()
     by_line: dict[int, list[list[Any]]] = {}
     plain: dict[tuple[int, int, str | None], tuple[Candidate, ...] | None] = {}
+    candidates = _candidates.__wrapped__
 
     def readings(word: int, size: int, k: str | None) -> tuple[Candidate, ...] | None:
         """The readings of a word no text names, None when none is reported."""
@@ -1193,8 +1194,9 @@ def _scan_ptx(lines: Iterable[str], as_: str | None, kind: str | None, arch: str
             if cands is None:
                 return None
         else:
+            # the evidence names the line: no other word shares it, so the cache is bypassed
             hints = tuple(hints)
-            cands = _candidates(word, size, hints, as_, kind or k, arch, True)
+            cands = candidates(word, size, hints, as_, kind or k, arch, True)
             if not cands:
                 return None
             best = cands[0]
