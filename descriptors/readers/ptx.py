@@ -42,6 +42,8 @@ _NO_DEF_TWO = frozenset({"tcgen05.dealloc"})
 #: models (stmatrix, wmma.load, ...).
 _YIELDED = ("tcgen05.",) + tuple(f"{m}." for m in MODELS)
 _NAMES = re.compile(r"%?[A-Za-z_$][\w$]*")
+#: How an immediate begins (a cheap test before :func:`parse_immediate`).
+_IMM_FIRST = frozenset("-0123456789")
 #: Opcodes :func:`_eval` has a case for (every other result is unknown).
 _EVALUATED = frozenset({"mov", "and", "or", "xor", "not", "shl", "shr", "add", "sub", "mul", "cvt",
                         "selp"})
@@ -68,18 +70,16 @@ class _Stmt:
     __slots__ = ("col", "opcode", "ops", "text", "pred", "defs", "kstep", "yielded", "facts",
                  "names", "operands", "base", "srcs", "width", "evaluates")
 
-    def __init__(self, col: int, opcode: str, ops: list[tuple[str, int]], text: str,
+    def __init__(self, col: int, opcode: str, ops: tuple[tuple[str, int], ...], text: str,
                  pred: bool = False):
         self.col, self.opcode, self.ops, self.text = col, opcode, ops, text
         self.pred = pred
         self.defs = defs = tuple(_defs(self))
-        self.kstep = _k_step(self)
-        self.yielded = opcode.startswith(_YIELDED)
+        self.kstep = _k_step(self) if len(ops) == 3 and not pred else None
+        self.yielded = yielded = opcode.startswith(_YIELDED)
         self.facts: tuple[tuple[int, KnownBits], ...] = ()
-        self.names: tuple[str, ...] = ()
-        self.operands: tuple[tuple[str, int, bool, str, bool, int | None, bool], ...] = ()
         self.evaluates = False  # an opcode _eval may know the result of
-        if self.yielded:
+        if yielded:
             self.names = tuple(dict.fromkeys(_NAMES.findall(text)))
             operands = []
             for t, c in ops:
@@ -92,16 +92,18 @@ class _Stmt:
                                  parse_immediate(off) if has_off else None, value))
             self.operands = tuple(operands)
         elif defs:
-            self.base = opcode.split(".")[0]  # what _eval reads
-            self.srcs = [t for t, _ in ops[1:]]
+            self.base = base = opcode.split(".", 1)[0]  # what _eval reads
+            self.srcs = srcs = tuple([t for t, _ in ops[1:]])
             self.width = _width(opcode, ops[0][0])
-            self.evaluates = self.base in _EVALUATED
+            self.evaluates = base in _EVALUATED
             facts = []
-            for t, c in ops[1:]:
-                imm = parse_immediate(t)
-                if imm is not None and abs(imm) > 0xFFFF:
-                    facts.append((c, KnownBits.const(imm, _width(opcode, defs[0]))))
-            self.facts = tuple(facts)
+            for i, t in enumerate(srcs, 1):
+                if t[:1] in _IMM_FIRST:
+                    imm = parse_immediate(t)
+                    if imm is not None and abs(imm) > 0xFFFF:
+                        facts.append((ops[i][1], KnownBits.const(imm, _width(opcode, defs[0]))))
+            if facts:
+                self.facts = tuple(facts)
 
 
 #: Distinct lines whose statements are kept parsed (:func:`_statements`), and the longest line
@@ -119,12 +121,12 @@ def _statements(lines: Iterable[str]) -> Iterator[tuple[str, int, object]]:
     pending = ""
     pending_line = pending_col = 0
     clean = True  # not in a comment, nothing pending (but white space)
-    cache: dict[str, list[tuple[str, object]]] = {}
+    cache: dict[str, list[tuple[str, int, object]]] = {}
     for lineno, raw in enumerate(lines, 1):
-        if clean:
+        if clean and len(raw) <= _LINE_CACHE_CHARS:
             hit = cache.get(raw)
             if hit is not None:
-                for kind, item in hit:
+                for kind, _, item in hit:
                     yield kind, lineno, item
                 continue
             start_clean = True
@@ -189,9 +191,9 @@ def _statements(lines: Iterable[str]) -> Iterator[tuple[str, int, object]]:
         if start_clean and clean and len(raw) <= _LINE_CACHE_CHARS:
             if len(cache) >= _LINE_CACHE:
                 cache.clear()
-            cache[raw] = [(kind, item) for kind, _, item in items]
-        for kind, at, item in items:
-            yield kind, at, item
+            # (their line numbers are this line's: a hit gives its own)
+            cache[raw] = items if items else ()  # type: ignore[assignment]
+        yield from items
 
 
 def _parse(stmt: str, col: int) -> _Stmt | None:
@@ -214,7 +216,9 @@ def _parse(stmt: str, col: int) -> _Stmt | None:
     opcode = parts[0]
     rest = parts[1] if len(parts) > 1 else ""
     ops, _ = split_operands(rest, offset + len(opcode) + (len(text) - len(opcode) - len(rest)) + 1)
-    return _Stmt(offset + 1, opcode, ops, " ".join(text.split()), pred)
+    # tuples, not lists: a module's statements are many, and the collector skips tuples of
+    # strings and numbers
+    return _Stmt(offset + 1, opcode, tuple(ops), " ".join(text.split()), pred)
 
 
 class _Function:
