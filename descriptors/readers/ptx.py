@@ -82,7 +82,7 @@ class _Stmt:
                  pred: bool = False):
         self.col, self.opcode, self.ops, self.text = col, opcode, ops, text
         self.pred = pred
-        self.defs = defs = tuple(_defs(self))
+        self.defs = defs = _defs(self)
         self.kstep = _k_step(self) if len(ops) == 3 and not pred else None
         self.yielded = yielded = opcode.startswith(_YIELDED)
         self.facts: tuple[tuple[int, KnownBits], ...] = ()
@@ -101,23 +101,30 @@ class _Stmt:
             self.operands = tuple(operands)
         elif defs:
             self.base = base = opcode.split(".", 1)[0]  # what _eval reads
-            self.srcs = srcs = tuple([t for t, _ in ops[1:]])
+            self.srcs = tuple([t for t, _ in ops[1:]])
             self.width = _width(opcode, ops[0][0])
             self.evaluates = base in _EVALUATED
-            facts = []
-            for i, t in enumerate(srcs, 1):
+            for t, c in ops[1:]:
                 if t[:1] in _IMM_FIRST:
                     imm = parse_immediate(t)
                     if imm is not None and abs(imm) > 0xFFFF:
-                        facts.append((ops[i][1], KnownBits.const(imm, _width(opcode, defs[0]))))
-            if facts:
-                self.facts = tuple(facts)
+                        self.facts += ((c, KnownBits.const(imm, _width(opcode, defs[0]))),)
 
 
 #: Distinct lines whose statements are kept parsed (:func:`_statements`), and the longest line
 #: kept: memory stays bounded whatever the input.
 _LINE_CACHE = 1 << 13
 _LINE_CACHE_CHARS = 256
+
+
+_NO_ITEMS: list = []  # never appended to: _add makes a new list
+
+
+def _add(items: list, item: tuple[str, int, object]) -> list:
+    if items is _NO_ITEMS:
+        return [item]
+    items.append(item)
+    return items
 
 
 def _statements(lines: Iterable[str]) -> Iterator[tuple[str, int, object]]:
@@ -140,7 +147,7 @@ def _statements(lines: Iterable[str]) -> Iterator[tuple[str, int, object]]:
             start_clean = True
         else:
             start_clean = False
-        items: list[tuple[str, int, object]] = []
+        items: list[tuple[str, int, object]] = _NO_ITEMS  # a list once there is one
         line = raw
         # comments
         if in_comment:
@@ -167,10 +174,10 @@ def _statements(lines: Iterable[str]) -> Iterator[tuple[str, int, object]]:
         elif stripped in ("{", "}", "(", ")", ");") or stripped.startswith(".param"):
             pending = ""  # function braces and parameter lists end no statement
         elif ".target" in line and _TARGET.match(line):
-            items.append(("target", lineno, _TARGET.match(line).group(1).split(",")[0].strip()))
+            items = _add(items, ("target", lineno, _TARGET.match(line).group(1).split(",")[0].strip()))
         elif (".entry" in line or ".func" in line) and _FUNC.match(line):
             pending = ""
-            items.append(("function", lineno, _FUNC.match(line).group(1)))  # type: ignore[union-attr]
+            items = _add(items, ("function", lineno, _FUNC.match(line).group(1)))  # type: ignore[union-attr]
         else:
             # statements end with ';' (a statement may continue over lines)
             pos = 0
@@ -188,11 +195,11 @@ def _statements(lines: Iterable[str]) -> Iterator[tuple[str, int, object]]:
                 pending = ""
                 pos = semi + 1
                 if stmt.strip().startswith(".reg"):
-                    items.append(("reg", pending_line, stmt.strip()))
+                    items = _add(items, ("reg", pending_line, stmt.strip()))
                     continue
                 item = _parse(stmt, pending_col)
                 if item is not None:
-                    items.append(("stmt", pending_line, item))
+                    items = _add(items, ("stmt", pending_line, item))
             if len(pending) > 4 * 4096:  # an unterminated statement: drop it
                 pending = ""
         clean = not in_comment and not pending.strip()
@@ -200,7 +207,7 @@ def _statements(lines: Iterable[str]) -> Iterator[tuple[str, int, object]]:
             if len(cache) >= _LINE_CACHE:
                 cache.clear()
             # (their line numbers are this line's: a hit gives its own)
-            cache[raw] = items if items else ()  # type: ignore[assignment]
+            cache[raw] = items
         yield from items
 
 
@@ -259,19 +266,19 @@ def _declared(texts: tuple[str, ...]) -> tuple[RegisterDecls, dict[str, str | No
     return got
 
 
-def _defs(st: _Stmt) -> list[str]:
+def _defs(st: _Stmt) -> tuple[str, ...]:
     """Registers the statement writes (over-approximated: that only makes values unknown)."""
     if not st.ops:
-        return []
+        return ()
     parts = st.opcode.split(".")
     if parts[0] in _NO_DEF_BASE or ".".join(parts[:2]) in _NO_DEF_TWO:
-        return []
+        return ()
     first = st.ops[0][0]
     if first.startswith("{"):
-        return [r.strip() for r in first.strip("{}").split(",") if _REG.match(r.strip())]
+        return tuple([r.strip() for r in first.strip("{}").split(",") if _REG.match(r.strip())])
     if "|" in first:  # setp's p|q
-        return [r for r in first.split("|") if _REG.match(r)]
-    return [first] if _REG.match(first) else []
+        return tuple([r for r in first.split("|") if _REG.match(r)])
+    return (first,) if _REG.match(first) else ()
 
 
 #: Bits a K step may change in a shared memory descriptor: the start address and the unused
