@@ -121,6 +121,8 @@ _NO_ITEMS: list = []  # never appended to: _add makes a new list
 
 
 def _add(items: list, item: tuple[str, int, object]) -> list:
+    """``items`` with ``item`` appended (a new list in place of :data:`_NO_ITEMS`): most lines
+    yield no item, and a list per line is an object the collector tracks."""
     if items is _NO_ITEMS:
         return [item]
     items.append(item)
