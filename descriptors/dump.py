@@ -1189,6 +1189,12 @@ def _scan(lines: Iterable[str | bytes], as_: str | None, kind: str | None, arch:
     return _scan_text(chain(head, it), as_, kind, arch, min_confidence, window)
 
 
+#: The kind an MMA's opcode names (``tcgen05.mma.cta_group::1.kind::f16``).
+_PTX_MMA_KIND = re.compile(r"\.kind::(\w+)")
+#: Readings of words no text names kept by one PTX scan (they depend on the word only).
+_PTX_PLAIN_MEMO = 1 << 14
+
+
 def _scan_ptx(lines: Iterable[str], as_: str | None, kind: str | None, arch: str,
               min_confidence: float, window: int) -> Iterator[DumpFinding]:
     """PTX: the immediates the code materialises (``mov.b32 %r37, 138413200;``,
@@ -1196,28 +1202,88 @@ def _scan_ptx(lines: Iterable[str], as_: str | None, kind: str | None, arch: str
     from :mod:`descriptors.readers.ptx`.  An immediate that reaches an MMA operand (the line
     that defined the operand) is named by it: the family, and for an instruction descriptor
     the instruction's kind."""
-    from .readers import Fact, Instruction
+    from itertools import chain
+
+    from .readers import Fact
     from .readers.ptx import mma_operands, read_ptx
 
-    pending: deque[list[Any]] = deque()  # [line, text, word, size, hints, kind]
+    # [line, text, word, size, hints, kind, value]: value is the known bits of an MMA operand
+    # (its pattern is added to the text when the word is reported), None for an immediate
+    pending: deque[list[Any]] = deque()
     by_line: dict[int, list[list[Any]]] = {}
+    plain: dict[tuple[int, int, str | None], tuple[Candidate, ...] | None] = {}
+    candidates = _candidates.__wrapped__
+
+    def readings(word: int, size: int, k: str | None) -> tuple[Candidate, ...] | None:
+        """The readings of a word no text names, None when none is reported."""
+        if as_ is None and not _possible(word, size, True, min_confidence):
+            return None
+        cands = _candidates(word, size, (), as_, kind or k, arch, True)
+        if not cands or cands[0].confidence < min_confidence:
+            return None
+        return cands
 
     def classify(e: list[Any]) -> DumpFinding | None:
-        line, text, word, size, hints, k = e
-        hints = tuple(hints)
-        if not hints and as_ is None and not _possible(word, size, True, min_confidence):
-            return None
-        cands = _candidates(word, size, hints, as_, kind or k, arch, True)
-        if not cands:
-            return None
-        best = cands[0]
-        if best.confidence < min_confidence and not any(
-                h[2] and h[0] == best.descriptor for h in hints):
-            return None
+        line, text, word, size, hints, k, value = e
+        if not hints:
+            key = (word, size, k)
+            cands = plain.get(key, False)
+            if cands is False:
+                if len(plain) >= _PTX_PLAIN_MEMO:
+                    plain.clear()
+                cands = plain[key] = readings(word, size, k)
+            if cands is None:
+                return None
+        else:
+            # the evidence names the line: no other word shares it, so the cache is bypassed
+            hints = tuple(hints)
+            cands = candidates(word, size, hints, as_, kind or k, arch, True)
+            if not cands:
+                return None
+            best = cands[0]
+            if best.confidence < min_confidence and not any(
+                    h[2] and h[0] == best.descriptor for h in hints):
+                return None
+        if value is not None:
+            text = f"{text} = {value.pattern()}"
         return DumpFinding(line, "ptx", None, None, text, word, size, tuple(cands))
 
-    def emit(limit: int) -> Iterator[DumpFinding]:
-        while pending and pending[0][0] < limit:
+    for item in chain(read_ptx(lines), (None,)):
+        if item is None:  # the end: every word is due
+            limit = 1 << 62
+        else:
+            line = item.line
+            if item.__class__ is Fact:
+                if item.use == "immediate":
+                    v = item.value  # type: ignore[union-attr]
+                    e = [line, item.text, v.one, 64 if v.width == 64 else 32, [], None, None]
+                    pending.append(e)
+                    group = by_line.get(line)
+                    if group is None:
+                        by_line[line] = [e]
+                    else:
+                        group.append(e)
+            elif item.opcode.startswith("tcgen05.mma"):
+                opcode = item.opcode
+                m = _PTX_MMA_KIND.search(opcode)
+                mma_kind = m.group(1) if m and m.group(1) in KINDS else None
+                for role, op in mma_operands(item).items():  # type: ignore[arg-type]
+                    family = _PTX_ROLE_FAMILY[role]
+                    hint: Hint = (family, _MMA_OPERAND, True,
+                                  f"it feeds {role} of {opcode} at line {line}")
+                    k = mma_kind if family == "idesc" else None
+                    targets = by_line.get(op.origin[0], []) if op.origin else []
+                    for e in targets:
+                        if hint not in e[4]:
+                            e[4].append(hint)
+                            e[5] = k or e[5]
+                    if not targets and op.value is not None and op.value.is_const:
+                        e = [line, op.text, op.value.value, 64 if op.value.width == 64 else 32,
+                             [hint], k, op.value]
+                        pending.append(e)
+                        by_line.setdefault(line, []).append(e)
+            limit = line - window
+        while pending and pending[0][0] < limit:  # emit the words no later line can name
             e = pending.popleft()
             group = by_line.get(e[0])
             if group is not None:
@@ -1227,36 +1293,6 @@ def _scan_ptx(lines: Iterable[str], as_: str | None, kind: str | None, arch: str
             found = classify(e)
             if found is not None:
                 yield found
-
-    for item in read_ptx(lines):
-        if isinstance(item, Fact):
-            if item.use != "immediate":
-                continue
-            v = item.value
-            e = [item.line, item.text, v.value, 64 if v.width == 64 else 32, [], None]
-            pending.append(e)
-            by_line.setdefault(item.line, []).append(e)
-        elif isinstance(item, Instruction) and item.opcode.startswith("tcgen05.mma"):
-            m = re.search(r"\.kind::(\w+)", item.opcode)
-            mma_kind = m.group(1) if m and m.group(1) in KINDS else None
-            for role, op in mma_operands(item).items():
-                family = _PTX_ROLE_FAMILY[role]
-                hint: Hint = (family, _MMA_OPERAND, True,
-                              f"it feeds {role} of {item.opcode} at line {item.line}")
-                k = mma_kind if family == "idesc" else None
-                targets = by_line.get(op.origin[0], []) if op.origin else []
-                for e in targets:
-                    if hint not in e[4]:
-                        e[4].append(hint)
-                        e[5] = k or e[5]
-                if not targets and op.value is not None and op.value.is_const:
-                    e = [item.line, f"{op.text} = {op.value.pattern()}", op.value.value,
-                         64 if op.value.width == 64 else 32, [hint], k]
-                    pending.append(e)
-                    by_line.setdefault(item.line, []).append(e)
-        line = item.line
-        yield from emit(line - window)
-    yield from emit(1 << 62)
 
 
 def _scan_text(lines: Iterable[str | bytes], as_: str | None, kind: str | None, arch: str,

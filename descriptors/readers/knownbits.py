@@ -64,6 +64,8 @@ class KnownBits:
     def pattern(self) -> str:
         """Hex with one character per nibble: the digit when all 4 bits are known, ``x`` when
         none is, ``?`` when some are (e.g. ``0x40004040xxxxxxxx``)."""
+        if self.width & 3 == 0 and self.width and self.zero | self.one == _mask(self.width):
+            return f"0x{self.one:0{self.width >> 2}x}"  # a constant: every digit known
         out = []
         for shift in range(self.width - 4, -1, -4):
             known = (self.known >> shift) & 0xF

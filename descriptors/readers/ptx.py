@@ -12,6 +12,14 @@ A register written more than once in a function (a loop-carried value), or writt
 predicated instruction (``@%p1 mov.b32 ...``), is unknown at every use: its value depends on
 the path taken, and the reader does not guess it.  Inline-asm blocks
 (``{ .reg .pred p; ... }``) are read like the rest.
+
+Speed: a statement is parsed once per distinct line (modules repeat lines: ``ret;``,
+``bar.sync 0;``, the same moves in every kernel), with what the analysis asks of it (registers
+written, K step, immediates, operand split) worked out then; register declarations are read
+once per distinct set of ``.reg`` lines and immediates once per text.  Every memo is bounded
+(:data:`_LINE_CACHE` lines of at most :data:`_LINE_CACHE_CHARS` characters, 256 declaration
+sets, 4096 immediates), and none changes an item (``tests/test_ptx_dump.py`` reads with them
+off and on).
 """
 
 from __future__ import annotations
@@ -19,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-from ..instructions import MODELS
+from ..instructions import MODELS, RegisterDecls
 from . import MAX_FUNCTION, Fact, Instruction, Operand
 from .knownbits import KnownBits
 from ..layouts import SMEM
@@ -42,6 +50,11 @@ _NO_DEF_TWO = frozenset({"tcgen05.dealloc"})
 #: models (stmatrix, wmma.load, ...).
 _YIELDED = ("tcgen05.",) + tuple(f"{m}." for m in MODELS)
 _NAMES = re.compile(r"%?[A-Za-z_$][\w$]*")
+#: How an immediate begins (a cheap test before :func:`parse_immediate`).
+_IMM_FIRST = frozenset("-0123456789")
+#: Opcodes :func:`_eval` has a case for (every other result is unknown).
+_EVALUATED = frozenset({"mov", "and", "or", "xor", "not", "shl", "shr", "add", "sub", "mul", "cvt",
+                        "selp"})
 
 
 def _width(opcode: str, operand: str | None = None) -> int:
@@ -54,79 +67,153 @@ def _width(opcode: str, operand: str | None = None) -> int:
 
 
 class _Stmt:
-    __slots__ = ("line", "col", "opcode", "ops", "text", "pred")
+    """One statement as written, without its line number (a line that recurs is parsed once):
+    the 1-based ``col`` of its first character, ``opcode``, operands ``ops`` (text, column),
+    the normalised ``text``, whether it is predicated, and what the analysis asks of it,
+    worked out once: the registers it writes (``defs``), the K step it is
+    (:func:`_k_step`), whether it is yielded as an instruction, the immediates it
+    materialises (``facts``: column, known bits), the names it mentions and, for a yielded
+    instruction, its operands split into address base and offset."""
 
-    def __init__(self, line: int, col: int, opcode: str, ops: list[tuple[str, int]], text: str,
+    __slots__ = ("col", "opcode", "ops", "text", "pred", "defs", "kstep", "yielded", "facts",
+                 "names", "operands", "base", "srcs", "width", "evaluates")
+
+    def __init__(self, col: int, opcode: str, ops: tuple[tuple[str, int], ...], text: str,
                  pred: bool = False):
-        self.line, self.col, self.opcode, self.ops, self.text = line, col, opcode, ops, text
+        self.col, self.opcode, self.ops, self.text = col, opcode, ops, text
         self.pred = pred
+        self.defs = defs = _defs(self)
+        self.kstep = _k_step(self) if len(ops) == 3 and not pred else None
+        self.yielded = yielded = opcode.startswith(_YIELDED)
+        self.facts: tuple[tuple[int, KnownBits], ...] = ()
+        self.evaluates = False  # an opcode _eval may know the result of
+        if yielded:
+            self.names = tuple(dict.fromkeys(_NAMES.findall(text)))
+            operands = []
+            for t, c in ops:
+                memory = t.startswith("[")
+                inner = t.strip("[]").strip() if memory else t
+                base, _, off = inner.partition("+")
+                value = bool(_REG.match(base.strip())) or parse_immediate(base) is not None
+                has_off = bool(off.strip())
+                operands.append((t, c, memory, base.strip(), has_off,
+                                 parse_immediate(off) if has_off else None, value))
+            self.operands = tuple(operands)
+        elif defs:
+            self.base = base = opcode.split(".", 1)[0]  # what _eval reads
+            self.srcs = tuple([t for t, _ in ops[1:]])
+            self.width = _width(opcode, ops[0][0])
+            self.evaluates = base in _EVALUATED
+            for t, c in ops[1:]:
+                if t[:1] in _IMM_FIRST:
+                    imm = parse_immediate(t)
+                    if imm is not None and abs(imm) > 0xFFFF:
+                        self.facts += ((c, KnownBits.const(imm, _width(opcode, defs[0]))),)
 
 
-def _statements(lines: Iterable[str]) -> Iterator[tuple[str, object]]:
-    """("target", arch) / ("function", name) / ("stmt", _Stmt) items."""
+#: Distinct lines whose statements are kept parsed (:func:`_statements`), and the longest line
+#: kept: memory stays bounded whatever the input.
+_LINE_CACHE = 1 << 13
+_LINE_CACHE_CHARS = 256
+
+
+_NO_ITEMS: list = []  # never appended to: _add makes a new list
+
+
+def _add(items: list, item: tuple[str, int, object]) -> list:
+    """``items`` with ``item`` appended (a new list in place of :data:`_NO_ITEMS`): most lines
+    yield no item, and a list per line is an object the collector tracks."""
+    if items is _NO_ITEMS:
+        return [item]
+    items.append(item)
+    return items
+
+
+def _statements(lines: Iterable[str]) -> Iterator[tuple[str, int, object]]:
+    """("target", line, arch) / ("function", line, name) / ("reg", line, text) /
+    ("stmt", line, _Stmt) items.  A line read from a clean state (not inside a comment or a
+    statement) that ends in one is remembered with its items, so that a recurring line is
+    parsed once."""
     in_comment = False
     pending = ""
     pending_line = pending_col = 0
+    clean = True  # not in a comment, nothing pending (but white space)
+    cache: dict[str, list[tuple[str, int, object]]] = {}
     for lineno, raw in enumerate(lines, 1):
+        if clean and len(raw) <= _LINE_CACHE_CHARS:
+            hit = cache.get(raw)
+            if hit is not None:
+                for kind, _, item in hit:
+                    yield kind, lineno, item
+                continue
+            start_clean = True
+        else:
+            start_clean = False
+        items: list[tuple[str, int, object]] = _NO_ITEMS  # a list once there is one
         line = raw
         # comments
         if in_comment:
             end = line.find("*/")
-            if end < 0:
-                continue
-            line = " " * (end + 2) + line[end + 2:]
-            in_comment = False
-        while "/*" in line:
-            s = line.find("/*")
-            e = line.find("*/", s + 2)
-            if e < 0:
-                line = line[:s]
-                in_comment = True
-                break
-            line = line[:s] + " " * (e + 2 - s) + line[e + 2:]
-        if "//" in line:
-            line = line[:line.find("//")]
+            if end >= 0:
+                line = " " * (end + 2) + line[end + 2:]
+                in_comment = False
+            else:
+                line = ""
+        if line:
+            while "/*" in line:
+                s = line.find("/*")
+                e = line.find("*/", s + 2)
+                if e < 0:
+                    line = line[:s]
+                    in_comment = True
+                    break
+                line = line[:s] + " " * (e + 2 - s) + line[e + 2:]
+            if "//" in line:
+                line = line[:line.find("//")]
         stripped = line.strip()
         if not stripped:
-            continue
-        if stripped in ("{", "}", "(", ")", ");") or stripped.startswith(".param"):
+            pass
+        elif stripped in ("{", "}", "(", ")", ");") or stripped.startswith(".param"):
             pending = ""  # function braces and parameter lists end no statement
-            continue
-        m = _TARGET.match(line) if ".target" in line else None
-        if m:
-            yield "target", m.group(1).split(",")[0].strip()
-            continue
-        m = _FUNC.match(line) if (".entry" in line or ".func" in line) else None
-        if m:
+        elif ".target" in line and _TARGET.match(line):
+            items = _add(items, ("target", lineno, _TARGET.match(line).group(1).split(",")[0].strip()))
+        elif (".entry" in line or ".func" in line) and _FUNC.match(line):
             pending = ""
-            yield "function", m.group(1)
-            continue
-        # statements end with ';' (a statement may continue over lines)
-        pos = 0
-        while pos < len(line):
-            semi = line.find(";", pos)
-            chunk = line[pos:] if semi < 0 else line[pos:semi]
-            if not pending.strip():
-                pending_line, pending_col = lineno, pos + 1 + (len(chunk) - len(chunk.lstrip()))
-                pending = chunk
-            else:
-                pending += " " + chunk
-            if semi < 0:
-                break
-            stmt = pending
-            pending = ""
-            pos = semi + 1
-            if stmt.strip().startswith(".reg"):
-                yield "reg", stmt.strip()
-                continue
-            item = _parse(stmt, pending_line, pending_col)
-            if item is not None:
-                yield "stmt", item
-        if len(pending) > 4 * 4096:  # an unterminated statement: drop it
-            pending = ""
+            items = _add(items, ("function", lineno, _FUNC.match(line).group(1)))  # type: ignore[union-attr]
+        else:
+            # statements end with ';' (a statement may continue over lines)
+            pos = 0
+            while pos < len(line):
+                semi = line.find(";", pos)
+                chunk = line[pos:] if semi < 0 else line[pos:semi]
+                if not pending.strip():
+                    pending_line, pending_col = lineno, pos + 1 + (len(chunk) - len(chunk.lstrip()))
+                    pending = chunk
+                else:
+                    pending += " " + chunk
+                if semi < 0:
+                    break
+                stmt = pending
+                pending = ""
+                pos = semi + 1
+                if stmt.strip().startswith(".reg"):
+                    items = _add(items, ("reg", pending_line, stmt.strip()))
+                    continue
+                item = _parse(stmt, pending_col)
+                if item is not None:
+                    items = _add(items, ("stmt", pending_line, item))
+            if len(pending) > 4 * 4096:  # an unterminated statement: drop it
+                pending = ""
+        clean = not in_comment and not pending.strip()
+        if start_clean and clean and len(raw) <= _LINE_CACHE_CHARS:
+            if len(cache) >= _LINE_CACHE:
+                cache.clear()
+            # (their line numbers are this line's: a hit gives its own)
+            cache[raw] = items
+        yield from items
 
 
-def _parse(stmt: str, line: int, col: int) -> _Stmt | None:
+def _parse(stmt: str, col: int) -> _Stmt | None:
     text = stmt.strip().lstrip("{}()").strip()
     if not text or text.startswith((".", "}")):
         return None
@@ -146,32 +233,54 @@ def _parse(stmt: str, line: int, col: int) -> _Stmt | None:
     opcode = parts[0]
     rest = parts[1] if len(parts) > 1 else ""
     ops, _ = split_operands(rest, offset + len(opcode) + (len(text) - len(opcode) - len(rest)) + 1)
-    return _Stmt(line, offset + 1, opcode, ops, " ".join(text.split()), pred)
+    # tuples, not lists: a module's statements are many, and the collector skips tuples of
+    # strings and numbers
+    return _Stmt(offset + 1, opcode, tuple(ops), " ".join(text.split()), pred)
 
 
 class _Function:
-    """Statements of one function (or piece of one), analysed when complete."""
+    """Statements of one function (or piece of one), ``(line, statement)``, and the text of its
+    register declarations, analysed when complete."""
 
-    def __init__(self, name: str | None) -> None:
-        from ..instructions import RegisterDecls
+    def __init__(self, name: str | None, decls: Iterable[str] = ()) -> None:
         self.name = name
-        self.stmts: list[_Stmt] = []
-        self.decls = RegisterDecls()
+        self.stmts: list[tuple[int, _Stmt]] = []
+        self.decls: list[str] = list(decls)
 
 
-def _defs(st: _Stmt) -> list[str]:
+#: Register declarations read, by their text (functions of a module mostly declare alike), with
+#: the names looked up in them; both bounded.
+_DECLS: dict[tuple[str, ...], tuple[RegisterDecls, dict[str, str | None]]] = {}
+_DECLS_MAX = 256
+_DECL_NAMES_MAX = 1 << 12
+
+
+def _declared(texts: tuple[str, ...]) -> tuple[RegisterDecls, dict[str, str | None]]:
+    """The declarations of ``texts`` and a memo of the types of names looked up in them."""
+    got = _DECLS.get(texts)
+    if got is None:
+        decls = RegisterDecls()
+        for text in texts:
+            decls.add(text)
+        if len(_DECLS) >= _DECLS_MAX:
+            _DECLS.clear()
+        got = _DECLS[texts] = (decls, {})
+    return got
+
+
+def _defs(st: _Stmt) -> tuple[str, ...]:
     """Registers the statement writes (over-approximated: that only makes values unknown)."""
     if not st.ops:
-        return []
+        return ()
     parts = st.opcode.split(".")
     if parts[0] in _NO_DEF_BASE or ".".join(parts[:2]) in _NO_DEF_TWO:
-        return []
+        return ()
     first = st.ops[0][0]
     if first.startswith("{"):
-        return [r.strip() for r in first.strip("{}").split(",") if _REG.match(r.strip())]
+        return tuple([r.strip() for r in first.strip("{}").split(",") if _REG.match(r.strip())])
     if "|" in first:  # setp's p|q
-        return [r for r in first.split("|") if _REG.match(r)]
-    return [first] if _REG.match(first) else []
+        return tuple([r for r in first.split("|") if _REG.match(r)])
+    return (first,) if _REG.match(first) else ()
 
 
 #: Bits a K step may change in a shared memory descriptor: the start address and the unused
@@ -198,27 +307,41 @@ def _k_step(st: _Stmt) -> tuple[str, str] | None:
     return d, src
 
 
-def _stepped(fn: _Function, count: dict[str, int]) -> set[str]:
+def _stepped(steps: dict[str, int], count: dict[str, int]) -> set[str]:
     """64-bit registers defined once by something else and otherwise only stepped by K-step
-    adds of themselves (``add.s64 %rd34, %rd34, 8`` in a loop): their bits above the start
-    address are those of the one other definition."""
-    steps: dict[str, int] = {}
-    for st in fn.stmts:
-        ks = _k_step(st)
-        if ks is not None and ks[0] == ks[1]:
-            steps[ks[0]] = steps.get(ks[0], 0) + 1
+    adds of themselves (``add.s64 %rd34, %rd34, 8`` in a loop, ``steps`` of each): their bits
+    above the start address are those of the one other definition."""
     return {r for r, n in steps.items() if count.get(r, 0) == n + 1}
+
+
+#: Immediates read as values, by (text, width) (None: not an immediate); bounded.
+_CONSTS: dict[tuple[str, int], KnownBits | None] = {}
+_CONSTS_MAX = 1 << 12
+#: Nothing known, by width (KnownBits are immutable: one object serves every use).
+_UNKNOWN = {w: KnownBits.unknown(w) for w in (8, 16, 32, 64, 128)}
 
 
 def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:
     count: dict[str, int] = {}
-    all_defs = [_defs(st) for st in fn.stmts]
-    for defs in all_defs:
-        for r in defs:
+    steps: dict[str, int] = {}
+    for _, st in fn.stmts:
+        for r in st.defs:
             count[r] = count.get(r, 0) + 1
-    stepped = _stepped(fn, count)
+        ks = st.kstep
+        if ks is not None and ks[0] == ks[1]:
+            steps[ks[0]] = steps.get(ks[0], 0) + 1
+    stepped = _stepped(steps, count)
     assumed: set[str] = set()     # registers whose known bits rest on the K-step rule
     env: dict[str, tuple[KnownBits, tuple[int, str]]] = {}
+    decls, declared = _declared(tuple(fn.decls))
+
+    def rtype(name: str) -> str | None:
+        got = declared.get(name, False)
+        if got is False:
+            if len(declared) >= _DECL_NAMES_MAX:
+                declared.clear()
+            got = declared[name] = decls.get(name)
+        return got  # type: ignore[return-value]
 
     def k_stepped(kb: KnownBits) -> KnownBits:
         low = (1 << K_STEP_BITS) - 1
@@ -226,78 +349,79 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:
 
     def val(text: str, width: int) -> KnownBits:
         text = text.strip()
-        imm = parse_immediate(text)
-        if imm is not None:
-            return KnownBits.const(imm, width)
+        if text[:1] != "%":  # a register is no immediate
+            key = (text, width)
+            kb = _CONSTS.get(key, False)
+            if kb is False:
+                imm = parse_immediate(text)
+                if len(_CONSTS) >= _CONSTS_MAX:
+                    _CONSTS.clear()
+                kb = _CONSTS[key] = None if imm is None else KnownBits.const(imm, width)
+            if kb is not None:
+                return kb  # type: ignore[return-value]
         got = env.get(text)
         if got is None:
-            return KnownBits.unknown(width)
+            return _UNKNOWN.get(width) or KnownBits.unknown(width)
         kb = got[0]
         return kb if kb.width == width else kb.resize(width)
 
-    for st, defs in zip(fn.stmts, all_defs):
-        if st.opcode.startswith(_YIELDED):
+    for line, st in fn.stmts:
+        defs = st.defs
+        if st.yielded:
             ops = []
-            for text, col in st.ops:
-                memory = text.startswith("[")
-                inner = text.strip("[]").strip() if memory else text
-                base, _, off = inner.partition("+")
+            for text, col, memory, base, has_off, off, is_value in st.operands:
                 value = origin = None
-                if _REG.match(base.strip()) or parse_immediate(base) is not None:
-                    width = 64 if base.strip().startswith("%rd") else 32
+                if is_value:
+                    width = 64 if base.startswith("%rd") else 32
                     value = val(base, width)
-                    if off.strip():
-                        o = parse_immediate(off)
-                        value = value + KnownBits.const(o, width) if o is not None else \
+                    if has_off:
+                        value = value + KnownBits.const(off, width) if off is not None else \
                             KnownBits.unknown(width)
-                    got = env.get(base.strip())
+                    got = env.get(base)
                     origin = got[1] if got else None
                 ops.append(Operand(text, col, value, origin, memory,
-                                   K_STEP_ASSUMPTION if base.strip() in assumed else None))
-            regs = tuple((r, fn.decls[r]) for r in dict.fromkeys(_NAMES.findall(st.text))
-                         if r in fn.decls)
-            yield Instruction("ptx", st.line, st.col, st.opcode, tuple(ops), st.text, arch, fn.name,
+                                   K_STEP_ASSUMPTION if base in assumed else None))
+            regs = tuple((r, t) for r in st.names if (t := rtype(r)) is not None)
+            yield Instruction("ptx", line, st.col, st.opcode, tuple(ops), st.text, arch, fn.name,
                               regs)
             for d in defs:
                 env.pop(d, None)
             continue
         if not defs:
             continue
-        ks = _k_step(st)
+        ks = st.kstep
         if ks is not None and ks[1] in assumed and (ks[0] == ks[1] or count.get(ks[0], 0) == 1):
             # a K step of a stepped descriptor: the bits above the start address stay
             d, src = ks
             if d != src:
-                env[d] = (k_stepped(env[src][0]), (st.line, st.text))
+                env[d] = (k_stepped(env[src][0]), (line, st.text))
                 assumed.add(d)
             continue
-        results = None if st.pred else _eval(st, val)  # a predicated write may not happen
+        # a predicated write may not happen
+        results = _eval(st, val) if st.evaluates and not st.pred else None
         for i, d in enumerate(defs):
             kb = results[i] if results is not None and i < len(results) else None
-            if d in stepped and kb is not None and kb.width == 64 and len(defs) == 1:
-                env[d] = (k_stepped(kb), (st.line, st.text))
+            if stepped and d in stepped and kb is not None and kb.width == 64 and len(defs) == 1:
+                env[d] = (k_stepped(kb), (line, st.text))
                 assumed.add(d)
                 continue
-            if count.get(d, 0) != 1 or kb is None:
+            if kb is None or count[d] != 1:
                 env.pop(d, None)
+            else:
+                env[d] = (kb, (line, st.text))
+            if assumed:
                 assumed.discard(d)
-                continue
-            env[d] = (kb, (st.line, st.text))
-            assumed.discard(d)
         # constants the code materialises (for dump)
-        for text, col in st.ops[1:]:
-            imm = parse_immediate(text)
-            if imm is not None and abs(imm) > 0xFFFF:
-                w = _width(st.opcode, defs[0])
-                yield Fact(st.line, col, KnownBits.const(imm, w), "immediate", st.text, "ptx")
+        for col, kb in st.facts:
+            yield Fact(line, col, kb, "immediate", st.text, "ptx")
 
 
 def _eval(st: _Stmt, val) -> list[KnownBits] | None:  # noqa: C901 - one case per opcode
     op = st.opcode
-    base = op.split(".")[0]
-    srcs = [t for t, _ in st.ops[1:]]
+    base = st.base
+    srcs = st.srcs
     dst = st.ops[0][0]
-    w = _width(op, dst)
+    w = st.width
     try:
         if base == "mov":
             if dst.startswith("{"):  # split: mov.b64 {lo, hi}, %rd
@@ -371,21 +495,19 @@ def read_ptx(lines: Iterable[str]) -> Iterator[Instruction | Fact]:
     registers they name) and facts (immediates) of PTX text, in order."""
     arch: str | None = None
     fn = _Function(None)
-    for kind, item in _statements(lines):
-        if kind == "target":
-            arch = str(item)
-        elif kind == "reg":
-            fn.decls.add(str(item))
-        elif kind == "function":
-            yield from _analyse(fn, arch)
-            fn = _Function(str(item))
-        else:
-            fn.stmts.append(item)  # type: ignore[arg-type]
+    for kind, line, item in _statements(lines):
+        if kind == "stmt":
+            fn.stmts.append((line, item))  # type: ignore[arg-type]
             if len(fn.stmts) >= MAX_FUNCTION:
                 yield from _analyse(fn, arch)
-                yield Fact(fn.stmts[-1].line, 0, KnownBits.unknown(1), "split", fn.name or "",
+                yield Fact(fn.stmts[-1][0], 0, KnownBits.unknown(1), "split", fn.name or "",
                            "ptx")
-                decls = fn.decls
-                fn = _Function(fn.name)
-                fn.decls = decls
+                fn = _Function(fn.name, fn.decls)
+        elif kind == "reg":
+            fn.decls.append(str(item))
+        elif kind == "target":
+            arch = str(item)
+        else:  # function
+            yield from _analyse(fn, arch)
+            fn = _Function(str(item))
     yield from _analyse(fn, arch)
