@@ -26,6 +26,7 @@ committed table is stale, naming the command that rewrites it.
 
 from __future__ import annotations
 
+import functools
 import json
 import operator
 import zlib
@@ -170,20 +171,27 @@ class Layout:
         self.max_word = (1 << size) - 1
         self.__doc__ = f"{title} ({size}-bit word, PTX {source}).\n\n{self.diagram()}"
 
-    def __getattr__(self, name: str) -> Any:
-        """The generated hot paths (``_decode``, ``_encode``, ``_encode_map``), compiled on first
-        use: a command that touches one layout does not compile the others."""
-        if name not in ("_decode", "_encode", "_encode_map"):
-            raise AttributeError(name)
-        self._decode = self._compile_decode()
-        self._encode = self._compile_encode()
-        self._encode_map = self._compile_encode_map()
-        # The hot paths are the generated functions themselves, bound per instance (no wrapper).
-        self._decode.__doc__ = Layout.decode.__doc__
-        self._encode_map.__doc__ = Layout.encode_fields.__doc__
-        self.decode = self._decode  # type: ignore[method-assign]
-        self.encode_fields = self._encode_map  # type: ignore[method-assign]
-        return self.__dict__[name]
+    # The generated hot paths, compiled on first use (a command that touches one layout does
+    # not compile the others); cached_property stores each in the instance, so later reads are
+    # plain attribute reads.  ``decode``/``encode_fields`` are then the generated functions
+    # themselves, bound per instance (no wrapper).
+    @functools.cached_property
+    def _decode(self) -> Callable[[int], dict[str, int]]:
+        fn = self._compile_decode()
+        fn.__doc__ = Layout.decode.__doc__
+        self.decode = fn  # type: ignore[method-assign]
+        return fn
+
+    @functools.cached_property
+    def _encode(self) -> Callable[..., int]:
+        return self._compile_encode()
+
+    @functools.cached_property
+    def _encode_map(self) -> Callable[[Mapping[str, Any]], int]:
+        fn = self._compile_encode_map()
+        fn.__doc__ = Layout.encode_fields.__doc__
+        self.encode_fields = fn  # type: ignore[method-assign]
+        return fn
 
     @property
     def struct(self) -> cs.Construct:

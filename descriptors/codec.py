@@ -873,7 +873,6 @@ class Decoded:
     _fmemo: dict[int, dict[str, int]]
     _vmemo: dict[int, dict[str, Any]]
     _fonce: set[int]
-    _vonce: set[int]
     _fget: Callable[[int], dict[str, int] | None]  # _fmemo.get, _vmemo.get
     _vget: Callable[[int], dict[str, Any] | None]
 
@@ -924,25 +923,23 @@ class Decoded:
         return v
 
     def _values_slow(self) -> dict[str, Any]:
-        """:attr:`values` from edited fields, the memo (lists copied) or computed."""
+        """:attr:`values` from edited fields, the memo (lists copied) or computed.  The values
+        of a word are kept once its fields are (from its second decode on)."""
         word, f = self.word, self._fields
         if f is not None and f != self._fmemo.get(word):
             # fields given or edited (or no longer remembered): the values are theirs
             return self._values_ref(f)
-        seen = self._vmemo.get(word)
-        if seen is None:
-            v = self._values_ref(self.fields)
-            once = self._vonce
-            if word in once:  # decoded before: kept from now on (a copy, for its lists)
-                _remember(self._vmemo, word, self._values_ref(self._fields))
-            else:  # decoded once: noted, nothing kept
-                if len(once) >= _DECODE_MEMO_SIZE:
-                    once.clear()
-                once.add(word)
-            return v
-        v = seen.copy()
-        for key in self._lists:  # zcm: start_count and first_span are lists of their own
-            v[key] = [*v[key]]
+        lists = self._lists
+        if lists:  # zcm: its memo is read here only, the lists copied per object
+            seen = self._vmemo.get(word)
+            if seen is not None:
+                v = seen.copy()
+                for key in lists:
+                    v[key] = [*v[key]]
+                return v
+        v = self._values_ref(self.fields if f is None else f)
+        if word in self._fmemo:  # decoded before: kept from now on (lists of their own)
+            _remember(self._vmemo, word, self._values_ref(self._fields) if lists else v.copy())
         return v
 
     @property
@@ -1044,11 +1041,10 @@ def _nothing(word: int) -> None:
 
 def _decoded_class(descriptor: str, kind: str | None, layout: Layout) -> type[Decoded]:
     """The :class:`Decoded` subclass of one (descriptor, kind)."""
+    ref: Callable[[Mapping[str, int]], dict[str, Any]]
     if descriptor == "idesc":
         assert kind is not None
-
-        def ref(f: Mapping[str, int], _k: str = kind) -> dict[str, Any]:
-            return _values_idesc(_k, layout, f)
+        ref = functools.partial(_values_idesc, kind, layout)  # C-level: no extra Python frame
     else:
         ref = {"smem": _values_smem, "zcm": _values_zcm, "tmem": _values_tmem}[descriptor]
     fmemo: dict[int, dict[str, int]] = {}
@@ -1061,7 +1057,7 @@ def _decoded_class(descriptor: str, kind: str | None, layout: Layout) -> type[De
         "_fmemo": fmemo, "_vmemo": vmemo, "_fget": fmemo.get,
         # zcm's values hold lists (copied per object): its memo is read by _values_slow only
         "_vget": vmemo.get if descriptor != "zcm" else staticmethod(_nothing),
-        "_fonce": set(), "_vonce": set(),
+        "_fonce": set(),
         "__reduce__": _reduce_decoded,
     })
 
