@@ -673,6 +673,14 @@ def _candidates(word: int, size: int, hints: tuple[Hint, ...], as_: str | None,
     scored = _scored(word, size, signature, as_, kind, arch, narrow)
     if not hints and as_ is None:
         return scored
+    return _with_evidence(scored, hints, as_)
+
+
+def _with_evidence(scored: tuple[Candidate, ...], hints: tuple[Hint, ...],
+                   as_: str | None) -> tuple[Candidate, ...]:
+    """``scored`` (the readings of :func:`_scored`, no evidence) with the sentences of
+    ``hints`` and ``as_`` attached, each kind of evidence once per reading; a reading no
+    evidence names is ``scored``'s own object (readings are immutable)."""
     out = []
     for c in scored:
         evidence = []
@@ -683,8 +691,15 @@ def _candidates(word: int, size: int, hints: tuple[Hint, ...], as_: str | None,
                 evidence.append(f"{why} ({bonus:+.2f})")
         if as_ is not None:
             evidence.append(f"read as {as_} on request ({_FORCED:+.2f})")
-        out.append(Candidate(c.descriptor, c.kind, c.form, c.word, c.confidence, c.reason,
-                             c.findings, c.decoded, tuple(evidence), c.structural))
+        if not evidence:
+            out.append(c)
+            continue
+        # Candidate(...) built in one step (see _finding)
+        e = _new(Candidate)
+        d = dict(c.__dict__)
+        d["evidence"] = tuple(evidence)
+        _set(e, "__dict__", d)
+        out.append(e)
     return tuple(out)
 
 
@@ -1246,7 +1261,7 @@ def _scan_ptx(lines: Iterable[str], as_: str | None, kind: str | None, arch: str
                 return None
         if value is not None:
             text = f"{text} = {value.pattern()}"
-        return DumpFinding(line, "ptx", None, None, text, word, size, tuple(cands))
+        return _finding(line, "ptx", None, None, text, word, size, tuple(cands))
 
     for item in chain(read_ptx(lines), (None,)):
         if item is None:  # the end: every word is due
