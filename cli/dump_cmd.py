@@ -206,29 +206,50 @@ _BATCH = 512
 _KEEP_FORMATTED = 2048
 
 
+def _readings_key(f: DumpFinding) -> tuple[Any, Any]:
+    """(key, the objects the key names by id: first and last checked) of everything that a finding's readings give the
+    output: the readings themselves (the scanner's caches hand the same tuple out for the
+    same word and evidence)."""
+    cands = f.candidates
+    return id(cands), (cands,)
+
+
+def _row_key(f: DumpFinding) -> tuple[Any, Any]:
+    """(key, objects the key names by id) of what a finding's table row prints of its
+    readings (:func:`_row_parts`): the best reading's decode (summary), rule findings
+    (verdict), confidence and index key, and the word -- not the evidence, which in a PTX
+    module names the line of the MMA, so that the same word fed to MMAs on many lines has
+    one row."""
+    best = f.candidates[0]
+    decoded, findings = best.decoded, best.findings
+    return ((id(decoded), id(findings), best.confidence, best.descriptor, best.kind, best.form,
+             best.word, f.word, f.size), (decoded, findings))
+
+
 class _Formatted:
-    """What the output of a finding keeps of its readings: the same candidates tuple (the
-    scanner's caches hand the same object out for the same word and evidence) gives the same
+    """What the output of a finding keeps of its readings: findings with the same ``key``
+    (:func:`_readings_key`: the same readings; :func:`_row_key`: the same row) give the same
     text, so it is built once.  Bounded: cleared when :data:`_KEEP_FORMATTED` are held.
-    ``again`` says whether the last :meth:`get` found the readings already built (the words a
-    log repeats; the readings of a SASS word name the line of its MMA and rarely repeat)."""
+    ``again`` says whether the last :meth:`get` found the text already built (the words a
+    log repeats)."""
 
-    __slots__ = ("cache", "again")
+    __slots__ = ("cache", "again", "key")
 
-    def __init__(self) -> None:
-        self.cache: dict[int, tuple[Any, ...]] = {}
+    def __init__(self, key: Any = _readings_key) -> None:
+        self.cache: dict[Any, tuple[Any, Any]] = {}
         self.again = False
+        self.key = key
 
     def get(self, f: DumpFinding, make: Any) -> Any:
-        cands = f.candidates
-        hit = self.cache.get(id(cands))
-        self.again = hit is not None and hit[0] is cands
+        key, held = self.key(f)
+        hit = self.cache.get(key)
+        self.again = hit is not None and hit[0][0] is held[0] and hit[0][-1] is held[-1]
         if self.again:
             return hit[1]  # type: ignore[index]
         if len(self.cache) >= _KEEP_FORMATTED:
             self.cache.clear()
         value = make(f)
-        self.cache[id(cands)] = (cands, value)  # holding cands keeps its id unique
+        self.cache[key] = (held, value)  # holding the objects keeps their ids unique
         return value
 
 
@@ -266,19 +287,27 @@ def _text(found: Iterable[DumpFinding], name: str, *, plain_: bool, table_only: 
         else:
             console.print(Text(text, style=style or ""), soft_wrap=True)
 
-    formatted = _Formatted()
+    formatted = _Formatted(_row_key)
     seen: dict[tuple[Any, ...], _Seen] = {}
     total = 0
     w_line, w_where = _WIDTHS[0], _WIDTHS[1]
     wheres: dict[tuple[str | None, ...], str] = {}  # (register, name, source) -> padded cell
     #: (readings, register, name, source) -> (readings, index entry, row after the line
-    #: number, valid): the row of a word met again, once its first occurrence is written
+    #: number, valid): the row of a word met again, once its first occurrence is written;
+    #: ``same`` has the same rows by what they print (:func:`_row_key`, register, name,
+    #: source), for readings met again as other objects (PTX: evidence naming the line)
     again: dict[tuple[Any, ...], tuple[Any, _Seen, str, bool]] = {}
+    same: dict[tuple[Any, ...], tuple[Any, _Seen, str, bool]] = {}
     places = KEEP_LOCATIONS
     for f in found:
         cands = f.candidates
         hit = again.get((id(cands), f.register, f.name, f.source))
-        if hit is not None and hit[0] is cands:
+        if hit is None or hit[0] is not cands:
+            row_key, held = _row_key(f)
+            hit = same.get((row_key, f.register, f.name, f.source))
+            if hit is not None and (hit[0][0] is not held[0] or hit[0][1] is not held[1]):
+                hit = None
+        if hit is not None:
             entry, tail = hit[1], hit[2]
             total += 1
             entry.count += 1
@@ -329,8 +358,12 @@ def _text(found: Iterable[DumpFinding], name: str, *, plain_: bool, table_only: 
             if len(again) >= _KEEP_FORMATTED:
                 again.clear()
             later = summary if table_only else f"{summary} (decoded at line {entry.line})"
-            again[id(cands), f.register, f.name, f.source] = (
-                cands, entry, (where + head + later).rstrip() + "\n", valid)
+            tail = (where + head + later).rstrip() + "\n"
+            again[id(cands), f.register, f.name, f.source] = (cands, entry, tail, valid)
+            if len(same) >= _KEEP_FORMATTED:
+                same.clear()
+            row_key, held = _row_key(f)
+            same[row_key, f.register, f.name, f.source] = (held, entry, tail, valid)
     flush()
     if total == 0:
         out(f"no descriptor words found in {name}")
