@@ -412,13 +412,17 @@ class _CandidateJson:
     """JSON text of readings, exactly ``json.dumps(candidate.to_dict())``: the decode part
     (``to_json(decoded, findings)``, the bulk) is serialised once per decoded word and rule
     findings -- the scanner shares those objects between the readings of a word, whatever
-    evidence each occurrence adds -- and the rest (evidence, confidence) per reading.
-    Bounded: cleared when :data:`_KEEP_FORMATTED` are held."""
+    evidence each occurrence adds -- the text around the evidence once per reading without
+    its evidence, and the evidence (in a PTX module it names the line of the MMA) per
+    reading.  Bounded: cleared when :data:`_KEEP_FORMATTED` are held."""
 
     def __init__(self) -> None:
         self.decoded: dict[tuple[int, int], tuple[Any, Any, str]] = {}
+        #: (decoded, findings, descriptor, kind, form, confidence, reason) -> (decoded,
+        #: findings, the text before the evidence, the text after it)
+        self.around: dict[tuple[Any, ...], tuple[Any, Any, str, str]] = {}
 
-    def candidate(self, c: Any) -> str:
+    def decode(self, c: Any) -> str:
         key = (id(c.decoded), id(c.findings))
         hit = self.decoded.get(key)
         if hit is None or hit[0] is not c.decoded or hit[1] is not c.findings:
@@ -426,11 +430,27 @@ class _CandidateJson:
                 self.decoded.clear()
             hit = (c.decoded, c.findings, json.dumps(to_json(c.decoded, c.findings)))
             self.decoded[key] = hit  # holding the objects keeps their ids unique
-        head = json.dumps({
-            "descriptor": c.descriptor, "kind": c.kind, "form": c.form, "word": c.decoded.hex,
-            "confidence": c.confidence, "level": c.level, "valid": c.valid, "reason": c.reason,
-            "evidence": list(c.evidence), "summary": c.summary})
-        return head[:-1] + ', "decoded": ' + hit[2] + "}"
+        return hit[2]
+
+    def candidate(self, c: Any) -> str:
+        decoded, findings = c.decoded, c.findings
+        key = (id(decoded), id(findings), c.descriptor, c.kind, c.form, c.confidence, c.reason)
+        hit = self.around.get(key)
+        if hit is None or hit[0] is not decoded or hit[1] is not findings:
+            if len(self.around) >= _KEEP_FORMATTED:
+                self.around.clear()
+            # json.dumps of the dict is '{' + ', '.join('"key": value') + '}'
+            before = json.dumps({
+                "descriptor": c.descriptor, "kind": c.kind, "form": c.form,
+                "word": decoded.hex, "confidence": c.confidence, "level": c.level,
+                "valid": c.valid, "reason": c.reason})
+            after = json.dumps({"summary": c.summary})
+            hit = (decoded, findings, before[:-1] + ', "evidence": ',
+                   ", " + after[1:-1] + ', "decoded": ' + self.decode(c) + "}")
+            self.around[key] = hit  # holding the objects keeps their ids unique
+        evidence = c.evidence
+        return hit[2] + ("[" + ", ".join([_string(e) for e in evidence]) + "]"
+                         if evidence else "[]") + hit[3]
 
     def __call__(self, f: DumpFinding) -> tuple[str, str]:
         """JSON text of a finding's best reading and of all its readings."""
