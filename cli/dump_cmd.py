@@ -433,6 +433,17 @@ class _CandidateJson:
         return hit[2]
 
     def candidate(self, c: Any) -> str:
+        hit = self.around_of(c)
+        return hit[2] + self.evidence(c) + hit[3]
+
+    @staticmethod
+    def evidence(c: Any) -> str:
+        """``json.dumps(list(c.evidence))``."""
+        evidence = c.evidence
+        return "[" + ", ".join([_string(e) for e in evidence]) + "]" if evidence else "[]"
+
+    def around_of(self, c: Any) -> tuple[Any, Any, str, str]:
+        """(decoded, findings, the JSON text of reading ``c`` before its evidence, after it)."""
         decoded, findings = c.decoded, c.findings
         key = (id(decoded), id(findings), c.descriptor, c.kind, c.form, c.confidence, c.reason)
         hit = self.around.get(key)
@@ -448,9 +459,7 @@ class _CandidateJson:
             hit = (decoded, findings, before[:-1] + ', "evidence": ',
                    ", " + after[1:-1] + ', "decoded": ' + self.decode(c) + "}")
             self.around[key] = hit  # holding the objects keeps their ids unique
-        evidence = c.evidence
-        return hit[2] + ("[" + ", ".join([_string(e) for e in evidence]) + "]"
-                         if evidence else "[]") + hit[3]
+        return hit
 
     def __call__(self, f: DumpFinding) -> tuple[str, str]:
         """JSON text of a finding's best reading and of all its readings."""
@@ -498,25 +507,64 @@ def _json(found: Any, name: str) -> None:
     #: (readings, source, register, name, text, word, size) -> (readings, the finding's JSON
     #: after its line number): a log repeats the same words, written the same way
     tails: dict[tuple[Any, ...], tuple[Any, Any]] = {}
+    #: (the readings' texts around their evidence (by id), source, register, name, text, word,
+    #: size) -> (those texts, the finding's JSON after its line number but the readings'
+    #: evidence, in pieces): the same word with other evidence (a PTX MMA's line)
+    templates: dict[tuple[Any, ...], tuple[Any, tuple[Any, ...]]] = {}
+    around, evidence = readings.around_of, readings.evidence
+    empty = convert("[]")
+    rows = 0
     for f in found:
         c = f.candidates
         key = (id(c), f.source, f.register, f.name, f.text, f.word, f.size)
         hit = tails.get(key)
-        if hit is None or hit[0] is not c:
+        if hit is not None and hit[0] is c:
+            batch.append(row % f.line + hit[1])
+        elif not c:
             best, cands = formatted.get(f, readings)
-            hit = (c, convert(
+            batch.append(row % f.line + convert(
                 f'"source": {text(f.source)}, "register": {text(f.register)}, "name": '
                 f'{text(f.name)}, "text": {text(f.text)}, "word": {text(f.hex)}, "size": '
                 f'{f.size}, "best": {best}, "candidates": {cands}}}'))
-            if formatted.again:  # readings met again: kept for the next time
+        else:
+            texts = tuple([around(x) for x in c])
+            tkey = (tuple([id(t) for t in texts]), f.source, f.register, f.name, f.text, f.word,
+                    f.size)
+            template = templates.get(tkey)
+            met = template is not None and template[0][0] is texts[0]
+            if not met:
+                if len(templates) >= _KEEP_FORMATTED:
+                    templates.clear()
+                # json.dumps(f.to_dict()) after the line number: the best reading, then all
+                # readings, each its text before the evidence, the evidence, the text after
+                pieces = [f'"source": {text(f.source)}, "register": {text(f.register)}, '
+                          f'"name": {text(f.name)}, "text": {text(f.text)}, "word": '
+                          f'{text(f.hex)}, "size": {f.size}, "best": ' + texts[0][2],
+                          texts[0][3] + ', "candidates": [' + texts[0][2]]
+                for before, after in zip(texts, texts[1:]):
+                    pieces.append(before[3] + ", " + after[2])
+                pieces.append(texts[-1][3] + "]}")
+                template = templates[tkey] = (texts, tuple([convert(p) for p in pieces]))
+            parts = template[1]
+            evs = [convert(evidence(x)) if x.evidence else empty for x in c]
+            # the best reading's evidence, then every reading's
+            pieces = [parts[0], evs[0]]
+            for part, ev in zip(parts[1:], evs):
+                pieces.append(part)
+                pieces.append(ev)
+            pieces.append(parts[-1])
+            if met:  # readings met again: kept for the next time
                 if len(tails) >= _KEEP_FORMATTED:
                     tails.clear()
-                tails[key] = hit
-        batch.append(row % f.line + hit[1])
+                tails[key] = (c, nothing.join(pieces))
+            batch.append(row % f.line)
+            batch += pieces
         row = later
-        if len(batch) >= _BATCH:
+        rows += 1
+        if rows >= _BATCH:
             write(nothing.join(batch))
             batch.clear()
+            rows = 0
     write(nothing.join(batch))
     write(convert("\n]}\n" if row is not first else "]}\n"))
     sys.stdout.flush()
