@@ -25,7 +25,9 @@ off and on).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator
+from itertools import chain
 
 from ..instructions import MODELS, RegisterDecls
 from . import MAX_FUNCTION, Fact, Instruction, Operand
@@ -76,14 +78,19 @@ class _Stmt:
     instruction, its operands split into address base and offset."""
 
     __slots__ = ("col", "opcode", "ops", "text", "pred", "defs", "kstep", "yielded", "facts",
-                 "names", "operands", "base", "srcs", "width", "evaluates")
+                 "names", "operands", "base", "srcs", "width", "evaluates", "fixed", "selfstep")
 
     def __init__(self, col: int, opcode: str, ops: tuple[tuple[str, int], ...], text: str,
                  pred: bool = False):
         self.col, self.opcode, self.ops, self.text = col, opcode, ops, text
         self.pred = pred
         self.defs = defs = _defs(self)
-        self.kstep = _k_step(self) if len(ops) == 3 and not pred else None
+        self.kstep = ks = _k_step(self) if len(ops) == 3 and not pred else None
+        #: the register a K step adds to itself (``add.s64 %rd34, %rd34, 8``)
+        self.selfstep = ks[0] if ks is not None and ks[0] == ks[1] else None
+        #: what :func:`_eval` gives when every source is an immediate (the result does not
+        #: depend on the registers: worked out once per line), False otherwise
+        self.fixed: list[KnownBits] | None | bool = False
         self.yielded = yielded = opcode.startswith(_YIELDED)
         self.facts: tuple[tuple[int, KnownBits], ...] = ()
         self.evaluates = False  # an opcode _eval may know the result of
@@ -104,6 +111,9 @@ class _Stmt:
             self.srcs = tuple([t for t, _ in ops[1:]])
             self.width = _width(opcode, ops[0][0])
             self.evaluates = base in _EVALUATED
+            if self.evaluates and not pred and self.srcs and all(
+                    t[:1] in _IMM_FIRST and parse_immediate(t) is not None for t in self.srcs):
+                self.fixed = _eval(self, _immediate)
             for t, c in ops[1:]:
                 if t[:1] in _IMM_FIRST:
                     imm = parse_immediate(t)
@@ -321,15 +331,26 @@ _CONSTS_MAX = 1 << 12
 _UNKNOWN = {w: KnownBits.unknown(w) for w in (8, 16, 32, 64, 128)}
 
 
+def _immediate(text: str, width: int) -> KnownBits:
+    """The value of immediate ``text`` as :func:`_analyse`'s ``val`` reads it (the caller
+    knows ``text`` is one)."""
+    text = text.strip()
+    key = (text, width)
+    kb = _CONSTS.get(key, False)
+    if kb is False:
+        imm = parse_immediate(text)
+        if len(_CONSTS) >= _CONSTS_MAX:
+            _CONSTS.clear()
+        kb = _CONSTS[key] = None if imm is None else KnownBits.const(imm, width)
+    if kb is None:
+        raise ValueError(f"not an immediate: {text!r}")  # never: the caller checked
+    return kb  # type: ignore[return-value]
+
+
 def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:
-    count: dict[str, int] = {}
-    steps: dict[str, int] = {}
-    for _, st in fn.stmts:
-        for r in st.defs:
-            count[r] = count.get(r, 0) + 1
-        ks = st.kstep
-        if ks is not None and ks[0] == ks[1]:
-            steps[ks[0]] = steps.get(ks[0], 0) + 1
+    stmts = fn.stmts
+    count: dict[str, int] = Counter(chain.from_iterable([st.defs for _, st in stmts]))
+    steps = Counter([st.selfstep for _, st in stmts if st.selfstep is not None])
     stepped = _stepped(steps, count)
     assumed: set[str] = set()     # registers whose known bits rest on the K-step rule
     env: dict[str, tuple[KnownBits, tuple[int, str]]] = {}
@@ -398,7 +419,9 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:
                 assumed.add(d)
             continue
         # a predicated write may not happen
-        results = _eval(st, val) if st.evaluates and not st.pred else None
+        results = st.fixed
+        if results is False:
+            results = _eval(st, val) if st.evaluates and not st.pred else None
         for i, d in enumerate(defs):
             kb = results[i] if results is not None and i < len(results) else None
             if stepped and d in stepped and kb is not None and kb.width == 64 and len(defs) == 1:
