@@ -350,8 +350,8 @@ def _immediate(text: str, width: int) -> KnownBits:
 def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:
     stmts = fn.stmts
     count: dict[str, int] = Counter(chain.from_iterable([st.defs for _, st in stmts]))
-    steps = Counter([st.selfstep for _, st in stmts if st.selfstep is not None])
-    stepped = _stepped(steps, count)
+    selfsteps = [st.selfstep for _, st in stmts if st.selfstep is not None]
+    stepped = _stepped(Counter(selfsteps), count) if selfsteps else set()
     assumed: set[str] = set()     # registers whose known bits rest on the K-step rule
     env: dict[str, tuple[KnownBits, tuple[int, str]]] = {}
     decls, declared = _declared(tuple(fn.decls))
