@@ -28,6 +28,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from itertools import chain
+from typing import Any
 
 from ..instructions import MODELS, RegisterDecls
 from . import MAX_FUNCTION, Fact, Instruction, Operand
@@ -259,13 +260,14 @@ class _Function:
 
 
 #: Register declarations read, by their text (functions of a module mostly declare alike), with
-#: the names looked up in them; both bounded.
-_DECLS: dict[tuple[str, ...], tuple[RegisterDecls, dict[str, str | None]]] = {}
+#: the names looked up in them (name -> type) and the declared registers of the instructions
+#: read (their names, a tuple -> ((register, type), ...)); both bounded.
+_DECLS: dict[tuple[str, ...], tuple[RegisterDecls, dict[Any, Any]]] = {}
 _DECLS_MAX = 256
 _DECL_NAMES_MAX = 1 << 12
 
 
-def _declared(texts: tuple[str, ...]) -> tuple[RegisterDecls, dict[str, str | None]]:
+def _declared(texts: tuple[str, ...]) -> tuple[RegisterDecls, dict[Any, Any]]:
     """The declarations of ``texts`` and a memo of the types of names looked up in them."""
     got = _DECLS.get(texts)
     if got is None:
@@ -394,15 +396,30 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:
                 value = origin = None
                 if is_value:
                     width = 64 if base.startswith("%rd") else 32
-                    value = val(base, width)
+                    got = env.get(base)
+                    if base[:1] == "%":  # a register: val(base, width), inline
+                        if got is None:
+                            value = _UNKNOWN[width]
+                        else:
+                            value = got[0]
+                            if value.width != width:
+                                value = value.resize(width)
+                    else:
+                        value = val(base, width)
                     if has_off:
                         value = value + KnownBits.const(off, width) if off is not None else \
                             KnownBits.unknown(width)
-                    got = env.get(base)
                     origin = got[1] if got else None
                 ops.append(Operand(text, col, value, origin, memory,
                                    K_STEP_ASSUMPTION if base in assumed else None))
-            regs = tuple((r, t) for r in st.names if (t := rtype(r)) is not None)
+            # the declared registers it names, kept with the names' types (a tuple key: no
+            # name's)
+            regs = declared.get(st.names)
+            if regs is None:
+                regs = tuple([(r, t) for r in st.names if (t := rtype(r)) is not None])
+                if len(declared) >= _DECL_NAMES_MAX:
+                    declared.clear()
+                declared[st.names] = regs
             yield Instruction("ptx", line, st.col, st.opcode, tuple(ops), st.text, arch, fn.name,
                               regs)
             for d in defs:
@@ -422,6 +439,18 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:
         results = st.fixed
         if results is False:
             results = _eval(st, val) if st.evaluates and not st.pred else None
+        if not stepped and len(defs) == 1:  # the loop below for one register, shorter
+            d = defs[0]
+            kb = results[0] if results else None
+            if kb is None or count[d] != 1:
+                env.pop(d, None)
+            else:
+                env[d] = (kb, (line, st.text))
+            if assumed:
+                assumed.discard(d)
+            for col, kb in st.facts:
+                yield Fact(line, col, kb, "immediate", st.text, "ptx")
+            continue
         for i, d in enumerate(defs):
             kb = results[i] if results is not None and i < len(results) else None
             if stepped and d in stepped and kb is not None and kb.width == 64 and len(defs) == 1:
