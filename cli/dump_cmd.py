@@ -514,6 +514,7 @@ def _json(found: Any, name: str) -> None:
     around, evidence = readings.around_of, readings.evidence
     empty = convert("[]")
     rows = 0
+    recent: dict[int, Any] = {}  # readings met, by id
     for f in found:
         c = f.candidates
         key = (id(c), f.source, f.register, f.name, f.text, f.word, f.size)
@@ -553,10 +554,15 @@ def _json(found: Any, name: str) -> None:
                 pieces.append(part)
                 pieces.append(ev)
             pieces.append(parts[-1])
-            if met:  # readings met again: kept for the next time
-                if len(tails) >= _KEEP_FORMATTED:
-                    tails.clear()
-                tails[key] = (c, nothing.join(pieces))
+            if met:
+                if recent.get(id(c)) is c:  # the same readings met again: kept as one text
+                    if len(tails) >= _KEEP_FORMATTED:
+                        tails.clear()
+                    tails[key] = (c, nothing.join(pieces))
+                else:  # (PTX: readings whose evidence names the line are met once)
+                    if len(recent) >= _KEEP_FORMATTED:
+                        recent.clear()
+                    recent[id(c)] = c  # holding c keeps its id unique
             batch.append(row % f.line)
             batch += pieces
         row = later
