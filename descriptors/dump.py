@@ -1264,6 +1264,7 @@ def _scan_ptx(lines: Iterable[str], as_: str | None, kind: str | None, arch: str
     by_line: dict[int, list[list[Any]]] = {}
     plain: dict[tuple[int, int, str | None], tuple[Candidate, ...] | None] = {}
     named: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+    mma_kinds: dict[str, str | None] = {}  # the kind an MMA's opcode names
 
     def readings(word: int, size: int, k: str | None) -> tuple[Candidate, ...] | None:
         """The readings of a word no text names, None when none is reported."""
@@ -1327,12 +1328,17 @@ def _scan_ptx(lines: Iterable[str], as_: str | None, kind: str | None, arch: str
                         group.append(e)
             elif item.opcode.startswith("tcgen05.mma"):
                 opcode = item.opcode
-                m = _PTX_MMA_KIND.search(opcode)
-                mma_kind = m.group(1) if m and m.group(1) in KINDS else None
+                mma_kind = mma_kinds.get(opcode, False)
+                if mma_kind is False:
+                    if len(mma_kinds) >= _PTX_PLAIN_MEMO:
+                        mma_kinds.clear()
+                    m = _PTX_MMA_KIND.search(opcode)
+                    mma_kind = mma_kinds[opcode] = \
+                        m.group(1) if m and m.group(1) in KINDS else None
+                at = f" of {opcode} at line {line}"
                 for role, op in mma_operands(item).items():  # type: ignore[arg-type]
                     family = _PTX_ROLE_FAMILY[role]
-                    hint: Hint = (family, _MMA_OPERAND, True,
-                                  f"it feeds {role} of {opcode} at line {line}")
+                    hint: Hint = (family, _MMA_OPERAND, True, "it feeds " + role + at)
                     k = mma_kind if family == "idesc" else None
                     targets = by_line.get(op.origin[0], []) if op.origin else []
                     for e in targets:
