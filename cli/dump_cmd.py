@@ -491,10 +491,12 @@ def _ascii_writer() -> tuple[Any, Any]:
 
 def _json(found: Any, name: str) -> None:
     """Stream a JSON document: the findings are written as they are found, each exactly
-    ``json.dumps(finding.to_dict())``; the readings' part is serialised once per distinct
-    word and evidence (:class:`_Formatted`), their decodes once per word
-    (:class:`_CandidateJson`), and all but the line number of a word met again, written the
-    same way, once.  The document is ASCII (``json.dumps`` escapes the rest)."""
+    ``json.dumps(finding.to_dict())``; a finding's text but its line number and its readings'
+    evidence is built once per word, readings and source, as pieces around the evidence
+    (readings of a PTX word differ only in the MMA line their evidence names), the readings'
+    decodes once per word (:class:`_CandidateJson`), and the whole text after the line number
+    once for a readings object met again.  The document is ASCII (``json.dumps`` escapes the
+    rest)."""
     write, convert = _ascii_writer()
     write(convert('{"input": ' + json.dumps(name) + ', "findings": ['))
     formatted = _Formatted()

@@ -15,8 +15,9 @@ the path taken, and the reader does not guess it.  Inline-asm blocks
 
 Speed: a statement is parsed once per distinct line (modules repeat lines: ``ret;``,
 ``bar.sync 0;``, the same moves in every kernel), with what the analysis asks of it (registers
-written, K step, immediates, operand split) worked out then; register declarations are read
-once per distinct set of ``.reg`` lines and immediates once per text.  Every memo is bounded
+written, K step, immediates, operand split, and the value when every source is an immediate)
+worked out then; register declarations are read once per distinct set of ``.reg`` lines (with
+the declared registers an instruction names) and immediates once per text.  Every memo is bounded
 (:data:`_LINE_CACHE` lines of at most :data:`_LINE_CACHE_CHARS` characters, 256 declaration
 sets, 4096 immediates), and none changes an item (``tests/test_ptx_dump.py`` reads with them
 off and on).
