@@ -206,29 +206,50 @@ _BATCH = 512
 _KEEP_FORMATTED = 2048
 
 
+def _readings_key(f: DumpFinding) -> tuple[Any, Any]:
+    """(key, the objects the key names by id: first and last checked) of everything that a finding's readings give the
+    output: the readings themselves (the scanner's caches hand the same tuple out for the
+    same word and evidence)."""
+    cands = f.candidates
+    return id(cands), (cands,)
+
+
+def _row_key(f: DumpFinding) -> tuple[Any, Any]:
+    """(key, objects the key names by id) of what a finding's table row prints of its
+    readings (:func:`_row_parts`): the best reading's decode (summary), rule findings
+    (verdict), confidence and index key, and the word -- not the evidence, which in a PTX
+    module names the line of the MMA, so that the same word fed to MMAs on many lines has
+    one row."""
+    best = f.candidates[0]
+    decoded, findings = best.decoded, best.findings
+    return ((id(decoded), id(findings), best.confidence, best.descriptor, best.kind, best.form,
+             best.word, f.word, f.size), (decoded, findings))
+
+
 class _Formatted:
-    """What the output of a finding keeps of its readings: the same candidates tuple (the
-    scanner's caches hand the same object out for the same word and evidence) gives the same
+    """What the output of a finding keeps of its readings: findings with the same ``key``
+    (:func:`_readings_key`: the same readings; :func:`_row_key`: the same row) give the same
     text, so it is built once.  Bounded: cleared when :data:`_KEEP_FORMATTED` are held.
-    ``again`` says whether the last :meth:`get` found the readings already built (the words a
-    log repeats; the readings of a SASS word name the line of its MMA and rarely repeat)."""
+    ``again`` says whether the last :meth:`get` found the text already built (the words a
+    log repeats)."""
 
-    __slots__ = ("cache", "again")
+    __slots__ = ("cache", "again", "key")
 
-    def __init__(self) -> None:
-        self.cache: dict[int, tuple[Any, ...]] = {}
+    def __init__(self, key: Any = _readings_key) -> None:
+        self.cache: dict[Any, tuple[Any, Any]] = {}
         self.again = False
+        self.key = key
 
     def get(self, f: DumpFinding, make: Any) -> Any:
-        cands = f.candidates
-        hit = self.cache.get(id(cands))
-        self.again = hit is not None and hit[0] is cands
+        key, held = self.key(f)
+        hit = self.cache.get(key)
+        self.again = hit is not None and hit[0][0] is held[0] and hit[0][-1] is held[-1]
         if self.again:
             return hit[1]  # type: ignore[index]
         if len(self.cache) >= _KEEP_FORMATTED:
             self.cache.clear()
         value = make(f)
-        self.cache[id(cands)] = (cands, value)  # holding cands keeps its id unique
+        self.cache[key] = (held, value)  # holding the objects keeps their ids unique
         return value
 
 
@@ -266,19 +287,27 @@ def _text(found: Iterable[DumpFinding], name: str, *, plain_: bool, table_only: 
         else:
             console.print(Text(text, style=style or ""), soft_wrap=True)
 
-    formatted = _Formatted()
+    formatted = _Formatted(_row_key)
     seen: dict[tuple[Any, ...], _Seen] = {}
     total = 0
     w_line, w_where = _WIDTHS[0], _WIDTHS[1]
     wheres: dict[tuple[str | None, ...], str] = {}  # (register, name, source) -> padded cell
     #: (readings, register, name, source) -> (readings, index entry, row after the line
-    #: number, valid): the row of a word met again, once its first occurrence is written
+    #: number, valid): the row of a word met again, once its first occurrence is written;
+    #: ``same`` has the same rows by what they print (:func:`_row_key`, register, name,
+    #: source), for readings met again as other objects (PTX: evidence naming the line)
     again: dict[tuple[Any, ...], tuple[Any, _Seen, str, bool]] = {}
+    same: dict[tuple[Any, ...], tuple[Any, _Seen, str, bool]] = {}
     places = KEEP_LOCATIONS
     for f in found:
         cands = f.candidates
         hit = again.get((id(cands), f.register, f.name, f.source))
-        if hit is not None and hit[0] is cands:
+        if hit is None or hit[0] is not cands:
+            row_key, held = _row_key(f)
+            hit = same.get((row_key, f.register, f.name, f.source))
+            if hit is not None and (hit[0][0] is not held[0] or hit[0][1] is not held[1]):
+                hit = None
+        if hit is not None:
             entry, tail = hit[1], hit[2]
             total += 1
             entry.count += 1
@@ -329,8 +358,12 @@ def _text(found: Iterable[DumpFinding], name: str, *, plain_: bool, table_only: 
             if len(again) >= _KEEP_FORMATTED:
                 again.clear()
             later = summary if table_only else f"{summary} (decoded at line {entry.line})"
-            again[id(cands), f.register, f.name, f.source] = (
-                cands, entry, (where + head + later).rstrip() + "\n", valid)
+            tail = (where + head + later).rstrip() + "\n"
+            again[id(cands), f.register, f.name, f.source] = (cands, entry, tail, valid)
+            if len(same) >= _KEEP_FORMATTED:
+                same.clear()
+            row_key, held = _row_key(f)
+            same[row_key, f.register, f.name, f.source] = (held, entry, tail, valid)
     flush()
     if total == 0:
         out(f"no descriptor words found in {name}")
@@ -379,13 +412,17 @@ class _CandidateJson:
     """JSON text of readings, exactly ``json.dumps(candidate.to_dict())``: the decode part
     (``to_json(decoded, findings)``, the bulk) is serialised once per decoded word and rule
     findings -- the scanner shares those objects between the readings of a word, whatever
-    evidence each occurrence adds -- and the rest (evidence, confidence) per reading.
-    Bounded: cleared when :data:`_KEEP_FORMATTED` are held."""
+    evidence each occurrence adds -- the text around the evidence once per reading without
+    its evidence, and the evidence (in a PTX module it names the line of the MMA) per
+    reading.  Bounded: cleared when :data:`_KEEP_FORMATTED` are held."""
 
     def __init__(self) -> None:
         self.decoded: dict[tuple[int, int], tuple[Any, Any, str]] = {}
+        #: (decoded, findings, descriptor, kind, form, confidence, reason) -> (decoded,
+        #: findings, the text before the evidence, the text after it)
+        self.around: dict[tuple[Any, ...], tuple[Any, Any, str, str]] = {}
 
-    def candidate(self, c: Any) -> str:
+    def decode(self, c: Any) -> str:
         key = (id(c.decoded), id(c.findings))
         hit = self.decoded.get(key)
         if hit is None or hit[0] is not c.decoded or hit[1] is not c.findings:
@@ -393,11 +430,36 @@ class _CandidateJson:
                 self.decoded.clear()
             hit = (c.decoded, c.findings, json.dumps(to_json(c.decoded, c.findings)))
             self.decoded[key] = hit  # holding the objects keeps their ids unique
-        head = json.dumps({
-            "descriptor": c.descriptor, "kind": c.kind, "form": c.form, "word": c.decoded.hex,
-            "confidence": c.confidence, "level": c.level, "valid": c.valid, "reason": c.reason,
-            "evidence": list(c.evidence), "summary": c.summary})
-        return head[:-1] + ', "decoded": ' + hit[2] + "}"
+        return hit[2]
+
+    def candidate(self, c: Any) -> str:
+        hit = self.around_of(c)
+        return hit[2] + self.evidence(c) + hit[3]
+
+    @staticmethod
+    def evidence(c: Any) -> str:
+        """``json.dumps(list(c.evidence))``."""
+        evidence = c.evidence
+        return "[" + ", ".join([_string(e) for e in evidence]) + "]" if evidence else "[]"
+
+    def around_of(self, c: Any) -> tuple[Any, Any, str, str]:
+        """(decoded, findings, the JSON text of reading ``c`` before its evidence, after it)."""
+        decoded, findings = c.decoded, c.findings
+        key = (id(decoded), id(findings), c.descriptor, c.kind, c.form, c.confidence, c.reason)
+        hit = self.around.get(key)
+        if hit is None or hit[0] is not decoded or hit[1] is not findings:
+            if len(self.around) >= _KEEP_FORMATTED:
+                self.around.clear()
+            # json.dumps of the dict is '{' + ', '.join('"key": value') + '}'
+            before = json.dumps({
+                "descriptor": c.descriptor, "kind": c.kind, "form": c.form,
+                "word": decoded.hex, "confidence": c.confidence, "level": c.level,
+                "valid": c.valid, "reason": c.reason})
+            after = json.dumps({"summary": c.summary})
+            hit = (decoded, findings, before[:-1] + ', "evidence": ',
+                   ", " + after[1:-1] + ', "decoded": ' + self.decode(c) + "}")
+            self.around[key] = hit  # holding the objects keeps their ids unique
+        return hit
 
     def __call__(self, f: DumpFinding) -> tuple[str, str]:
         """JSON text of a finding's best reading and of all its readings."""
@@ -429,10 +491,12 @@ def _ascii_writer() -> tuple[Any, Any]:
 
 def _json(found: Any, name: str) -> None:
     """Stream a JSON document: the findings are written as they are found, each exactly
-    ``json.dumps(finding.to_dict())``; the readings' part is serialised once per distinct
-    word and evidence (:class:`_Formatted`), their decodes once per word
-    (:class:`_CandidateJson`), and all but the line number of a word met again, written the
-    same way, once.  The document is ASCII (``json.dumps`` escapes the rest)."""
+    ``json.dumps(finding.to_dict())``; a finding's text but its line number and its readings'
+    evidence is built once per word, readings and source, as pieces around the evidence
+    (readings of a PTX word differ only in the MMA line their evidence names), the readings'
+    decodes once per word (:class:`_CandidateJson`), and the whole text after the line number
+    once for a readings object met again.  The document is ASCII (``json.dumps`` escapes the
+    rest)."""
     write, convert = _ascii_writer()
     write(convert('{"input": ' + json.dumps(name) + ', "findings": ['))
     formatted = _Formatted()
@@ -445,25 +509,70 @@ def _json(found: Any, name: str) -> None:
     #: (readings, source, register, name, text, word, size) -> (readings, the finding's JSON
     #: after its line number): a log repeats the same words, written the same way
     tails: dict[tuple[Any, ...], tuple[Any, Any]] = {}
+    #: (the readings' texts around their evidence (by id), source, register, name, text, word,
+    #: size) -> (those texts, the finding's JSON after its line number but the readings'
+    #: evidence, in pieces): the same word with other evidence (a PTX MMA's line)
+    templates: dict[tuple[Any, ...], tuple[Any, tuple[Any, ...]]] = {}
+    around, evidence = readings.around_of, readings.evidence
+    empty = convert("[]")
+    rows = 0
+    recent: dict[int, Any] = {}  # readings met, by id
     for f in found:
         c = f.candidates
         key = (id(c), f.source, f.register, f.name, f.text, f.word, f.size)
         hit = tails.get(key)
-        if hit is None or hit[0] is not c:
+        if hit is not None and hit[0] is c:
+            batch.append(row % f.line + hit[1])
+        elif not c:
             best, cands = formatted.get(f, readings)
-            hit = (c, convert(
+            batch.append(row % f.line + convert(
                 f'"source": {text(f.source)}, "register": {text(f.register)}, "name": '
                 f'{text(f.name)}, "text": {text(f.text)}, "word": {text(f.hex)}, "size": '
                 f'{f.size}, "best": {best}, "candidates": {cands}}}'))
-            if formatted.again:  # readings met again: kept for the next time
-                if len(tails) >= _KEEP_FORMATTED:
-                    tails.clear()
-                tails[key] = hit
-        batch.append(row % f.line + hit[1])
+        else:
+            texts = tuple([around(x) for x in c])
+            tkey = (tuple([id(t) for t in texts]), f.source, f.register, f.name, f.text, f.word,
+                    f.size)
+            template = templates.get(tkey)
+            met = template is not None and template[0][0] is texts[0]
+            if not met:
+                if len(templates) >= _KEEP_FORMATTED:
+                    templates.clear()
+                # json.dumps(f.to_dict()) after the line number: the best reading, then all
+                # readings, each its text before the evidence, the evidence, the text after
+                pieces = [f'"source": {text(f.source)}, "register": {text(f.register)}, '
+                          f'"name": {text(f.name)}, "text": {text(f.text)}, "word": '
+                          f'{text(f.hex)}, "size": {f.size}, "best": ' + texts[0][2],
+                          texts[0][3] + ', "candidates": [' + texts[0][2]]
+                for before, after in zip(texts, texts[1:]):
+                    pieces.append(before[3] + ", " + after[2])
+                pieces.append(texts[-1][3] + "]}")
+                template = templates[tkey] = (texts, tuple([convert(p) for p in pieces]))
+            parts = template[1]
+            evs = [convert(evidence(x)) if x.evidence else empty for x in c]
+            # the best reading's evidence, then every reading's
+            pieces = [parts[0], evs[0]]
+            for part, ev in zip(parts[1:], evs):
+                pieces.append(part)
+                pieces.append(ev)
+            pieces.append(parts[-1])
+            if met:
+                if recent.get(id(c)) is c:  # the same readings met again: kept as one text
+                    if len(tails) >= _KEEP_FORMATTED:
+                        tails.clear()
+                    tails[key] = (c, nothing.join(pieces))
+                else:  # (PTX: readings whose evidence names the line are met once)
+                    if len(recent) >= _KEEP_FORMATTED:
+                        recent.clear()
+                    recent[id(c)] = c  # holding c keeps its id unique
+            batch.append(row % f.line)
+            batch += pieces
         row = later
-        if len(batch) >= _BATCH:
+        rows += 1
+        if rows >= _BATCH:
             write(nothing.join(batch))
             batch.clear()
+            rows = 0
     write(nothing.join(batch))
     write(convert("\n]}\n" if row is not first else "]}\n"))
     sys.stdout.flush()

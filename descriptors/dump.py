@@ -673,18 +673,51 @@ def _candidates(word: int, size: int, hints: tuple[Hint, ...], as_: str | None,
     scored = _scored(word, size, signature, as_, kind, arch, narrow)
     if not hints and as_ is None:
         return scored
-    out = []
+    return _with_evidence(scored, hints, as_)
+
+
+def _evidence_plan(scored: tuple[Candidate, ...], families: tuple[tuple[str, float], ...],
+                   as_: str | None) -> tuple[tuple[tuple[tuple[int, str], ...], str | None]
+                                         | None, ...]:
+    """Which evidence each reading of ``scored`` gets from hints of these (family, bonus),
+    in order: per reading None (no evidence) or ((hint index, the bonus as written), ...)
+    and the ``as_`` sentence -- each kind of evidence counts once per reading.  Depends on
+    the hints' families and bonuses only, not on their sentences."""
+    plan = []
+    forced = None if as_ is None else f"read as {as_} on request ({_FORCED:+.2f})"
     for c in scored:
-        evidence = []
+        picks = []
         seen = set()
-        for family, bonus, _strong, why in hints:
+        for i, (family, bonus) in enumerate(families):
             if family == c.descriptor and bonus not in seen:
                 seen.add(bonus)
-                evidence.append(f"{why} ({bonus:+.2f})")
-        if as_ is not None:
-            evidence.append(f"read as {as_} on request ({_FORCED:+.2f})")
-        out.append(Candidate(c.descriptor, c.kind, c.form, c.word, c.confidence, c.reason,
-                             c.findings, c.decoded, tuple(evidence), c.structural))
+                picks.append((i, f" ({bonus:+.2f})"))
+        plan.append((tuple(picks), forced) if picks or forced else None)
+    return tuple(plan)
+
+
+def _with_evidence(scored: tuple[Candidate, ...], hints: tuple[Hint, ...], as_: str | None,
+                   plan: Any = None) -> tuple[Candidate, ...]:
+    """``scored`` (the readings of :func:`_scored`, no evidence) with the sentences of
+    ``hints`` and ``as_`` attached as :func:`_evidence_plan` says (``plan``, when given, is
+    its result for these hints); a reading no evidence names is ``scored``'s own object
+    (readings are immutable)."""
+    if plan is None:
+        plan = _evidence_plan(scored, tuple([(h[0], h[1]) for h in hints]), as_)
+    out = []
+    for c, picks in zip(scored, plan):
+        if picks is None:
+            out.append(c)
+            continue
+        evidence = [hints[i][3] + bonus for i, bonus in picks[0]]
+        if picks[1] is not None:
+            evidence.append(picks[1])
+        # Candidate(...) built in one step (see _finding)
+        e = _new(Candidate)
+        d = dict(c.__dict__)
+        d["evidence"] = tuple(evidence)
+        _set(e, "__dict__", d)
+        out.append(e)
     return tuple(out)
 
 
@@ -1156,7 +1189,22 @@ def scan_lines(lines: Iterable[str | bytes], *, as_: str | None = None, kind: st
                              f"{shorten(min_confidence)}")
     if window.__class__ is not int or window < 1:
         raise ParameterError(f"window must be a positive integer of lines, not {shorten(window)}")
-    return _scan(lines, as_, kind, arch, min_confidence, window)
+    return _scan(lines, as_, kind, arch, min_confidence, window,
+                 lines.__class__ is _StreamLines)
+
+
+class _StreamLines:
+    """The lines of :func:`iter_lines` with its default ``max_line`` (:data:`MAX_LINE`):
+    ``str`` of at most :data:`MAX_LINE` characters without their ``\\n``, which the scanners
+    need not check or cut."""
+
+    __slots__ = ("lines",)
+
+    def __init__(self, lines: Iterator[str]) -> None:
+        self.lines = lines
+
+    def __iter__(self) -> Iterator[str]:
+        return self.lines
 
 
 #: A PTX module or snippet: a module directive or a tcgen05 instruction at the start of a line.
@@ -1179,11 +1227,14 @@ def _decoded_lines(lines: Iterable[str | bytes]) -> Iterator[str]:
 
 
 def _scan(lines: Iterable[str | bytes], as_: str | None, kind: str | None, arch: str,
-          min_confidence: float, window: int) -> Iterator[DumpFinding]:
-    from itertools import chain, islice
+          min_confidence: float, window: int, decoded: bool = False) -> Iterator[DumpFinding]:
+    from itertools import chain, islice, repeat
     it = iter(lines)
     head = list(islice(it, _PTX_SNIFF))
     if any(_PTX_START.match(line) for line in _decoded_lines(head)):
+        if decoded:  # str, short enough: what _decoded_lines does, in C
+            return _scan_ptx(map(str.rstrip, chain(head, it), repeat("\r\n")), as_, kind, arch,
+                             min_confidence, window)
         return _scan_ptx(_decoded_lines(chain(head, it)), as_, kind, arch, min_confidence,
                          window)
     return _scan_text(chain(head, it), as_, kind, arch, min_confidence, window)
@@ -1212,7 +1263,8 @@ def _scan_ptx(lines: Iterable[str], as_: str | None, kind: str | None, arch: str
     pending: deque[list[Any]] = deque()
     by_line: dict[int, list[list[Any]]] = {}
     plain: dict[tuple[int, int, str | None], tuple[Candidate, ...] | None] = {}
-    candidates = _candidates.__wrapped__
+    named: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+    mma_kinds: dict[str, str | None] = {}  # the kind an MMA's opcode names
 
     def readings(word: int, size: int, k: str | None) -> tuple[Candidate, ...] | None:
         """The readings of a word no text names, None when none is reported."""
@@ -1235,18 +1287,29 @@ def _scan_ptx(lines: Iterable[str], as_: str | None, kind: str | None, arch: str
             if cands is None:
                 return None
         else:
-            # the evidence names the line: no other word shares it, so the cache is bypassed
-            hints = tuple(hints)
-            cands = candidates(word, size, hints, as_, kind or k, arch, True)
-            if not cands:
+            # the evidence names the line: the readings and which evidence each gets are
+            # kept by the kinds of evidence, the sentences attached per occurrence
+            kinds = tuple([h[:3] for h in hints])
+            key = (word, size, kinds, k)
+            got = named.get(key)
+            if got is None:
+                if len(named) >= _PTX_PLAIN_MEMO:
+                    named.clear()
+                signature = tuple(sorted(set(kinds)))
+                scored = _scored(word, size, signature, as_, kind or k, arch, True)
+                best = scored[0] if scored else None
+                if best is None or best.confidence < min_confidence and not any(
+                        h[2] and h[0] == best.descriptor for h in kinds):
+                    got = named[key] = ()
+                else:
+                    got = named[key] = (scored, _evidence_plan(
+                        scored, tuple([h[:2] for h in kinds]), as_))
+            if not got:
                 return None
-            best = cands[0]
-            if best.confidence < min_confidence and not any(
-                    h[2] and h[0] == best.descriptor for h in hints):
-                return None
+            cands = _with_evidence(got[0], tuple(hints), as_, got[1])
         if value is not None:
             text = f"{text} = {value.pattern()}"
-        return DumpFinding(line, "ptx", None, None, text, word, size, tuple(cands))
+        return _finding(line, "ptx", None, None, text, word, size, tuple(cands))
 
     for item in chain(read_ptx(lines), (None,)):
         if item is None:  # the end: every word is due
@@ -1265,12 +1328,17 @@ def _scan_ptx(lines: Iterable[str], as_: str | None, kind: str | None, arch: str
                         group.append(e)
             elif item.opcode.startswith("tcgen05.mma"):
                 opcode = item.opcode
-                m = _PTX_MMA_KIND.search(opcode)
-                mma_kind = m.group(1) if m and m.group(1) in KINDS else None
+                mma_kind = mma_kinds.get(opcode, False)
+                if mma_kind is False:
+                    if len(mma_kinds) >= _PTX_PLAIN_MEMO:
+                        mma_kinds.clear()
+                    m = _PTX_MMA_KIND.search(opcode)
+                    mma_kind = mma_kinds[opcode] = \
+                        m.group(1) if m and m.group(1) in KINDS else None
+                at = f" of {opcode} at line {line}"
                 for role, op in mma_operands(item).items():  # type: ignore[arg-type]
                     family = _PTX_ROLE_FAMILY[role]
-                    hint: Hint = (family, _MMA_OPERAND, True,
-                                  f"it feeds {role} of {opcode} at line {line}")
+                    hint: Hint = (family, _MMA_OPERAND, True, "it feeds " + role + at)
                     k = mma_kind if family == "idesc" else None
                     targets = by_line.get(op.origin[0], []) if op.origin else []
                     for e in targets:
@@ -1402,7 +1470,7 @@ def scan_stream(stream: IO[bytes], **options: Any) -> Iterator[DumpFinding]:
     """:func:`scan_lines` over a binary stream (a file opened ``"rb"``, ``sys.stdin.buffer``)."""
     if not callable(getattr(stream, "read", None)):
         raise ParameterError(f"scan_stream takes a binary stream, not {shorten(stream)}")
-    return scan_lines(iter_lines(stream), **options)
+    return scan_lines(_StreamLines(iter_lines(stream)), **options)
 
 
 def scan(text: str | bytes, **options: Any) -> list[DumpFinding]:

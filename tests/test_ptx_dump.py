@@ -106,3 +106,47 @@ def test_reader_caches_change_nothing(monkeypatch, seed):
     assert sum(len(p) for p in plain) > 900
     assert cached == plain
     assert cached_again == plain
+
+
+def _named_module(kernels: int = 60, seed: int = 3) -> bytes:
+    """Kernels whose MMAs (of several kinds, one or two per kernel) read the same few
+    descriptor words: every occurrence gets evidence naming its own MMA's line."""
+    rng = random.Random(seed)
+    lines = [".version 9.0", ".target sm_100a", ".address_size 64", ""]
+    for b in range(kernels):
+        kind = rng.choice(("f16", "tf32", "f8f6f4"))
+        idesc = rng.choice((138413200, 136316048, 142607504))
+        mma = f"\ttcgen05.mma.cta_group::1.kind::{kind} \t[%r1{b % 2}], %rd2, %rd3, %r37, %p1;"
+        lines += [f".visible .entry k{b}(", "\t.param .u64 p0", ")", "{",
+                  "\t.reg .b32 \t%r<64>;", "\t.reg .b64 \t%rd<32>;", "\t.reg .pred \t%p<4>;",
+                  f"\tmov.b32 \t%r37, {idesc};", "\tmov.b64 \t%rd10, 4611756662049538112;",
+                  "\tor.b64 \t%rd2, %rd10, 64;", "\tmov.b64 \t%rd3, 4611756662049540160;",
+                  "\tmov.u32 \t%r2, %tid.x;", "\tsetp.eq.s32 \t%p1, %r2, 0;", mma]
+        if rng.random() < 0.5:  # a second MMA reading them: two pieces of evidence
+            lines.append(mma)
+        lines += ["\tret;", "}", ""]
+    return ("\n".join(lines) + "\n").encode()
+
+
+def test_dump_output_of_words_named_by_mmas_on_many_lines():
+    """The rows and JSON of words whose readings differ only in evidence naming the line are
+    built from caches (cli.dump_cmd): they must be what each finding says."""
+    from typer.testing import CliRunner
+
+    from cli.dump_cmd import _cells, _line
+    from cli.main import app
+
+    data = _named_module()
+    findings = scan(data)
+    named = [f for f in findings if f.best.evidence]
+    assert len({f.best.evidence for f in named}) == len(named) > 100  # each names its line
+    assert len({(f.word, f.best.kind) for f in named}) < 20  # the same few words
+    runner = CliRunner()
+    got = runner.invoke(app, ["dump", "-", "--format", "json"], input=data)
+    assert got.exit_code == 0
+    body = ",".join("\n  " + json.dumps(f.to_dict()) for f in findings)
+    assert got.stdout == '{"input": "<stdin>", "findings": [' + body + "\n]}\n"
+    got = runner.invoke(app, ["dump", "-", "--plain", "--table-only"], input=data)
+    assert got.exit_code == 0
+    rows = got.stdout.splitlines()[2:2 + len(findings)]
+    assert rows == [_line(_cells(f, f.best.summary)) for f in findings]

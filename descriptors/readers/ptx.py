@@ -15,8 +15,9 @@ the path taken, and the reader does not guess it.  Inline-asm blocks
 
 Speed: a statement is parsed once per distinct line (modules repeat lines: ``ret;``,
 ``bar.sync 0;``, the same moves in every kernel), with what the analysis asks of it (registers
-written, K step, immediates, operand split) worked out then; register declarations are read
-once per distinct set of ``.reg`` lines and immediates once per text.  Every memo is bounded
+written, K step, immediates, operand split, and the value when every source is an immediate)
+worked out then; register declarations are read once per distinct set of ``.reg`` lines (with
+the declared registers an instruction names) and immediates once per text.  Every memo is bounded
 (:data:`_LINE_CACHE` lines of at most :data:`_LINE_CACHE_CHARS` characters, 256 declaration
 sets, 4096 immediates), and none changes an item (``tests/test_ptx_dump.py`` reads with them
 off and on).
@@ -25,7 +26,10 @@ off and on).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator
+from itertools import chain
+from typing import Any
 
 from ..instructions import MODELS, RegisterDecls
 from . import MAX_FUNCTION, Fact, Instruction, Operand
@@ -76,14 +80,19 @@ class _Stmt:
     instruction, its operands split into address base and offset."""
 
     __slots__ = ("col", "opcode", "ops", "text", "pred", "defs", "kstep", "yielded", "facts",
-                 "names", "operands", "base", "srcs", "width", "evaluates")
+                 "names", "operands", "base", "srcs", "width", "evaluates", "fixed", "selfstep")
 
     def __init__(self, col: int, opcode: str, ops: tuple[tuple[str, int], ...], text: str,
                  pred: bool = False):
         self.col, self.opcode, self.ops, self.text = col, opcode, ops, text
         self.pred = pred
         self.defs = defs = _defs(self)
-        self.kstep = _k_step(self) if len(ops) == 3 and not pred else None
+        self.kstep = ks = _k_step(self) if len(ops) == 3 and not pred else None
+        #: the register a K step adds to itself (``add.s64 %rd34, %rd34, 8``)
+        self.selfstep = ks[0] if ks is not None and ks[0] == ks[1] else None
+        #: what :func:`_eval` gives when every source is an immediate (the result does not
+        #: depend on the registers: worked out once per line), False otherwise
+        self.fixed: list[KnownBits] | None | bool = False
         self.yielded = yielded = opcode.startswith(_YIELDED)
         self.facts: tuple[tuple[int, KnownBits], ...] = ()
         self.evaluates = False  # an opcode _eval may know the result of
@@ -104,6 +113,9 @@ class _Stmt:
             self.srcs = tuple([t for t, _ in ops[1:]])
             self.width = _width(opcode, ops[0][0])
             self.evaluates = base in _EVALUATED
+            if self.evaluates and not pred and self.srcs and all(
+                    t[:1] in _IMM_FIRST and parse_immediate(t) is not None for t in self.srcs):
+                self.fixed = _eval(self, _immediate)
             for t, c in ops[1:]:
                 if t[:1] in _IMM_FIRST:
                     imm = parse_immediate(t)
@@ -249,13 +261,14 @@ class _Function:
 
 
 #: Register declarations read, by their text (functions of a module mostly declare alike), with
-#: the names looked up in them; both bounded.
-_DECLS: dict[tuple[str, ...], tuple[RegisterDecls, dict[str, str | None]]] = {}
+#: the names looked up in them (name -> type) and the declared registers of the instructions
+#: read (their names, a tuple -> ((register, type), ...)); both bounded.
+_DECLS: dict[tuple[str, ...], tuple[RegisterDecls, dict[Any, Any]]] = {}
 _DECLS_MAX = 256
 _DECL_NAMES_MAX = 1 << 12
 
 
-def _declared(texts: tuple[str, ...]) -> tuple[RegisterDecls, dict[str, str | None]]:
+def _declared(texts: tuple[str, ...]) -> tuple[RegisterDecls, dict[Any, Any]]:
     """The declarations of ``texts`` and a memo of the types of names looked up in them."""
     got = _DECLS.get(texts)
     if got is None:
@@ -321,16 +334,27 @@ _CONSTS_MAX = 1 << 12
 _UNKNOWN = {w: KnownBits.unknown(w) for w in (8, 16, 32, 64, 128)}
 
 
+def _immediate(text: str, width: int) -> KnownBits:
+    """The value of immediate ``text`` as :func:`_analyse`'s ``val`` reads it (the caller
+    knows ``text`` is one)."""
+    text = text.strip()
+    key = (text, width)
+    kb = _CONSTS.get(key, False)
+    if kb is False:
+        imm = parse_immediate(text)
+        if len(_CONSTS) >= _CONSTS_MAX:
+            _CONSTS.clear()
+        kb = _CONSTS[key] = None if imm is None else KnownBits.const(imm, width)
+    if kb is None:
+        raise ValueError(f"not an immediate: {text!r}")  # never: the caller checked
+    return kb  # type: ignore[return-value]
+
+
 def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:
-    count: dict[str, int] = {}
-    steps: dict[str, int] = {}
-    for _, st in fn.stmts:
-        for r in st.defs:
-            count[r] = count.get(r, 0) + 1
-        ks = st.kstep
-        if ks is not None and ks[0] == ks[1]:
-            steps[ks[0]] = steps.get(ks[0], 0) + 1
-    stepped = _stepped(steps, count)
+    stmts = fn.stmts
+    count: dict[str, int] = Counter(chain.from_iterable([st.defs for _, st in stmts]))
+    selfsteps = [st.selfstep for _, st in stmts if st.selfstep is not None]
+    stepped = _stepped(Counter(selfsteps), count) if selfsteps else set()
     assumed: set[str] = set()     # registers whose known bits rest on the K-step rule
     env: dict[str, tuple[KnownBits, tuple[int, str]]] = {}
     decls, declared = _declared(tuple(fn.decls))
@@ -373,15 +397,30 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:
                 value = origin = None
                 if is_value:
                     width = 64 if base.startswith("%rd") else 32
-                    value = val(base, width)
+                    got = env.get(base)
+                    if base[:1] == "%":  # a register: val(base, width), inline
+                        if got is None:
+                            value = _UNKNOWN[width]
+                        else:
+                            value = got[0]
+                            if value.width != width:
+                                value = value.resize(width)
+                    else:
+                        value = val(base, width)
                     if has_off:
                         value = value + KnownBits.const(off, width) if off is not None else \
                             KnownBits.unknown(width)
-                    got = env.get(base)
                     origin = got[1] if got else None
                 ops.append(Operand(text, col, value, origin, memory,
                                    K_STEP_ASSUMPTION if base in assumed else None))
-            regs = tuple((r, t) for r in st.names if (t := rtype(r)) is not None)
+            # the declared registers it names, kept with the names' types (a tuple key: no
+            # name's)
+            regs = declared.get(st.names)
+            if regs is None:
+                regs = tuple([(r, t) for r in st.names if (t := rtype(r)) is not None])
+                if len(declared) >= _DECL_NAMES_MAX:
+                    declared.clear()
+                declared[st.names] = regs
             yield Instruction("ptx", line, st.col, st.opcode, tuple(ops), st.text, arch, fn.name,
                               regs)
             for d in defs:
@@ -398,7 +437,21 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:
                 assumed.add(d)
             continue
         # a predicated write may not happen
-        results = _eval(st, val) if st.evaluates and not st.pred else None
+        results = st.fixed
+        if results is False:
+            results = _eval(st, val) if st.evaluates and not st.pred else None
+        if not stepped and len(defs) == 1:  # the loop below for one register, shorter
+            d = defs[0]
+            kb = results[0] if results else None
+            if kb is None or count[d] != 1:
+                env.pop(d, None)
+            else:
+                env[d] = (kb, (line, st.text))
+            if assumed:
+                assumed.discard(d)
+            for col, kb in st.facts:
+                yield Fact(line, col, kb, "immediate", st.text, "ptx")
+            continue
         for i, d in enumerate(defs):
             kb = results[i] if results is not None and i < len(results) else None
             if stepped and d in stepped and kb is not None and kb.width == 64 and len(defs) == 1:
