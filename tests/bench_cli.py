@@ -8,6 +8,9 @@ typer"``, is measured in the same run with the same interpreter, and every ratio
 Bytecode is compiled first and ``PYTHONDONTWRITEBYTECODE`` is cleared for the children, so
 neither side pays for compiling sources (an installed package has its ``.pyc`` files).
 
+Every command is run once first and must exit 0 (a failing command is reported and the
+benchmark exits 1: its time would say nothing).
+
 ``--before DIR`` (a checkout of an older commit) with ``--before-python EXE`` (an interpreter
 with that commit's dependencies, e.g. typer 0.29.2) adds a column measured in the same run,
 for before/after numbers side by side.
@@ -81,9 +84,13 @@ def main() -> None:
         for label, argv in COMMANDS:
             runs.append((label, [str(python), "-m", "cli.main", *argv], name, tree))
     best: dict[tuple[str, str], float] = {}
-    for cmd in runs:  # warm-up
-        subprocess.run(cmd[1], env=environment(cmd[3]), cwd=cmd[3], stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL)
+    for label, cmd, side, tree in runs:  # warm-up, and every command must succeed
+        done = subprocess.run(cmd, env=environment(tree), cwd=tree, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True)
+        if done.returncode:
+            # a failing command exits early: its time would say nothing of the command
+            sys.exit(f"{label} ({side}) exited {done.returncode}: "
+                     f"{done.stderr.strip()[-300:]}")
     for _ in range(args.repeat):
         for label, cmd, side, tree in runs:
             t = best_of(cmd, environment(tree), tree, 1, warm=False)

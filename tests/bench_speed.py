@@ -3,7 +3,9 @@
 Run as ``python tests/bench_speed.py`` (not collected by pytest).  ``--tree DIR`` imports
 descgen from another checkout; ``--before DIR`` measures that checkout and this one side by
 side in one run (two worker processes, one per checkout, each row timed in both alternately, so
-both see the same machine load).  Every ratio is measured in the same run, min of repeats:
+both see the same machine load); ``--quick`` runs every row with a few calls (a check that
+the script works, as tests/test_benchmarks.py does; its numbers mean nothing).  Every ratio is
+measured in the same run, min of repeats:
 
 * per call, as users call it -- ``descriptors.decode("smem", w)``, ``decode("idesc", w,
   kind="f16")`` (and with ``.fields``/``.values`` read), ``encode("idesc", kind="f16", ...)``
@@ -44,12 +46,15 @@ import time
 import timeit
 from pathlib import Path
 
-REPEAT = 7
-N_CALLS = 2000
-N_BULK = 1_000_000
-N_PURE = 100_000
-N_WORDS = 20_000  # distinct words for the "new word" rows: more than any memo keeps
 EVERY = "--every-layout" in sys.argv  # read in the workers too (they get the same argv flag)
+#: ``--quick``: every row and path run, a few calls each -- to check the script works (the
+#: smoke test), not to measure
+QUICK = "--quick" in sys.argv
+REPEAT = 1 if QUICK else 7
+N_CALLS = 20 if QUICK else 2000
+N_BULK = 2_000 if QUICK else 1_000_000
+N_PURE = 1_000 if QUICK else 100_000
+N_WORDS = 20_000  # distinct words for the "new word" rows: more than any memo keeps
 
 
 def per_call(fn, n: int = N_CALLS, repeat: int = REPEAT) -> float:
@@ -213,15 +218,16 @@ def worker(tree: str) -> int:
     print(len(rows), descriptors.__file__, flush=True)
     for line in sys.stdin:
         name, ours, theirs = rows[int(line)]
-        print(f"{per_call(ours, repeat=3):.1f} {per_call(theirs, n=200, repeat=3):.1f}",
-              flush=True)
+        print(f"{per_call(ours, repeat=min(3, REPEAT)):.1f} "
+              f"{per_call(theirs, n=N_CALLS // 10, repeat=min(3, REPEAT)):.1f}", flush=True)
     return 0
 
 
-def side_by_side(before: str, after: str, rounds: int = 7) -> None:
+def side_by_side(before: str, after: str, rounds: int = REPEAT) -> None:
     """Each row timed in a worker of each checkout in turn, ``rounds`` times; min of each."""
-    procs = [subprocess.Popen([sys.executable, __file__, "--worker", tree,
-                               *(["--every-layout"] if EVERY else [])], stdin=subprocess.PIPE,
+    flags = [*(["--every-layout"] if EVERY else []), *(["--quick"] if QUICK else [])]
+    procs = [subprocess.Popen([sys.executable, __file__, "--worker", tree, *flags],
+                              stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, text=True) for tree in (before, after)]
     heads = [p.stdout.readline().split() for p in procs]  # type: ignore[union-attr]
     print(f"before: {heads[0][1]}\nafter:  {heads[1][1]}")
@@ -257,6 +263,8 @@ def main() -> int:
     parser.add_argument("--no-bulk", action="store_true", help="per-call numbers only")
     parser.add_argument("--every-layout", action="store_true",
                         help="add encode/decode rows for every descriptor and idesc kind")
+    parser.add_argument("--quick", action="store_true",
+                        help="a few calls per row: checks the script runs, measures nothing")
     parser.add_argument("--worker", metavar="DIR", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -271,7 +279,7 @@ def main() -> int:
     print(f"descgen from {descriptors.__file__}")
     print(f"\n{'per call (ns)':<40} {'descgen':>9} {'Construct':>10} {'ratio':>8}")
     for name, ours, theirs in make_rows(descriptors):
-        o, c = per_call(ours), per_call(theirs, n=200)
+        o, c = per_call(ours), per_call(theirs, n=N_CALLS // 10)
         print(f"{name:<40} {o:>9.0f} {c:>10.0f} {c / o:>7.1f}x")
     print(NOTE)
     from descriptors import SMEM, IDESC
