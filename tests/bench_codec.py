@@ -1,11 +1,11 @@
 """Benchmark: descgen's compiled codecs against Construct's interpreter on the same definition.
 
-Run as ``python tests/bench_codec.py`` (not collected by pytest).  For every layout it times,
-per word: (a) raw encode ``layout.encode_fields(fields)`` vs ``layout.struct.build(fields)``,
-(b) raw decode ``layout.decode(word)`` vs ``layout.struct.parse(bytes)``; then (c) the public
-``descriptors.decode(...).fields`` and semantic ``descriptors.encode(...)`` for a typical
-configuration, and (d) a batch decode of 100k random words.  Bit-identity of both routes is
-asserted on the random words before anything is timed.
+Run as ``python tests/bench_codec.py [--quick]`` (not collected by pytest). For every layout it
+times, per word: (a) raw encode ``layout.encode_fields(fields)`` vs
+``layout.struct.build(fields)``, (b) raw decode ``layout.decode(word)`` vs
+``layout.struct.parse(bytes)``; then (c) the public ``descriptors.decode(...).fields`` and semantic
+``descriptors.encode(...)`` for a typical configuration, and (d) a batch decode of 100k random
+words. Bit-identity of both routes is asserted on the random words before anything is timed.
 """
 
 from __future__ import annotations
@@ -21,10 +21,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import descriptors  # noqa: E402
 from descriptors import LAYOUTS  # noqa: E402
 
-N_CHECK = 2000  # random words checked for bit-identity per layout
-N_WORDS = 200  # words per timed run
-REPEAT = 5
-BATCH = 100_000
+#: ``--quick``: a few words each -- checks the script works (tests/test_benchmarks.py), measures
+#: nothing
+QUICK = "--quick" in sys.argv
+N_CHECK = 50 if QUICK else 2000  # random words checked for bit-identity per layout
+N_WORDS = 20 if QUICK else 200  # words per timed run
+REPEAT = 1 if QUICK else 5
+BATCH = 1_000 if QUICK else 100_000
 
 #: A typical configuration per layout, for the public calls (c).
 TYPICAL = {

@@ -1,8 +1,8 @@
 """The benchmark scripts under tests/ still run, print every row, and refuse to time a command
 that fails (a failing command exits early: its time would be a wrong number, not a slow one).
 
-They run here with tiny settings (``bench_speed.py --quick``, ``bench_cli.py --repeat 1``,
-``bench_dump.py --sizes 0.02 --repeat 1``): these tests check that the scripts work, never what
+They run here with tiny settings (``bench_speed.py --quick``, ``bench_codec.py --quick``,
+``bench_cli.py --repeat 1``, ``bench_dump.py --sizes 0.02 --repeat 1``): these tests check that the scripts work, never what
 they measure (issue #12's numbers come from full runs, quoted in the README)."""
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from descriptors import LAYOUTS
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests"
@@ -98,3 +100,11 @@ def test_bench_dump_counts_a_failing_command() -> None:
     assert code == 3
     assert bench_dump.FAILED == [f"{sys.executable} -c raise SystemExit(3)"]
     bench_dump.FAILED.clear()
+
+
+def test_bench_codec_checks_and_times_every_layout() -> None:
+    done = _script("bench_codec.py", "--quick")
+    assert done.returncode == 0, done.stderr
+    for name in LAYOUTS:
+        assert any(line.split()[:1] == [name] for line in done.stdout.splitlines()), name
+    assert "minimum ratio: raw encode" in done.stdout
