@@ -114,6 +114,8 @@ _MEMO_SIZE = 1 << 16
 #: Distinct (word, evidence) readings a scan keeps for words met again (as the LRU caches),
 #: and distinct printf (name, word) findings.
 _READINGS_SIZE = 1 << 12
+#: Contexts (register, printed expression, source) of hex words whose matches a scan keeps.
+_CONTEXTS = 64
 #: Confidence from which a word is reported without evidence in the text.
 DEFAULT_MIN_CONFIDENCE = 0.5
 #: Descriptor families, in the order ties are broken.
@@ -844,9 +846,13 @@ class _Scanner:
         #: awaiting its odd partner on the next line
         self.pending: tuple[int, str, int, str, int] | None = None
         self.memo: dict[int, bool] = {}
-        #: (name before a hex word, the word, register, default name, source) -> the fields
-        #: of its finding (line 0), or None: not reported
+        #: (name before a hex word, the word, (register, default name, source)) -> the
+        #: fields of its finding (line 0), or None: not reported (:meth:`hex_fields`)
         self.words: dict[tuple[Any, ...], dict[str, Any] | None] = {}
+        #: (register, default name, source) -> the text of a match of a hex word and its
+        #: name (printf.named_hex_matches) -> :meth:`hex_match` of it: a log repeats its
+        #: ``name=word``, read and classified once per context
+        self.matches: dict[tuple[str | None, str | None, str], dict[str, Any]] = {}
         #: (word, size, hints, narrow) -> the finding's readings, or None: not reported
         self.readings: dict[tuple[Any, ...], tuple[Candidate, ...] | None] = {}
         self.expr: tuple[str | None, str | None] | None = None  # (register, name) printed next
@@ -968,20 +974,27 @@ class _Scanner:
         expression), and decimal values where the text says what they are."""
         spans = []
         if printf.could_hold_hex(line):
-            words = self.words
+            context = (register, default_name, source)
+            matches = self.matches.get(context)
+            if matches is None:
+                if len(self.matches) >= _CONTEXTS:
+                    self.matches.clear()
+                matches = self.matches[context] = {}
             append = self.queue.append
-            for start, text, word, size, name in printf.named_hex_words(line):
+            for m in printf.named_hex_matches(line):
+                key = m.group()
+                got = matches.get(key)
+                if got is None:
+                    if len(matches) >= _READINGS_SIZE:
+                        matches.clear()
+                    got = matches[key] = self.hex_match(m, context)
+                offset, fields, unnamed = got
+                if offset is None:
+                    continue  # no word
+                start = m.start() + offset
                 spans.append(start)
-                # the finding of a name and word, memoised (its fields but the line, or None:
-                # not reported): a log repeats the same names and words
-                key = (name, text, register, default_name, source)
-                fields = words.get(key, False)
-                if fields is False:
-                    if len(words) >= _READINGS_SIZE:
-                        words.clear()
-                    reg, name, cands = self.hex_word(name, word, size, register, default_name)
-                    fields = words[key] = None if cands is None else vars(
-                        _finding(0, source, reg, name, text, word, size, cands))
+                if unnamed is not None:  # the name is read from the line
+                    fields = self.hex_fields(printf.name_before(line, start), *unnamed, context)
                 if fields is not None:
                     fields = fields.copy()
                     fields["line"] = lineno
@@ -1004,6 +1017,38 @@ class _Scanner:
             for start, text, word, size, name in printf.named_decimal_words(line):
                 if start not in spans and _strong(name):
                     self.found(lineno, source, None, name, text, word, size, _name_hints(name))
+
+    def hex_match(self, m: re.Match[str], context: tuple[str | None, str | None, str]
+                  ) -> tuple[int | None, dict[str, Any] | None, tuple[str, int, int] | None]:
+        """What a match of :func:`printf.named_hex_matches` gives in ``context`` (register,
+        default name, source), by :meth:`tokens`' memo of it: ``(offset of the word from the
+        match's start, the fields of its finding or None: not reported, None)``; ``(offset,
+        None, (text, word, size))`` when the name before the word is not in the match (the
+        line decides it); ``(None, None, None)`` when the match is no word."""
+        got = printf.read_named(m)
+        if got is None:
+            return None, None, None
+        offset, text, word, size, name = got
+        if name is printf.UNKNOWN:
+            return offset, None, (text, word, size)
+        return offset, self.hex_fields(name, text, word, size, context), None
+
+    def hex_fields(self, name: str | None, text: str, word: int, size: int,
+                   context: tuple[str | None, str | None, str]) -> dict[str, Any] | None:
+        """The fields of the finding (line 0) of a hex word written after ``name`` in
+        ``context`` (register, default name, source), or None: not reported.  Memoised: a
+        log repeats the same names and words."""
+        key = (name, text, context)
+        words = self.words
+        fields = words.get(key, False)
+        if fields is False:
+            if len(words) >= _READINGS_SIZE:
+                words.clear()
+            register, default_name, source = context
+            reg, name, cands = self.hex_word(name, word, size, register, default_name)
+            fields = words[key] = None if cands is None else vars(
+                _finding(0, source, reg, name, text, word, size, cands))
+        return fields  # type: ignore[return-value]
 
     def hex_word(self, name: str | None, word: int, size: int, register: str | None,
                  default_name: str | None) -> tuple[str | None, str | None,
