@@ -840,6 +840,8 @@ class _Scanner:
         self.window = window
         #: _Entry (a word whose evidence may still grow) or DumpFinding (final), in line order
         self.queue: deque[Any] = deque()
+        #: _Entry objects in the queue: none, and every queued finding is due at once
+        self.entries = 0
         #: SASS register -> (value, entry that holds it)
         self.regs: dict[str, tuple[int, _Entry]] = {}
         #: cuda-gdb register table: (line, file, index, digits, value) of an even register
@@ -907,6 +909,7 @@ class _Scanner:
             if e.__class__ is DumpFinding:
                 yield e  # type: ignore[misc]
                 continue
+            self.entries -= 1
             e.emitted = True
             if not e.dead:
                 found = self.finish_entry(e)
@@ -957,6 +960,7 @@ class _Scanner:
                                   narrow=False)
                     if self.finish_entry(pair) is not None:
                         self.queue.append(pair)
+                        self.entries += 1
                         return
                 self.register_entry(low_line, reg_file, low_index, low_digits, low)
                 self.register_entry(lineno, reg_file, index, digits, value)
@@ -1089,6 +1093,7 @@ class _Scanner:
             _, dest, value, text = fact
             entry = _Entry(lineno, "sass", dest, None, text, value, 32, ready=False)
             self.queue.append(entry)
+            self.entries += 1
             self.set_reg(dest, (value, entry))
         elif what == "copy":
             _, dest, src = fact
@@ -1445,6 +1450,12 @@ def _scan_text(lines: Iterable[str | bytes], as_: str | None, kind: str | None, 
                     scanner.flush_pending()
             else:
                 feed(lineno, line)
+        if not queue:
+            continue
+        if not scanner.entries:  # findings only (final when queued): all due
+            yield from queue
+            queue.clear()
+            continue
         limit = lineno - window
         while queue:
             entry = queue[0]
@@ -1455,6 +1466,7 @@ def _scan_text(lines: Iterable[str | bytes], as_: str | None, kind: str | None, 
             if not entry.ready and entry.line >= limit:
                 break
             popleft()
+            scanner.entries -= 1
             entry.emitted = True
             if not entry.dead:
                 found = finish(entry)
