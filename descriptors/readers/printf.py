@@ -54,7 +54,12 @@ _NAME_FIRST = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 #: The window :func:`name_before` reads.
 _NAME_WINDOW = 80
 HEX8 = re.compile(r"[0-9A-Fa-f]{8}")
-NAMED_DECIMAL = re.compile(r"[=:][ \t]{0,8}(\d{1,20}+)(?![0-9A-Za-z_.'])")
+_AFTER_SEPARATOR = r"[ \t]{0,8}(\d{1,20}+)(?![0-9A-Za-z_.'])"
+NAMED_DECIMAL = re.compile("[=:]" + _AFTER_SEPARATOR)
+#: :data:`NAMED_DECIMAL` in the line with each ``:`` written ``=`` (the same positions): a
+#: pattern that starts with one literal character is searched for at C speed, one that
+#: starts with a set of two is tried character by character.
+_EQUALS_DECIMAL = re.compile("=" + _AFTER_SEPARATOR)
 DECIMAL = re.compile(r"(?<![0-9A-Za-z_$.])(\d{1,20}+)(?![0-9A-Za-z_.'])")
 #: A name written before a value, matched on the reversed text before it (linear, anchored).
 NAME_REVERSED = re.compile(r"[ \t]*+(?:[=:][ \t]*+)?([A-Za-z0-9_.]{1,64}+)")
@@ -173,7 +178,7 @@ def named_decimal_words(line: str) -> Iterator[tuple[int, str, int, int, str]]:
     rev = None
     end = len(line)
     match = NAME_REVERSED.match
-    for m in NAMED_DECIMAL.finditer(line):
+    for m in _EQUALS_DECIMAL.finditer(line.replace(":", "=") if ":" in line else line):
         digits = m.group(1)
         word = int(digits)
         if word >> 64:
