@@ -1501,8 +1501,10 @@ def iter_lines(stream: IO[bytes], max_line: int = MAX_LINE, chunk: int = 1 << 20
         if last < start:
             tail = data[start:]
         else:
-            for line in data[start:last].decode("utf-8", "replace").split("\n"):
-                yield line if len(line) <= max_line else line[:max_line]
+            lines = data[start:last].decode("utf-8", "replace").split("\n")
+            if max(map(len, lines)) > max_line:
+                lines = [line if len(line) <= max_line else line[:max_line] for line in lines]
+            yield from lines  # (in C, not a loop step per line)
             tail = data[last + 1:]
         carry = tail[:max_line]
         skipping = len(tail) >= max_line
