@@ -73,11 +73,12 @@ Speed and memory: one precompiled prefilter drops lines that cannot hold anythin
 first character picks the parser; a word is queued only when a reading could reach the
 reporting threshold (:func:`_possible`: the layouts' masks and code tables, no validators) or
 the text names it, and distinct words are validated once (LRU caches); a printf-style word is
-read with the name before it by one pattern, and what a distinct ``name=word`` is reported as
-is worked out once.  A word whose evidence is complete when it is read (printf, cuda-gdb) is
-queued as its finding at once.  Findings come out in
-line order as soon as they are final: a SASS immediate waits while a register still holds it
-(a later MMA may read it), at most :data:`WINDOW` lines, so memory stays bounded.
+read with the name before it by one pattern, and what a distinct match of it (``name=word``)
+is reported as is worked out once per context (bounded memos, :meth:`_Scanner.tokens`).  A
+word whose evidence is complete when it is read (printf, cuda-gdb) is queued as its finding at
+once.  Findings come out in line order as soon as they are final: a SASS immediate waits while
+a register still holds it (a later MMA may read it), at most :data:`WINDOW` lines, so memory
+stays bounded.
 """
 
 from __future__ import annotations

@@ -11,8 +11,10 @@ written just before a value.  Each word comes as ``(start, text, value, size)``:
 hex digits or does not fit 32 bits, else 32).  ``named_hex_words(line)`` yields the hex words
 with the name before each, ``(start, text, value, size, name)``, exactly ``hex_words`` and
 ``name_before`` but in one pass of one pattern, the words of a distinct ``name=0x...`` read
-once (a log repeats them).  Every pattern is linear (possessive
-quantifiers, bounded look-behind; names are matched on the reversed text before a value).
+once (a log repeats them); ``named_hex_matches(line)`` and ``read_named(match)`` are its two
+steps, for a caller that keeps what it makes of each distinct match.  Every pattern is linear
+(possessive quantifiers, bounded look-behind; names are matched on the reversed text before a
+value).
 :mod:`descriptors.dump` scores what these words may be.
 """
 
