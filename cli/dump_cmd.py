@@ -27,8 +27,6 @@ from typing import IO, Annotated, Any
 
 import typer
 from rich.console import Console, Group
-from rich.progress import (BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn,
-                           TransferSpeedColumn)
 from rich.text import Text
 
 from .common import REPORT_FORMATS, format_option
@@ -191,6 +189,10 @@ def _progress(stream: IO[bytes], name: str, is_file: bool, *, no_color: bool = F
     if not console.is_terminal:
         yield stream
         return
+    # imported here: a bar is drawn only on a terminal, and rich.progress takes 15-20 ms
+    from rich.progress import (BarColumn, DownloadColumn, Progress, TextColumn,
+                               TimeRemainingColumn, TransferSpeedColumn)
+
     columns = (TextColumn("[progress.description]{task.description}"), BarColumn(),
                DownloadColumn(), TransferSpeedColumn(), TimeRemainingColumn())
     # the report goes through the bar's console only when it shares the terminal

@@ -73,11 +73,12 @@ Speed and memory: one precompiled prefilter drops lines that cannot hold anythin
 first character picks the parser; a word is queued only when a reading could reach the
 reporting threshold (:func:`_possible`: the layouts' masks and code tables, no validators) or
 the text names it, and distinct words are validated once (LRU caches); a printf-style word is
-read with the name before it by one pattern, and what a distinct ``name=word`` is reported as
-is worked out once.  A word whose evidence is complete when it is read (printf, cuda-gdb) is
-queued as its finding at once.  Findings come out in
-line order as soon as they are final: a SASS immediate waits while a register still holds it
-(a later MMA may read it), at most :data:`WINDOW` lines, so memory stays bounded.
+read with the name before it by one pattern, and what a distinct match of it (``name=word``)
+is reported as is worked out once per context (bounded memos, :meth:`_Scanner.tokens`).  A
+word whose evidence is complete when it is read (printf, cuda-gdb) is queued as its finding at
+once.  Findings come out in line order as soon as they are final: a SASS immediate waits while
+a register still holds it (a later MMA may read it), at most :data:`WINDOW` lines, so memory
+stays bounded.
 """
 
 from __future__ import annotations
@@ -114,6 +115,8 @@ _MEMO_SIZE = 1 << 16
 #: Distinct (word, evidence) readings a scan keeps for words met again (as the LRU caches),
 #: and distinct printf (name, word) findings.
 _READINGS_SIZE = 1 << 12
+#: Contexts (register, printed expression, source) of hex words whose matches a scan keeps.
+_CONTEXTS = 64
 #: Confidence from which a word is reported without evidence in the text.
 DEFAULT_MIN_CONFIDENCE = 0.5
 #: Descriptor families, in the order ties are broken.
@@ -838,15 +841,21 @@ class _Scanner:
         self.window = window
         #: _Entry (a word whose evidence may still grow) or DumpFinding (final), in line order
         self.queue: deque[Any] = deque()
+        #: _Entry objects in the queue: none, and every queued finding is due at once
+        self.entries = 0
         #: SASS register -> (value, entry that holds it)
         self.regs: dict[str, tuple[int, _Entry]] = {}
         #: cuda-gdb register table: (line, file, index, digits, value) of an even register
         #: awaiting its odd partner on the next line
         self.pending: tuple[int, str, int, str, int] | None = None
         self.memo: dict[int, bool] = {}
-        #: (name before a hex word, the word, register, default name, source) -> the fields
-        #: of its finding (line 0), or None: not reported
+        #: (name before a hex word, the word, (register, default name, source)) -> the
+        #: fields of its finding (line 0), or None: not reported (:meth:`hex_fields`)
         self.words: dict[tuple[Any, ...], dict[str, Any] | None] = {}
+        #: (register, default name, source) -> the text of a match of a hex word and its
+        #: name (printf.named_hex_matches) -> :meth:`hex_match` of it: a log repeats its
+        #: ``name=word``, read and classified once per context
+        self.matches: dict[tuple[str | None, str | None, str], dict[str, Any]] = {}
         #: (word, size, hints, narrow) -> the finding's readings, or None: not reported
         self.readings: dict[tuple[Any, ...], tuple[Candidate, ...] | None] = {}
         self.expr: tuple[str | None, str | None] | None = None  # (register, name) printed next
@@ -901,6 +910,7 @@ class _Scanner:
             if e.__class__ is DumpFinding:
                 yield e  # type: ignore[misc]
                 continue
+            self.entries -= 1
             e.emitted = True
             if not e.dead:
                 found = self.finish_entry(e)
@@ -951,6 +961,7 @@ class _Scanner:
                                   narrow=False)
                     if self.finish_entry(pair) is not None:
                         self.queue.append(pair)
+                        self.entries += 1
                         return
                 self.register_entry(low_line, reg_file, low_index, low_digits, low)
                 self.register_entry(lineno, reg_file, index, digits, value)
@@ -968,20 +979,27 @@ class _Scanner:
         expression), and decimal values where the text says what they are."""
         spans = []
         if printf.could_hold_hex(line):
-            words = self.words
+            context = (register, default_name, source)
+            matches = self.matches.get(context)
+            if matches is None:
+                if len(self.matches) >= _CONTEXTS:
+                    self.matches.clear()
+                matches = self.matches[context] = {}
             append = self.queue.append
-            for start, text, word, size, name in printf.named_hex_words(line):
+            for m in printf.named_hex_matches(line):
+                key = m.group()
+                got = matches.get(key)
+                if got is None:
+                    if len(matches) >= _READINGS_SIZE:
+                        matches.clear()
+                    got = matches[key] = self.hex_match(m, context)
+                offset, fields, unnamed = got
+                if offset is None:
+                    continue  # no word
+                start = m.start() + offset
                 spans.append(start)
-                # the finding of a name and word, memoised (its fields but the line, or None:
-                # not reported): a log repeats the same names and words
-                key = (name, text, register, default_name, source)
-                fields = words.get(key, False)
-                if fields is False:
-                    if len(words) >= _READINGS_SIZE:
-                        words.clear()
-                    reg, name, cands = self.hex_word(name, word, size, register, default_name)
-                    fields = words[key] = None if cands is None else vars(
-                        _finding(0, source, reg, name, text, word, size, cands))
+                if unnamed is not None:  # the name is read from the line
+                    fields = self.hex_fields(printf.name_before(line, start), *unnamed, context)
                 if fields is not None:
                     fields = fields.copy()
                     fields["line"] = lineno
@@ -1004,6 +1022,38 @@ class _Scanner:
             for start, text, word, size, name in printf.named_decimal_words(line):
                 if start not in spans and _strong(name):
                     self.found(lineno, source, None, name, text, word, size, _name_hints(name))
+
+    def hex_match(self, m: re.Match[str], context: tuple[str | None, str | None, str]
+                  ) -> tuple[int | None, dict[str, Any] | None, tuple[str, int, int] | None]:
+        """What a match of :func:`printf.named_hex_matches` gives in ``context`` (register,
+        default name, source), by :meth:`tokens`' memo of it: ``(offset of the word from the
+        match's start, the fields of its finding or None: not reported, None)``; ``(offset,
+        None, (text, word, size))`` when the name before the word is not in the match (the
+        line decides it); ``(None, None, None)`` when the match is no word."""
+        got = printf.read_named(m)
+        if got is None:
+            return None, None, None
+        offset, text, word, size, name = got
+        if name is printf.UNKNOWN:
+            return offset, None, (text, word, size)
+        return offset, self.hex_fields(name, text, word, size, context), None
+
+    def hex_fields(self, name: str | None, text: str, word: int, size: int,
+                   context: tuple[str | None, str | None, str]) -> dict[str, Any] | None:
+        """The fields of the finding (line 0) of a hex word written after ``name`` in
+        ``context`` (register, default name, source), or None: not reported.  Memoised: a
+        log repeats the same names and words."""
+        key = (name, text, context)
+        words = self.words
+        fields = words.get(key, False)
+        if fields is False:
+            if len(words) >= _READINGS_SIZE:
+                words.clear()
+            register, default_name, source = context
+            reg, name, cands = self.hex_word(name, word, size, register, default_name)
+            fields = words[key] = None if cands is None else vars(
+                _finding(0, source, reg, name, text, word, size, cands))
+        return fields  # type: ignore[return-value]
 
     def hex_word(self, name: str | None, word: int, size: int, register: str | None,
                  default_name: str | None) -> tuple[str | None, str | None,
@@ -1044,6 +1094,7 @@ class _Scanner:
             _, dest, value, text = fact
             entry = _Entry(lineno, "sass", dest, None, text, value, 32, ready=False)
             self.queue.append(entry)
+            self.entries += 1
             self.set_reg(dest, (value, entry))
         elif what == "copy":
             _, dest, src = fact
@@ -1400,6 +1451,12 @@ def _scan_text(lines: Iterable[str | bytes], as_: str | None, kind: str | None, 
                     scanner.flush_pending()
             else:
                 feed(lineno, line)
+        if not queue:
+            continue
+        if not scanner.entries:  # findings only (final when queued): all due
+            yield from queue
+            queue.clear()
+            continue
         limit = lineno - window
         while queue:
             entry = queue[0]
@@ -1410,6 +1467,7 @@ def _scan_text(lines: Iterable[str | bytes], as_: str | None, kind: str | None, 
             if not entry.ready and entry.line >= limit:
                 break
             popleft()
+            scanner.entries -= 1
             entry.emitted = True
             if not entry.dead:
                 found = finish(entry)
@@ -1444,8 +1502,10 @@ def iter_lines(stream: IO[bytes], max_line: int = MAX_LINE, chunk: int = 1 << 20
         if last < start:
             tail = data[start:]
         else:
-            for line in data[start:last].decode("utf-8", "replace").split("\n"):
-                yield line if len(line) <= max_line else line[:max_line]
+            lines = data[start:last].decode("utf-8", "replace").split("\n")
+            if max(map(len, lines)) > max_line:
+                lines = [line if len(line) <= max_line else line[:max_line] for line in lines]
+            yield from lines  # (in C, not a loop step per line)
             tail = data[last + 1:]
         carry = tail[:max_line]
         skipping = len(tail) >= max_line

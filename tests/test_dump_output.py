@@ -103,6 +103,20 @@ def test_repeated_log_repeats_words():
     assert sum("(decoded at line " in r for r in rows) > 1000
 
 
+def test_printf_match_memo_keeps_the_context_and_the_line_s_name():
+    """The scanner reads a distinct printf match once per context (register, printed
+    expression, source): the same text printed by ``p $UR4`` is the register's; a name the
+    match does not hold (here longer than 64 characters) is read from each line."""
+    word = "0x4000404000010040"
+    text = "\n".join([f"adesc={word}", "(cuda-gdb) p $UR4", f"$1 = adesc={word}",
+                      "q" * 60 + f"_adesc={word}", "q" * 60 + f"_bdesc={word}",
+                      f"adesc={word}"])
+    got = [(f.line, f.source, f.register, f.name) for f in scan(text)]
+    assert got == [(1, "printf", None, "adesc"), (3, "print", "UR4", "adesc"),
+                   (4, "printf", None, "q" * 58 + "_adesc"),
+                   (5, "printf", None, "q" * 58 + "_bdesc"), (6, "printf", None, "adesc")]
+
+
 def test_fast_finding_is_the_dataclass():
     args = (3, "printf", None, "adesc", "0x40", 0x40, 64, ())
     fast, slow = _finding(*args), DumpFinding(*args)

@@ -34,15 +34,26 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from ..layouts import SMEM
 from .knownbits import KnownBits
 
 __all__ = ["KnownBits", "Operand", "Instruction", "Fact", "MAX_LINE", "MAX_FUNCTION", "sniff",
-           "read", "iter_text_lines"]
+           "read", "iter_text_lines", "K_STEP_BITS", "K_STEP_MAX", "K_STEP_ASSUMPTION"]
 
 #: Characters of one line that are read; the rest of a longer line is dropped.
 MAX_LINE = 4096
 #: Instructions of one function analysed together (memory bound).
 MAX_FUNCTION = 50_000
+
+#: Bits a K step may change in a shared memory descriptor: the start address and the unused
+#: bits above it, up to the leading byte offset (Table 40, from descriptors.layouts).  A K step
+#: adds (bytes >> 4) to the start address and must not carry out of it (9.7.16.4.1; spec
+#: notes), so the fields above keep their bits.
+K_STEP_BITS = SMEM.by_name["leading_byte_offset"].lsb
+#: A K step is smaller than the start address field's range.
+K_STEP_MAX = SMEM.by_name["start_address"].max + 1
+K_STEP_ASSUMPTION = (f"assuming K-step adds do not carry out of the "
+                     f"{SMEM.by_name['start_address'].width}-bit start address (Table 40)")
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,8 +11,10 @@ written just before a value.  Each word comes as ``(start, text, value, size)``:
 hex digits or does not fit 32 bits, else 32).  ``named_hex_words(line)`` yields the hex words
 with the name before each, ``(start, text, value, size, name)``, exactly ``hex_words`` and
 ``name_before`` but in one pass of one pattern, the words of a distinct ``name=0x...`` read
-once (a log repeats them).  Every pattern is linear (possessive
-quantifiers, bounded look-behind; names are matched on the reversed text before a value).
+once (a log repeats them); ``named_hex_matches(line)`` and ``read_named(match)`` are its two
+steps, for a caller that keeps what it makes of each distinct match.  Every pattern is linear
+(possessive quantifiers, bounded look-behind; names are matched on the reversed text before a
+value).
 :mod:`descriptors.dump` scores what these words may be.
 """
 
@@ -22,8 +24,9 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["hex_words", "named_hex_words", "decimal_words", "named_decimal_words",
-           "name_before", "has_hint_word", "could_hold_hex"]
+__all__ = ["hex_words", "named_hex_words", "named_hex_matches", "read_named", "UNKNOWN",
+           "decimal_words", "named_decimal_words", "name_before", "has_hint_word",
+           "could_hold_hex"]
 
 _REGISTER_MAX = (1 << 32) - 1
 
@@ -39,16 +42,26 @@ TOKEN = re.compile(r"(?<![0-9A-Za-z_$.])" + _WORD.format(""))
 #: look-behind both share is tested once).  The name is what :func:`name_before` reads when it
 #: holds at most 64 characters and starts at most 80 before the word (the reversed window);
 #: otherwise :func:`name_before` decides.
-NAMED_TOKEN = re.compile(
-    r"(?<![0-9A-Za-z_.])(?:(?<!\$)" + _WORD.format("")
-    + r"|(?P<name>[A-Za-z0-9_.]{1,64}+)(?:[ \t]*+[=:])?[ \t]*+(?P<word>(?<![0-9A-Za-z_$.])"
-    + _WORD.format("2") + "))")
+_NAMED = (r"(?:(?<!\$)" + _WORD.format("")
+          + r"|(?P<name>[A-Za-z0-9_.]{1,64}+)(?:[ \t]*+[=:])?[ \t]*+(?P<word>(?<![0-9A-Za-z_$.])"
+          + _WORD.format("2") + "))")
+NAMED_TOKEN = re.compile(r"(?<![0-9A-Za-z_.])" + _NAMED)
+#: :data:`NAMED_TOKEN` with the character before the match (no name character) matched, not
+#: looked behind at, searched in the line with a space in front (:func:`named_hex_matches`):
+#: a pattern that starts with a character set is tried only where the regex engine's scan
+#: (in C) finds that character, not at every position -- the same matches, 15-20% faster.
+_AFTER_NAMED_TOKEN = re.compile(r"[^0-9A-Za-z_.]" + _NAMED)
 #: Characters a name may start with (else it is a number: ``0x4000_...``).
 _NAME_FIRST = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 #: The window :func:`name_before` reads.
 _NAME_WINDOW = 80
 HEX8 = re.compile(r"[0-9A-Fa-f]{8}")
-NAMED_DECIMAL = re.compile(r"[=:][ \t]{0,8}(\d{1,20}+)(?![0-9A-Za-z_.'])")
+_AFTER_SEPARATOR = r"[ \t]{0,8}(\d{1,20}+)(?![0-9A-Za-z_.'])"
+NAMED_DECIMAL = re.compile("[=:]" + _AFTER_SEPARATOR)
+#: :data:`NAMED_DECIMAL` in the line with each ``:`` written ``=`` (the same positions): a
+#: pattern that starts with one literal character is searched for at C speed, one that
+#: starts with a set of two is tried character by character.
+_EQUALS_DECIMAL = re.compile("=" + _AFTER_SEPARATOR)
 DECIMAL = re.compile(r"(?<![0-9A-Za-z_$.])(\d{1,20}+)(?![0-9A-Za-z_.'])")
 #: A name written before a value, matched on the reversed text before it (linear, anchored).
 NAME_REVERSED = re.compile(r"[ \t]*+(?:[=:][ \t]*+)?([A-Za-z0-9_.]{1,64}+)")
@@ -81,50 +94,62 @@ def _digits(digits: str, bare: bool) -> tuple[int, int] | None:
     return word, 64 if (n > 8 or word > _REGISTER_MAX) else 32
 
 
-#: Per distinct match of NAMED_TOKEN: (offset of the word in the match, the word as written,
-#: value, size, name; _UNKNOWN: name_before decides), or None: no word.  Bounded.
+#: Per distinct match of :func:`named_hex_matches` (the text matched, the character before
+#: it included): what :func:`read_named` returns.  Bounded (cleared when full).
 _MATCHES: dict[str, tuple[int, str, int, int, Any] | None] = {}
 _MATCHES_SIZE = 1 << 14
-_UNKNOWN = object()
+#: The name :func:`read_named` gives a word when :func:`name_before` decides it.
+UNKNOWN: Any = object()
 
 
-def _read_match(m: re.Match[str]) -> tuple[int, str, int, int, Any] | None:
+def named_hex_matches(line: str) -> Iterator[re.Match[str]]:
+    """The matches of :data:`NAMED_TOKEN` in ``line``, each with the character before it
+    (``line`` is searched with a space in front): ``m.start()`` is where the match starts
+    in ``line``.  :func:`read_named` reads each; ``m.group()`` is what it depends on."""
+    return _AFTER_NAMED_TOKEN.finditer(" " + line)
+
+
+def read_named(m: re.Match[str]) -> tuple[int, str, int, int, Any] | None:
+    """``(offset, text, value, size, name)`` of a match of :func:`named_hex_matches`: the
+    word's offset from ``m.start()``, the word as written, its value and size, and the name
+    before it (``None``: none; :data:`UNKNOWN`: the name is not in the match,
+    :func:`name_before` decides), or ``None`` when the match is no word (see
+    :func:`hex_words`).  Memoised per ``m.group()``."""
+    key = m.group()
+    try:
+        return _MATCHES[key]
+    except KeyError:
+        pass
+    if len(_MATCHES) >= _MATCHES_SIZE:
+        _MATCHES.clear()
     hex_digits, bare_digits, name, hex2, bare2 = m.group("hex", "bare", "name", "hex2", "bare2")
     if name is None:  # the word alone: a name before it (if any) was not matched with it
         offset, bare = 0, hex_digits is None
         read = _digits(bare_digits if bare else hex_digits, bare)
-        text = m.group()
-        name = _UNKNOWN
+        text = key[1:]
+        name = UNKNOWN
     else:
-        offset, bare = m.start("word") - m.start(), hex2 is None
+        offset, bare = m.start("word") - m.start() - 1, hex2 is None
         read = _digits(bare2 if bare else hex2, bare)
         text = m.group("word")
         if offset > _NAME_WINDOW:
-            name = _UNKNOWN
+            name = UNKNOWN
         elif name[0] not in _NAME_FIRST:
             name = None
-    if read is None:
-        return None
-    return offset, text, read[0], read[1], name
+    got = _MATCHES[key] = None if read is None else (offset, text, read[0], read[1], name)
+    return got
 
 
 def named_hex_words(line: str) -> Iterator[tuple[int, str, int, int, str | None]]:
     """``(start, text, value, size, name)`` of each hex word of ``line``: the words of
     :func:`hex_words` with :func:`name_before` of each."""
-    cache = _MATCHES
-    for m in NAMED_TOKEN.finditer(line):
-        key = m.group()
-        try:
-            got = cache[key]
-        except KeyError:
-            if len(cache) >= _MATCHES_SIZE:
-                cache.clear()
-            got = cache[key] = _read_match(m)
+    for m in named_hex_matches(line):
+        got = read_named(m)
         if got is None:
             continue
         offset, text, word, size, name = got
         start = m.start() + offset
-        if name is _UNKNOWN:
+        if name is UNKNOWN:
             name = name_before(line, start)
         yield start, text, word, size, name
 
@@ -155,7 +180,7 @@ def named_decimal_words(line: str) -> Iterator[tuple[int, str, int, int, str]]:
     rev = None
     end = len(line)
     match = NAME_REVERSED.match
-    for m in NAMED_DECIMAL.finditer(line):
+    for m in _EQUALS_DECIMAL.finditer(line.replace(":", "=") if ":" in line else line):
         digits = m.group(1)
         word = int(digits)
         if word >> 64:

@@ -32,9 +32,9 @@ from itertools import chain
 from typing import Any
 
 from ..instructions import MODELS, RegisterDecls
-from . import MAX_FUNCTION, Fact, Instruction, Operand
+from . import (K_STEP_ASSUMPTION, K_STEP_BITS, K_STEP_MAX, MAX_FUNCTION, Fact, Instruction,
+               Operand)
 from .knownbits import KnownBits
-from ..layouts import SMEM
 from .literals import parse_immediate, split_operands
 
 __all__ = ["read_ptx", "parse_immediate", "mma_operands"]
@@ -294,17 +294,6 @@ def _defs(st: _Stmt) -> tuple[str, ...]:
     if "|" in first:  # setp's p|q
         return tuple([r for r in first.split("|") if _REG.match(r)])
     return (first,) if _REG.match(first) else ()
-
-
-#: Bits a K step may change in a shared memory descriptor: the start address and the unused
-#: bits above it, up to the leading byte offset (Table 40, from descriptors.layouts).  A K step
-#: adds (bytes >> 4) to the start address and must not carry out of it (9.7.16.4.1; spec
-#: notes), so the fields above keep their bits.
-K_STEP_BITS = SMEM.by_name["leading_byte_offset"].lsb
-#: A K step is smaller than the start address field's range.
-K_STEP_MAX = SMEM.by_name["start_address"].max + 1
-K_STEP_ASSUMPTION = (f"assuming K-step adds do not carry out of the "
-                     f"{SMEM.by_name['start_address'].width}-bit start address (Table 40)")
 
 
 def _k_step(st: _Stmt) -> tuple[str, str] | None:

@@ -66,9 +66,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-from . import MAX_FUNCTION, Fact, Instruction, Operand
+from . import (K_STEP_ASSUMPTION, K_STEP_BITS, K_STEP_MAX, MAX_FUNCTION, Fact, Instruction,
+               Operand)
 from .knownbits import KnownBits
-from .ptx import K_STEP_ASSUMPTION, K_STEP_BITS, K_STEP_MAX
 
 __all__ = ["read_sass", "line_fact", "instruction_fact", "ADDRESSED", "BARE", "BARE_INSTRUCTION",
            "FUNCTION_START"]
