@@ -150,3 +150,18 @@ def test_dump_output_of_words_named_by_mmas_on_many_lines():
     assert got.exit_code == 0
     rows = got.stdout.splitlines()[2:2 + len(findings)]
     assert rows == [_line(_cells(f, f.best.summary)) for f in findings]
+
+
+def test_evaluated_opcodes_are_those_eval_has_a_case_for():
+    """``_Stmt`` asks ``_eval`` only for the opcodes of ``ptx._EVALUATED``: a case added to
+    ``_eval`` and not there would never run (its values silently unknown)."""
+    import inspect
+    import re as _re
+
+    from descriptors.readers import ptx
+
+    source = inspect.getsource(ptx._eval)
+    cased = set(_re.findall(r'base == "(\w+)"', source))
+    for group in _re.findall(r"base in \(([^)]*)\)", source):
+        cased |= set(_re.findall(r'"(\w+)"', group))
+    assert cased == ptx._EVALUATED
