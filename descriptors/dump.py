@@ -86,7 +86,7 @@ from __future__ import annotations
 import io
 import re
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import IO, Any
@@ -666,14 +666,31 @@ def classify(word: int, size: int = 32, *, hints: Iterable[Hint] = (), as_: str 
     return list(_candidates(word, size, tuple(hints), as_, kind, arch, narrow))
 
 
+def _signature(hints: Iterable[tuple[Any, ...]]) -> tuple[tuple[str, float, bool], ...]:
+    """The kinds of evidence of ``hints`` (family, bonus, strong), each once, sorted: what
+    :func:`_scored` scores on (the sentences do not change a score)."""
+    return tuple(sorted({(h[0], h[1], h[2]) for h in hints}))
+
+
+def _reported(cands: Sequence[Candidate], hints: Iterable[tuple[Any, ...]],
+              min_confidence: float) -> bool:
+    """Whether a word with these readings (best first) is reported: its best reading is at
+    least ``min_confidence`` sure, or a strong piece of evidence names that reading's
+    family."""
+    if not cands:
+        return False
+    best = cands[0]
+    return best.confidence >= min_confidence or any(
+        h[2] and h[0] == best.descriptor for h in hints)
+
+
 @lru_cache(maxsize=1 << 12)
 def _candidates(word: int, size: int, hints: tuple[Hint, ...], as_: str | None,
                 kind: str | None, arch: str, narrow: bool) -> tuple[Candidate, ...]:
     """The readings of a word with the evidence of the text applied, best first.  Scoring is
     cached on the kinds of evidence; the sentences saying where it came from (which line, which
     name) are attached afterwards, so that repeated words hit the cache."""
-    signature = tuple(sorted({(h[0], h[1], h[2]) for h in hints}))
-    scored = _scored(word, size, signature, as_, kind, arch, narrow)
+    scored = _scored(word, size, _signature(hints), as_, kind, arch, narrow)
     if not hints and as_ is None:
         return scored
     return _with_evidence(scored, hints, as_)
@@ -888,8 +905,7 @@ class _Scanner:
         cands: tuple[Candidate, ...] | None = None
         if hints or self.possible(word, size, narrow):
             cands = _candidates(word, size, hints, self.as_, self.kind, self.arch, narrow)
-            if not cands or (cands[0].confidence < self.min_confidence and not any(
-                    h[2] and h[0] == cands[0].descriptor for h in hints)):
+            if not _reported(cands, hints, self.min_confidence):
                 cands = None
         readings[key] = cands
         return cands
@@ -1322,9 +1338,7 @@ def _scan_ptx(lines: Iterable[str], as_: str | None, kind: str | None, arch: str
         if as_ is None and not _possible(word, size, True, min_confidence):
             return None
         cands = _candidates(word, size, (), as_, kind or k, arch, True)
-        if not cands or cands[0].confidence < min_confidence:
-            return None
-        return cands
+        return cands if _reported(cands, (), min_confidence) else None
 
     def classify(e: list[Any]) -> DumpFinding | None:
         line, text, word, size, hints, k, value = e
@@ -1346,11 +1360,8 @@ def _scan_ptx(lines: Iterable[str], as_: str | None, kind: str | None, arch: str
             if got is None:
                 if len(named) >= _PTX_PLAIN_MEMO:
                     named.clear()
-                signature = tuple(sorted(set(kinds)))
-                scored = _scored(word, size, signature, as_, kind or k, arch, True)
-                best = scored[0] if scored else None
-                if best is None or best.confidence < min_confidence and not any(
-                        h[2] and h[0] == best.descriptor for h in kinds):
+                scored = _scored(word, size, _signature(kinds), as_, kind or k, arch, True)
+                if not _reported(scored, kinds, min_confidence):
                     got = named[key] = ()
                 else:
                     got = named[key] = (scored, _evidence_plan(
