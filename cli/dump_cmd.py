@@ -209,9 +209,9 @@ _KEEP_FORMATTED = 2048
 
 
 def _readings_key(f: DumpFinding) -> tuple[Any, Any]:
-    """(key, the objects the key names by id: first and last checked) of everything that a finding's readings give the
-    output: the readings themselves (the scanner's caches hand the same tuple out for the
-    same word and evidence)."""
+    """(key, the objects the key names by id: first and last checked) of everything that a
+    finding's readings give the output: the readings themselves (the scanner's caches hand the
+    same tuple out for the same word and evidence)."""
     cands = f.candidates
     return id(cands), (cands,)
 

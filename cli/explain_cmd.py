@@ -166,8 +166,8 @@ def explain_cmd(
         data = {"instruction": p.text, "footprint": result.to_dict()}
         caption = (f"{result.lanes} lanes x {result.columns_per_access} columns per access"
                    + (f"; {_relative(taddr is None)}" if taddr is None else ""))
-        picture = lambda: render_footprint(result, _footprint_findings(result), caption,  # noqa: E731
-                                           verdict=False)
+        picture = lambda: render_footprint(  # noqa: E731
+            result, _footprint_findings(result), caption, verdict=False)
         plain_lines = _footprint_lines(result, taddr is None)
     if svg is not None:
         from rich.console import Console

@@ -491,8 +491,8 @@ def _k_per_mma(el: ElementType, kind: str | None, sparse: bool, umma_k: Any) -> 
     if uk == k_alt and not sparse:
         return uk, label + f" (K={uk}, sm_103a)"
     alt = f", or {k_alt} dense (sm_103a)" if k_alt else ""
-    raise ParameterError(f"K={uk} is not the K of a {'sparse' if sparse else 'dense'} MMA of {label}; "
-                         f"Table 39: {implied}{alt}")
+    raise ParameterError(f"K={uk} is not the K of a {'sparse' if sparse else 'dense'} MMA of "
+                         f"{label}; Table 39: {implied}{alt}")
 
 
 # ---------------------------------------------------------------------------- layout -> descriptor

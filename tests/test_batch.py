@@ -317,5 +317,6 @@ def test_batch_encodes_runs_of_one_descriptor_through_the_bulk_path(monkeypatch)
     with pytest.raises(descriptors.InvalidDescriptorError, match=r"config 'B' \(#2\) breaks"):
         encode_batch(parse_batch(broken))
     # the refusal comes first: it is reported, with the entry's name
-    with pytest.raises(descriptors.BatchError, match=r"^config 'C' \(#2\): .*field 'lane'\[31:16\]"):
+    with pytest.raises(descriptors.BatchError,
+                       match=r"^config 'C' \(#2\): .*field 'lane'\[31:16\]"):
         encode_batch(parse_batch([broken[0], broken[2], broken[1]]))

@@ -2,8 +2,9 @@
 that fails (a failing command exits early: its time would be a wrong number, not a slow one).
 
 They run here with tiny settings (``bench_speed.py --quick``, ``bench_codec.py --quick``,
-``bench_cli.py --repeat 1``, ``bench_dump.py --sizes 0.02 --repeat 1``): these tests check that the scripts work, never what
-they measure (issue #12's numbers come from full runs, quoted in the README)."""
+``bench_cli.py --repeat 1``, ``bench_dump.py --sizes 0.02 --repeat 1``): these tests check that the
+scripts work, never what they measure (issue #12's numbers come from full runs, quoted in the
+README)."""
 
 from __future__ import annotations
 

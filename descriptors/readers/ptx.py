@@ -187,11 +187,11 @@ def _statements(lines: Iterable[str]) -> Iterator[tuple[str, int, object]]:
             pass
         elif stripped in ("{", "}", "(", ")", ");") or stripped.startswith(".param"):
             pending = ""  # function braces and parameter lists end no statement
-        elif ".target" in line and _TARGET.match(line):
-            items = _add(items, ("target", lineno, _TARGET.match(line).group(1).split(",")[0].strip()))
-        elif (".entry" in line or ".func" in line) and _FUNC.match(line):
+        elif ".target" in line and (m := _TARGET.match(line)):
+            items = _add(items, ("target", lineno, m.group(1).split(",")[0].strip()))
+        elif (".entry" in line or ".func" in line) and (m := _FUNC.match(line)):
             pending = ""
-            items = _add(items, ("function", lineno, _FUNC.match(line).group(1)))  # type: ignore[union-attr]
+            items = _add(items, ("function", lineno, m.group(1)))
         else:
             # statements end with ';' (a statement may continue over lines)
             pos = 0
