@@ -36,8 +36,9 @@ from dataclasses import dataclass, field
 
 from ..layouts import SMEM
 from .knownbits import KnownBits
+from .values import Alternative
 
-__all__ = ["KnownBits", "Operand", "Instruction", "Fact", "MAX_LINE", "MAX_FUNCTION", "sniff",
+__all__ = ["KnownBits", "Alternative", "Operand", "Instruction", "Fact", "MAX_LINE", "MAX_FUNCTION", "sniff",
            "read", "iter_text_lines", "K_STEP_BITS", "K_STEP_MAX", "K_STEP_ASSUMPTION"]
 
 #: Characters of one line that are read; the rest of a longer line is dropped.
@@ -70,6 +71,10 @@ class Operand:
     origin: tuple[int, str] | None = None
     memory: bool = False  # written [..] (an address operand)
     assumes: str | None = None
+    #: the values the operand may hold when paths or a select give it more than one
+    #: (:mod:`descriptors.readers.values`), each with its own origin; ``value`` is then what
+    #: they all agree on.  Empty when there is one value (``value``, ``origin``).
+    alternatives: tuple[Alternative, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,121 @@
+"""Value sets: what a register may hold where an instruction reads it, one alternative per
+path or select arm.
+
+A value computed along one path is one :class:`Alternative` (its known bits, the instruction
+that defined it, and the assumption it rests on, if any).  Where paths meet (a branch, a
+predicated write, ``selp``/``SEL``/``USEL``), the alternatives are kept side by side, up to
+:data:`MAX_ALTERNATIVES`; past that they are merged into one whose known bits are what every
+alternative agrees on (:meth:`KnownBits.meet <descriptors.readers.knownbits.KnownBits.meet>`),
+so a loop that steps a register converges instead of growing without end.  A value set with no
+alternative is a register not yet written on any path ("no value", not "unknown": a register
+whose only reaching definition is one constant holds that constant).
+
+Each operation on value sets applies the operation to every combination of its operands'
+alternatives (:func:`combine`); when there are more combinations than
+:data:`MAX_ALTERNATIVES`, each operand is merged first, so the result is one alternative and
+never claims more than is certain.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from itertools import product
+
+from .knownbits import KnownBits
+
+__all__ = ["Alternative", "ValueSet", "MAX_ALTERNATIVES", "join", "combine", "meet", "single",
+           "constants"]
+
+#: Alternatives a value set keeps before they are merged into one.
+MAX_ALTERNATIVES = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Alternative:
+    """One value an operand may hold: ``bits`` (its known bits), ``origin`` (``(line,
+    text)`` of the instruction that produced it; ``None`` for an immediate operand or a merged
+    value) and ``assumes`` (what the known bits rely on beyond the instructions themselves,
+    e.g. the K-step rule; ``None`` when nothing)."""
+
+    bits: KnownBits
+    origin: tuple[int, str] | None = None
+    assumes: str | None = None
+    #: several alternatives merged into this one (:func:`join`): whatever joins it later is
+    #: merged in too
+    merged: bool = False
+
+
+#: A value set: the alternatives, in the order they were met (empty: not yet written).
+ValueSet = tuple[Alternative, ...]
+
+
+def meet(values: Sequence[Alternative]) -> KnownBits | None:
+    """The known bits every alternative agrees on (``None`` for an empty set)."""
+    if not values:
+        return None
+    kb = values[0].bits
+    for alt in values[1:]:
+        kb = kb.meet(alt.bits)
+    return kb
+
+
+def _collapse(values: Sequence[Alternative]) -> ValueSet:
+    kb = meet(values)
+    assert kb is not None
+    origins = {alt.origin for alt in values}
+    assumes = next((alt.assumes for alt in values if alt.assumes), None)
+    return (Alternative(kb, origins.pop() if len(origins) == 1 else None, assumes, True),)
+
+
+def join(*sets: Iterable[Alternative]) -> ValueSet:
+    """The union of value sets (duplicates dropped, order kept), merged into one alternative
+    when it holds more than :data:`MAX_ALTERNATIVES`.  A set already merged into one
+    alternative whose bits are not all known stays merged: what is joined to it is merged in
+    too, so repeated joins (a loop) converge."""
+    out: dict[Alternative, None] = {}
+    for s in sets:
+        for alt in s:
+            out[alt] = None
+    values = tuple(out)
+    if len(values) > MAX_ALTERNATIVES or (len(values) > 1 and any(a.merged for a in values)):
+        return _collapse(values)
+    return values
+
+
+def single(bits: KnownBits, origin: tuple[int, str] | None = None,
+           assumes: str | None = None) -> ValueSet:
+    """A value set of one alternative."""
+    return (Alternative(bits, origin, assumes),)
+
+
+def combine(fn: Callable[..., KnownBits | None], sources: Sequence[ValueSet],
+            origin: tuple[int, str] | None, width: int,
+            copy: bool = False) -> ValueSet:
+    """``fn`` applied to every combination of the alternatives of ``sources`` (each a value
+    set; an empty one -- not yet written -- makes the result empty too).  ``fn`` returns the
+    result's known bits, or ``None`` when it cannot tell anything (the result is then unknown,
+    ``width`` bits).  Each result alternative has ``origin``, or, for a ``copy`` (one source,
+    passed on unchanged), the source alternative's origin; an assumption of any source carries
+    over."""
+    if any(not s for s in sources):
+        return ()
+    count = 1
+    for s in sources:
+        count *= len(s)
+    if count > MAX_ALTERNATIVES:
+        sources = [_collapse(s) if len(s) > 1 else s for s in sources]
+    out: list[Alternative] = []
+    for combo in product(*sources):
+        kb = fn(*[alt.bits for alt in combo])
+        if kb is None:
+            kb = KnownBits.unknown(width)
+        assumes = next((alt.assumes for alt in combo if alt.assumes), None)
+        where = combo[0].origin if copy and len(combo) == 1 else origin
+        out.append(Alternative(kb, where, assumes))
+    return join(out)
+
+
+def constants(values: Sequence[Alternative]) -> bool:
+    """Every alternative is a constant (and there is at least one)."""
+    return bool(values) and all(alt.bits.is_const for alt in values)
