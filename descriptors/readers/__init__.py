@@ -91,6 +91,8 @@ class Instruction:
     arch: str | None = None
     function: str | None = None
     registers: tuple[tuple[str, str], ...] = ()  # declared types of the registers it names
+    #: why ``arch`` was taken (the header line that names it), ``None`` when nothing names it
+    arch_reason: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

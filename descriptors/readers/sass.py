@@ -68,7 +68,9 @@ from collections.abc import Iterable, Iterator
 
 from . import (K_STEP_ASSUMPTION, K_STEP_BITS, K_STEP_MAX, MAX_FUNCTION, Fact, Instruction,
                Operand)
+from .dataflow import EVERY, Code, Step, solve
 from .knownbits import KnownBits
+from .values import Alternative, ValueSet, join, meet, single
 
 __all__ = ["read_sass", "line_fact", "instruction_fact", "ADDRESSED", "BARE", "BARE_INSTRUCTION",
            "FUNCTION_START"]
@@ -76,7 +78,7 @@ __all__ = ["read_sass", "line_fact", "instruction_fact", "ADDRESSED", "BARE", "B
 #: The pieces of a SASS instruction line every pattern below is built from: a predicate guard
 #: (``@!UP0``) and an opcode with its modifiers (``UTCHMMA.2CTA``).
 _PRED = r"@!?U?P(?:T|\d{1,2})"
-_OPCODE = r"[A-Z][A-Z0-9_]{0,31}(?:\.[A-Z0-9_]{1,16}){0,8}"
+_OPCODE = r"[A-Z][A-Z0-9_]{0,31}(?:\.[A-Za-z0-9_]{1,16}){0,8}"
 _LINE = re.compile(r"\s*+(?:/\*(?P<addr>[0-9A-Fa-f]{1,8})\*/)?+\s*+(?P<pred>" + _PRED + r"\s++)?+"
                    r"(?P<op>(?>U?" + _OPCODE + r"))(?P<rest>[^;]*+);")
 _LABEL = re.compile(r"\s*(\.L_x_\d+|\.?[A-Za-z_$][\w$.]*)\s*:\s*(?://.*)?\Z")
@@ -117,11 +119,28 @@ def _split(rest: str, col0: int) -> list[tuple[str, int]]:
 
 
 class _Ins:
-    __slots__ = ("line", "col", "addr", "pred", "op", "ops", "text", "label")
+    """One instruction line: where (``line``, 1-based ``col`` of the opcode, ``addr``), its
+    guard (``pred``), opcode, operands ``(text, col)``, normalised ``text``; the registers it
+    writes (``dests``) and the immediates it materialises for ``dump`` (``facts``)."""
 
-    def __init__(self, line, col, addr, pred, op, ops, text, label=None):
+    __slots__ = ("line", "col", "addr", "pred", "op", "ops", "text", "dests", "facts")
+
+    def __init__(self, line, col, addr, pred, op, ops, text):
         self.line, self.col, self.addr, self.pred, self.op = line, col, addr, pred, op
-        self.ops, self.text, self.label = ops, text, label
+        self.ops, self.text = ops, text
+        self.dests = tuple(_dests(self))
+        self.facts: tuple[Fact, ...] = ()
+        if self.dests and op.split(".", 1)[0] in _MATERIALISE:
+            for t, c in ops[1:]:
+                imm = _immediate(t)
+                if imm is not None and imm > 0xFFFF:
+                    self.facts += (Fact(line, c, KnownBits.const(imm, 32), "immediate", text,
+                                        "sass"),)
+
+
+#: Opcodes whose immediates are constants the code materialises (reported by ``dump``).
+_MATERIALISE = frozenset({"MOV", "UMOV", "MOV32I", "IMAD", "UIMAD", "IADD3", "UIADD3", "LOP3",
+                          "ULOP3", "SHF", "USHF", "LEA", "ULEA", "SEL", "USEL"})
 
 
 def _reg_name(text: str) -> str | None:
@@ -140,19 +159,26 @@ def _pair(name: str, k: int = 1) -> str | None:
 
 #: Opcodes whose first register operand is read, not written.
 _NO_DEST = ("UTC", "ST", "BRA", "BAR", "EXIT", "RET", "CALL", "RED", "WARPSYNC", "BSSY", "BSYNC",
-            "NOP", "DEPBAR", "ISETP", "UISETP", "PLOP3", "UPLOP3", "ELECT", "FSETP", "NANOSLEEP",
+            "NOP", "DEPBAR", "ISETP", "UISETP", "PLOP3", "UPLOP3", "FSETP", "NANOSLEEP",
             "MEMBAR", "FENCE", "SYNCS", "ERRBAR", "CCTL", "UVIRTCOUNT", "USETMAXREG", "ACQBULK",
             "UCGABAR")
 #: ... except these (they write their first operand).
 _DEST_ANYWAY = ("ATOM", "UTCATOMSWS", "VOTE")
+#: Opcodes that write predicates first, then a register (``UTCATOMSWS.FIND_AND_SET.ALIGN UP0,
+#: UR4, UR4`` writes the allocated column index into UR4; ``ELECT P0, UR4, PT``; ``SHFL.IDX
+#: PT, R5, R4, ...``).
+_PREDICATE_FIRST = ("UTCATOMSWS", "ELECT", "SHFL")
 
 
 def _dests(ins: _Ins) -> list[str]:
     if not ins.ops:
         return []
-    if ins.op.startswith(_NO_DEST) and not ins.op.startswith(_DEST_ANYWAY):
+    op = ins.op
+    if op.startswith(_NO_DEST) and not op.startswith(_DEST_ANYWAY):
         return []
     first = ins.ops[0][0]
+    if op.startswith(_PREDICATE_FIRST):
+        first = next((t for t, _ in ins.ops if not _PREDREG.match(t)), "")
     name = _reg_name(first)
     if name is None or name.endswith("Z"):
         return []
@@ -167,109 +193,160 @@ def _dests(ins: _Ins) -> list[str]:
     return [name] + [_pair(name, k) for k in range(1, n)]  # type: ignore[misc]
 
 
-def _eval(ins: _Ins, get) -> KnownBits | None:  # noqa: C901 - one case per opcode
+def _src(t: str) -> str | KnownBits | None:
+    """A source operand for the data flow: a register name, a constant, or ``None`` (a value
+    the reader does not follow: a constant bank, a negated register ...)."""
+    imm = _immediate(t)
+    if imm is not None:
+        return KnownBits.const(imm, 32)
+    if t in ("RZ", "URZ"):
+        return _ZERO
+    name = _reg_name(t)
+    return name
+
+
+_ZERO = KnownBits.const(0, 32)
+
+
+def _prmt(a: KnownBits, sel: int, b: KnownBits) -> KnownBits:
+    """``PRMT d, a, sel, b``: byte i of d is byte ``sel`` nibble i (0-7) of ``{b, a}``; a
+    nibble with bit 3 set replicates that byte's sign bit (unknown unless known)."""
+    whole = KnownBits.concat(a, b)
+    zero = one = 0
+    for i in range(4):
+        nib = (sel >> (4 * i)) & 0xF
+        byte = whole.slice(8 * (nib & 7), 8)
+        if nib & 8:  # sign replicate
+            if byte.one & 0x80:
+                byte = KnownBits.const(0xFF, 8)
+            elif byte.zero & 0x80:
+                byte = KnownBits.const(0, 8)
+            else:
+                byte = KnownBits.unknown(8)
+        zero |= byte.zero << (8 * i)
+        one |= byte.one << (8 * i)
+    return KnownBits(32, zero, one)
+
+
+def _shf(op: str, lo: KnownBits, n: int, hi: KnownBits) -> KnownBits:
+    whole = KnownBits.concat(lo, hi)
+    quals = op.split(".")[1:]
+    signed = "S32" in quals or "S64" in quals
+    r = whole.shl(n) if quals[:1] == ["L"] else whole.shr(n, signed=signed)
+    return r.slice(32, 32) if "HI" in quals else r.slice(0, 32)
+
+
+def _step(ins: _Ins, reg: str, gdesc: set[str]) -> Step | None:  # noqa: C901 - one case per opcode
+    """The :class:`~descriptors.readers.dataflow.Step` of one instruction (what it computes),
+    or ``None`` when the reader does not follow it (its result is unknown)."""
     op = ins.op
-    base = op.split(".")[0]
-    srcs = [t for t, _ in ins.ops[1:] if not _PREDREG.match(t)]
-
-    def v(t: str) -> KnownBits:
-        imm = _immediate(t)
-        if imm is not None:
-            return KnownBits.const(imm, 32)
-        name = _reg_name(t)
-        if name is None:
-            return KnownBits.unknown(32)
-        return get(name)
-
-    if base in ("MOV", "UMOV", "MOV32I", "R2UR") and srcs:
-        return v(srcs[-1])
-    if base in ("IMAD", "UIMAD") and len(srcs) == 3 and not re.search(r"\.(WIDE|HI|X)\b", op):
-        return v(srcs[0]).mul(v(srcs[1])) + v(srcs[2])
-    if base in ("IADD3", "UIADD3") and ".X" not in op.split(".")[1:] and len(srcs) == 3:
-        return v(srcs[0]) + v(srcs[1]) + v(srcs[2])
-    if base in ("LOP3", "ULOP3") and ".LUT" in op and len(srcs) == 4:
-        lut = _immediate(srcs[3])
-        if lut is not None:
-            return KnownBits.lop3(v(srcs[0]), v(srcs[1]), v(srcs[2]), lut & 0xFF)
+    base = op.split(".", 1)[0]
+    regs = [t for t, _ in ins.ops if not _PREDREG.match(t)]
+    srcs = regs[1:]
+    ds = ins.dests
+    if not ds or not srcs:
         return None
-    if base in ("SHF", "USHF") and len(srcs) == 3:
-        sh = v(srcs[1])
-        if not sh.is_const:
+    if gdesc and reg in gdesc:
+        ks = _k_step(ins)
+        if ks is not None:
+            form, dest, src = ks
+            if form == "lo":
+                return Step((dest,), lambda a: (_low_stepped(a),), "eval", K_STEP_ASSUMPTION)
+            if form == "hi":
+                return Step((dest,), lambda a: (a,), "copy", K_STEP_ASSUMPTION)
+            hi = _pair(src) or src
+            gdesc.update((src, hi))
+            return Step((src, hi), lambda a, b: (_low_stepped(a), b), "eval", K_STEP_ASSUMPTION)
+    if base in ("MOV", "UMOV", "MOV32I", "R2UR"):
+        if len(ds) == 1 and len(srcs) == 1:
+            s = _src(srcs[0])
+            if s is None:
+                return None
+            if s.__class__ is str:
+                return Step((s,), lambda a: (a,), "copy")
+            return Step((), lambda c=s: (c,))  # a constant: defined here
+        if len(ds) == 2 and len(srcs) == 1 and (name := _reg_name(srcs[0])):
+            return Step((name, _pair(name) or name), lambda a, b: (a, b), "copy")
+        return None
+    if base in ("IMAD", "UIMAD") and len(srcs) == 3 and len(ds) == 1 \
+            and not re.search(r"\.(WIDE|HI|X)\b", op):
+        a, b, c = (_src(t) for t in srcs)
+        if a is None or b is None or c is None:
             return None
-        n = sh.value & 63
-        whole = KnownBits.concat(v(srcs[0]), v(srcs[2]))
+        if op.startswith(("IMAD.MOV", "UIMAD.MOV")) and a is _ZERO and b is _ZERO:
+            return Step((c,), lambda x: (x,), "copy") if c.__class__ is str else \
+                Step((), lambda k=c: (k,))
+        return Step((a, b, c), lambda x, y, z: (x.mul(y) + z,))
+    if base in ("IADD3", "UIADD3") and len(srcs) == 3:
         quals = op.split(".")[1:]
-        signed = "S32" in quals or "S64" in quals
-        if ".L" in "." + ".".join(quals[:1]):
-            r = whole.shl(n)
-        else:
-            r = whole.shr(n, signed=signed)
-        return r.slice(32, 32) if "HI" in quals else r.slice(0, 32)
-    if base in ("LEA", "ULEA") and len(srcs) == 3 and not re.search(r"\.(HI|X)\b", op):
-        sh = v(srcs[2])
-        if sh.is_const:
-            return v(srcs[0]).shl(sh.value & 31) + v(srcs[1])
-        return None
+        a, b, c = (_src(t) for t in srcs)
+        if a is None or b is None or c is None or "X" in quals:
+            return None
+        if "64" in quals and len(ds) == 2:
+            def add64(*v: KnownBits) -> tuple[KnownBits, KnownBits]:
+                r = KnownBits.concat(v[0], v[1]) + KnownBits.concat(v[2], v[3]) + \
+                    KnownBits.concat(v[4], v[5])
+                return r.slice(0, 32), r.slice(32, 32)
+            pairs: list[str | KnownBits] = []
+            for x in (a, b, c):
+                if x.__class__ is str:
+                    pairs += [x, _pair(x) or x]  # type: ignore[list-item]
+                else:
+                    pairs += [x, _ZERO if x.is_const and not x.value >> 31 else  # type: ignore[union-attr]
+                              KnownBits.const(-1 if x.value >> 31 else 0, 32)]  # type: ignore[union-attr]
+            return Step(tuple(pairs), add64)
+        if len(ds) != 1:
+            return None
+        return Step((a, b, c), lambda x, y, z: (x + y + z,))
+    if base in ("LOP3", "ULOP3") and ".LUT" in op and len(srcs) == 4 and len(ds) == 1:
+        lut = _immediate(srcs[3])
+        a, b, c = (_src(t) for t in srcs[:3])
+        if lut is None or a is None or b is None or c is None:
+            return None
+        return Step((a, b, c), lambda x, y, z, k=lut & 0xFF: (KnownBits.lop3(x, y, z, k),))
+    if base in ("SHF", "USHF") and len(srcs) == 3 and len(ds) == 1:
+        sh = _immediate(srcs[1])
+        a, c = _src(srcs[0]), _src(srcs[2])
+        if sh is None or a is None or c is None:
+            return None
+        return Step((a, c), lambda x, z, n=sh & 63: (_shf(op, x, n, z),))
+    if base in ("LEA", "ULEA") and len(srcs) == 3 and len(ds) == 1 \
+            and not re.search(r"\.(HI|X)\b", op):
+        sh = _immediate(srcs[2])
+        a, b = _src(srcs[0]), _src(srcs[1])
+        if sh is None or a is None or b is None:
+            return None
+        return Step((a, b), lambda x, y, n=sh & 31: (x.shl(n) + y,))
+    if base in ("SEL", "USEL") and len(ds) == 1:
+        vals = [t for t, _ in ins.ops[1:]]
+        if len(vals) != 3:
+            return None
+        a, b = _src(vals[0]), _src(vals[1])
+        if a is None or b is None:
+            return None
+        p = vals[2]
+        if p in ("PT", "UPT"):
+            return Step((a,), lambda x: (x,), "copy")
+        if p in ("!PT", "!UPT"):
+            return Step((b,), lambda x: (x,), "copy")
+        return Step((a, b), None, "select")
+    if base in ("PRMT", "UPRMT") and len(srcs) == 3 and len(ds) == 1:
+        sel = _immediate(srcs[1])
+        a, b = _src(srcs[0]), _src(srcs[2])
+        if sel is None or a is None or b is None:
+            return None
+        return Step((a, b), lambda x, y, k=sel: (_prmt(x, k, y),))
+    if base == "CS2R" and srcs == ["SRZ"]:
+        return Step((), lambda n=len(ds): (_ZERO,) * n)
     return None
 
 
-def _items(lines: Iterable[str]) -> Iterator[tuple[str, object]]:
-    for lineno, line in enumerate(lines, 1):
-        m = _ARCH.search(line)
-        if m and not _LINE.match(line):
-            yield "arch", m.group(1)
-        fm = _FUNC.match(line)
-        if fm:
-            yield "function", next(g for g in fm.groups() if g)
-            continue
-        m = _LINE.match(line) if ";" in line else None
-        if m is None:
-            lm = _LABEL.match(line)
-            if lm:
-                yield "label", lm.group(1)
-            continue
-        rest = m.group("rest")
-        col0 = m.start("rest") + 1
-        ops = _split(rest, col0)
-        addr = int(m.group("addr"), 16) if m.group("addr") else None
-        text = " ".join(line[m.start("pred") if m.group("pred") else m.start("op"):m.end() - 1].split())
-        yield "ins", _Ins(lineno, m.start("op") + 1, addr, m.group("pred"), m.group("op"), ops, text)
+def _low_stepped(kb: KnownBits) -> KnownBits:
+    return KnownBits(kb.width, kb.zero & ~_K_STEP_LOW, kb.one & ~_K_STEP_LOW)
 
 
-def _natural_loops(fn: list[_Ins], branches: list[tuple[int, int, bool]]) -> list[set[int]]:
-    """The instruction indices of each natural loop: for a back edge b -> t (t <= b), t and
-    every instruction that reaches b without passing through t (out-of-line retry blocks
-    that jump back are loops of their own, not of everything between them)."""
-    back = [(b, t) for b, t, _c in branches if t <= b]
-    if not back:
-        return []
-    n = len(fn)
-    preds: list[list[int]] = [[] for _ in range(n)]
-    targets = {b: (t, c) for b, t, c in branches}
-    for i, ins in enumerate(fn):
-        uncond = not ins.pred and not any(_PREDREG.match(o) for o, _ in ins.ops)
-        if i in targets:
-            preds[targets[i][0]].append(i)
-            if not targets[i][1] and uncond:
-                continue
-        elif ins.op.startswith(("EXIT", "RET", "BRA", "JMP", "BRX")) and uncond:
-            continue
-        if i + 1 < n:
-            preds[i + 1].append(i)
-    loops = []
-    for b, t in back:
-        body = {t}
-        stack = [b]
-        while stack:
-            node = stack.pop()
-            if node not in body:
-                body.add(node)
-                stack.extend(preds[node])
-        loops.append(body)
-    return loops
-
-
-_K_STEP_LOW = (1 << K_STEP_BITS) - 1   # the start address and the unused bits above it
+#: The bits a K step may change: the start address and the unused bits above it, as in PTX.
+_K_STEP_LOW = (1 << K_STEP_BITS) - 1
 
 
 def _k_step(ins: _Ins) -> tuple[str, str, str] | None:
@@ -299,165 +376,268 @@ def _k_step(ins: _Ins) -> tuple[str, str, str] | None:
     return None
 
 
-def _analyse(fn: list[_Ins], labels: dict[str, int], arch: str | None,
-             name: str | None) -> Iterator[Instruction | Fact]:
-    # pass 1: straight-line values of every definition
-    env: dict[str, tuple[KnownBits, tuple[int, str]]] = {}
-    #: register -> [(index, value, origin, pure)]; pure: every source is an immediate or RZ
-    defs: dict[str, list[tuple[int, KnownBits, tuple[int, str], bool]]] = {}
-    snapshots: dict[int, dict[str, tuple[KnownBits, tuple[int, str]] | None]] = {}
-    addr_index = {ins.addr: i for i, ins in enumerate(fn) if ins.addr is not None}
+#: Branches: opcode bases that may jump to a target written in the operands.
+_BRANCH = ("BRA", "UBRA", "JMP", "BRX", "JMX", "CALL", "RET", "EXIT", "BPT", "KILL")
+#: Modifiers of ``BRA`` that make it conditional without a guard.
+_CONDITIONAL = frozenset({"DIV", "ANY", "ALL", "CONV", "U"})
 
-    def get(reg: str) -> KnownBits:
-        if reg in ("RZ", "URZ"):
-            return KnownBits.const(0, 32)
-        got = env.get(reg)
-        return got[0] if got else KnownBits.unknown(32)
 
-    branches: list[tuple[int, int, bool]] = []  # (index, target index, conditional)
-    for i, ins in enumerate(fn):
-        if ins.op.startswith(("BRA", "UBRA", "JMP", "BRX")):
-            t = _TARGET.search(" ".join(o for o, _ in ins.ops))
-            target = None
-            if t and t.group(1) is not None:
-                target = addr_index.get(int(t.group(1), 16))
-            elif t:
-                target = labels.get(t.group(2))
-            if target is not None:
-                branches.append((i, target, bool(ins.pred) or any(
-                    _PREDREG.match(o) for o, _ in ins.ops)))
-        if ins.op.startswith("UTC"):
-            need = {}
-            for text, _ in ins.ops:
-                m = _MEM.match(text)
-                reg = m.group(2) if m else _reg_name(text)
-                if reg:
-                    for r in (reg, _pair(reg)):
-                        if r:
-                            need[r] = env.get(r)
-            snapshots[i] = need
-        ds = _dests(ins)
-        if not ds:
-            continue
-        value = _eval(ins, get) if len(ds) == 1 else None
-        pure = value is not None and all(
-            _immediate(t) is not None or t in ("RZ", "URZ") or _PREDREG.match(t)
-            for t, _ in ins.ops[1:])
-        for d in ds:
-            kb = value if value is not None else KnownBits.unknown(32)
-            if ins.pred and d in env:
-                kb = kb.meet(env[d][0])
-            elif ins.pred:
-                kb = KnownBits.unknown(32)
-            env[d] = (kb, (ins.line, ins.text))
-            defs.setdefault(d, []).append((i, kb, (ins.line, ins.text), pure and not ins.pred))
-        if value is not None:
-            for text, col in ins.ops[1:]:
-                imm = _immediate(text)
-                if imm is not None and imm > 0xFFFF:
-                    yield Fact(ins.line, col, KnownBits.const(imm, 32), "immediate", ins.text,
-                               "sass")
+def _control(ins: _Ins, addr_index: dict[int, int], labels: dict[str, int]
+             ) -> tuple[tuple[int, ...], bool, bool]:
+    """``(jump targets, falls through, is a call)`` of one instruction."""
+    op = ins.op
+    base = op.split(".", 1)[0]
+    if base not in _BRANCH:
+        return (), True, False
+    guarded = bool(ins.pred)
+    quals = set(op.split(".")[1:])
+    if base in ("EXIT", "RET", "KILL"):
+        return (), guarded, False
+    if base == "BPT":
+        return (), True, False
+    if base in ("BRX", "JMX"):
+        return EVERY, guarded, False
+    texts = [t for t, _ in ins.ops]
+    t = _TARGET.search(" ".join(texts))
+    target = None
+    if t and t.group(1) is not None:
+        target = addr_index.get(int(t.group(1), 16))
+    elif t:
+        target = labels.get(t.group(2))
+    if base == "CALL":
+        return (), True, True
+    conditional = guarded or bool(quals & _CONDITIONAL) or any(
+        _PREDREG.match(x) or _reg_name(x) for x in texts)
+    if target is None:
+        return EVERY, conditional, False  # a target the reader cannot find: anywhere
+    return (target,), conditional, False
 
-    loops = _natural_loops(fn, branches)
 
-    assumed: set[tuple[str, int]] = set()   # (register, use index) resting on the K-step rule
+def _mentions(ins: _Ins, pred: str) -> bool:
+    return any(t.lstrip("!") == pred for t, _ in ins.ops)
 
-    def low_stepped(kb: KnownBits) -> KnownBits:
-        return KnownBits(kb.width, kb.zero & ~_K_STEP_LOW, kb.one & ~_K_STEP_LOW)
 
-    def at(reg: str, i: int, k_rule: bool = False) -> tuple[KnownBits, tuple[int, str] | None]:
-        """Known bits of ``reg`` where instruction ``i`` reads it; ``k_rule``: a shared memory
-        descriptor, to which the K-step rule applies."""
-        if reg in ("RZ", "URZ"):
-            return KnownBits.const(0, 32), None
-        chain = [d for d in defs.get(reg, ()) if d[0] < i]
-        if not chain:
-            return KnownBits.unknown(32), None
-        j, kb, origin, pure = chain[-1]
-        step = _k_step(fn[j]) if k_rule else None
-        if step is not None and (step[0] != "pair" or reg in (step[1], _pair(step[1]))):
-            # a K step: under the rule that it does not carry out of the 14-bit start address
-            # (Table 40) the bits above the start address are those before the step
-            form, dest, src = step
-            if form == "pair":
-                before, _ = at(src if reg == dest else _pair(src) or src, j, True)
-                value = low_stepped(before) if reg == dest else before
-            else:
-                before, _ = at(reg, j, True)
-                value = low_stepped(before) if form == "lo" else before
-            assumed.add((reg, i))
-            return value, origin
-        if not pure and any(j in body for body in loops):
-            return KnownBits.unknown(32), origin  # computed again on every trip of a loop
-        for b, t, _cond in branches:
-            if b < j < t <= i:  # a branch jumps over the definition
-                kb = kb.meet(at(reg, j, k_rule)[0])
-                break
-        for body in loops:  # a loop around the use brings the definitions in its body
-            if i in body:
-                for k, kb2, _o, pure2 in defs.get(reg, ()):
-                    if k in body and k != j:
-                        step = _k_step(fn[k]) if k_rule else None
-                        if step is not None and step[0] in ("lo", "hi") and step[1] == reg:
-                            if step[0] == "lo":      # the K step keeps the upper bits
-                                kb = low_stepped(kb)
-                            assumed.add((reg, i))
-                            continue
-                        if not pure2:
-                            return KnownBits.unknown(32), origin
-                        kb = kb.meet(kb2)
-        return kb, origin
-
-    for i, ins in enumerate(fn):
-        if i not in snapshots:
-            continue
-        ops = []
-        for text, col in ins.ops:
-            m = _MEM.match(text)
-            reg = m.group(2) if m else _reg_name(text)
+def _uses(ins: _Ins) -> list[tuple[int, str, str, str | None, tuple[str, ...]]]:
+    """The operands of an instruction the lint reads, as ``(operand index, text, role,
+    offset, registers)``: ``gdesc[URa]`` reads the pair URa:URa+1; a bare ``URk`` of an MMA
+    (the zero-column mask) the pair URk:URk+1; anything else one register."""
+    out = []
+    mma = ins.op.startswith("UTC") and "MMA" in ins.op
+    for k, (text, _c) in enumerate(ins.ops):
+        m = _MEM.match(text)
+        if m:
+            role, reg, off = m.group(1) or "", m.group(2), m.group(3)
+        else:
+            reg = _reg_name(text)
+            role, off = "", None
             if reg is None:
-                ops.append(Operand(text, col))
                 continue
-            assumed.clear()
-            role = m.group(1) if m else None
-            lo, origin = at(reg, i, role == "gdesc")
-            if role == "gdesc" or (m is None and ins.op.startswith("UTC") and "MMA" in ins.op):
-                hi, origin_hi = at(_pair(reg) or reg, i, role == "gdesc")
-                value = KnownBits.concat(lo, hi)
-                origin = origin_hi or origin
-            else:
-                value = lo
-                if m and m.group(3):
-                    off = _immediate(m.group(3).lstrip("-"))
-                    value = value + KnownBits.const(-off if m.group(3).startswith("-") else off,
-                                                    32) if off is not None else \
-                        KnownBits.unknown(32)
-            ops.append(Operand(text, col, value, origin, memory=m is not None,
-                               assumes=K_STEP_ASSUMPTION if assumed and role == "gdesc" else None))
-        yield Instruction("sass", ins.line, ins.col, ins.op, tuple(ops), ins.text, arch, name)
+        if reg in ("RZ", "URZ"):
+            regs: tuple[str, ...] = (reg,)
+        elif role == "gdesc" or (not m and mma):
+            regs = (reg, _pair(reg) or reg)
+        else:
+            regs = (reg,)
+        out.append((k, text, role, off, regs))
+    return out
+
+
+def _read_uses(fn: list[_Ins], labels: dict[str, int]) -> Iterator[tuple[int, list]]:
+    """Each tcgen05 instruction of a function (``UTC*``, ``LDTM``, ``STTM``) with the value
+    set of every register its operands read."""
+    n = len(fn)
+    if not n:
+        return
+    addr_index = {ins.addr: i for i, ins in enumerate(fn) if ins.addr is not None}
+    jumps: list[tuple[int, ...]] = []
+    falls: list[bool] = []
+    defs: list[tuple[str, ...]] = []
+    for ins in fn:
+        js, fall, call = _control(ins, addr_index, labels)
+        jumps.append(js)
+        falls.append(fall)
+        defs.append(("*",) if call else ins.dests)
+    targets = [i for i, ins in enumerate(fn) if ins.op.startswith(_CHECKED)]
+    if not targets:
+        return
+    gdesc: set[str] = set()
+    uses: list[tuple[int, str]] = []
+    per: dict[int, list] = {}
+    for i in targets:
+        got = _uses(fn[i])
+        per[i] = got
+        for _k, _t, role, _off, regs in got:
+            for r in regs:
+                if r not in ("RZ", "URZ"):
+                    uses.append((i, r))
+                    if role == "gdesc":
+                        gdesc.add(r)
+    code = Code(defs, [ins.pred for ins in fn], jumps, falls,
+                [(ins.line, ins.text) for ins in fn],
+                lambda i, p: _mentions(fn[i], p),
+                lambda i, reg: _step(fn[i], reg, gdesc))
+    values = solve(code, uses)
+    for i in targets:
+        yield i, [(k, text, role, off, [values.get((i, r), _ZERO_SET) if r not in ("RZ", "URZ")
+                                        else _ZERO_SET for r in regs])
+                  for k, text, role, off, regs in per[i]]
+
+
+_ZERO_SET = single(_ZERO)
+#: Opcodes yielded as instructions.
+_CHECKED = ("UTC", "LDTM", "STTM")
+
+
+def _pair_value(lo: ValueSet, hi: ValueSet) -> ValueSet:
+    """The 64-bit value of a register pair.  When only one half differs between paths the
+    pairs are exact; when both do, which low half goes with which high half is not known, so
+    the result is what every combination agrees on."""
+    if not lo or not hi:
+        return ()
+    if len(lo) > 1 and len(hi) > 1:
+        lo_kb, hi_kb = meet(lo), meet(hi)
+        assert lo_kb is not None and hi_kb is not None
+        origin = hi[0].origin if len({a.origin for a in hi}) == 1 else None
+        assumes = next((a.assumes for a in (*lo, *hi) if a.assumes), None)
+        return single(KnownBits.concat(lo_kb, hi_kb), origin, assumes)
+    out = []
+    for a in lo:
+        for b in hi:
+            out.append(Alternative(KnownBits.concat(a.bits, b.bits), b.origin or a.origin,
+                                   a.assumes or b.assumes))
+    return join(out)
+
+
+def _operand(text: str, col: int, role: str, off: str | None, sets: list[ValueSet],
+             memory: bool) -> Operand:
+    vs = sets[0] if len(sets) == 1 else _pair_value(sets[0], sets[1])
+    if off is not None and vs:
+        o = _immediate(off.lstrip("-"))
+        if o is None:
+            vs = single(KnownBits.unknown(32))
+        else:
+            o = -o if off.startswith("-") else o
+            vs = tuple(Alternative(a.bits + KnownBits.const(o, 32), a.origin, a.assumes)
+                       for a in vs)
+    if not vs:  # written on no path that reaches here
+        width = 64 if len(sets) == 2 else 32
+        return Operand(text, col, KnownBits.unknown(width), None, memory)
+    kb = meet(vs)
+    origin = vs[0].origin if len({a.origin for a in vs}) == 1 else None
+    assumes = next((a.assumes for a in vs if a.assumes), None)
+    return Operand(text, col, kb, origin, memory, assumes if role == "gdesc" else None,
+                   vs if len(vs) > 1 else ())
+
+
+def _analyse(fn: list[_Ins], labels: dict[str, int], arch: str | None, name: str | None,
+             arch_reason: str | None = None) -> Iterator[Instruction | Fact]:
+    for ins in fn:
+        if ins.facts:
+            yield from ins.facts
+    for i, got in _read_uses(fn, labels):
+        ins = fn[i]
+        ops: list[Operand] = [Operand(t, c) for t, c in ins.ops]
+        for k, text, role, off, sets in got:
+            ops[k] = _operand(text, ins.ops[k][1], role, off, sets, _MEM.match(text) is not None)
+        yield Instruction("sass", ins.line, ins.col, ins.op, tuple(ops), ins.text, arch, name,
+                          arch_reason=arch_reason)
+
+
+def _arch_of(line: str, lineno: int, state: dict[str, object]) -> None:
+    """Follow the header lines that name the target: ``code for sm_100a`` (cuobjdump),
+    ``.target sm_100a``, ``arch = sm_100a`` (a fatbin's member), and ``.headerflags`` (whose
+    ``EF_CUDA_ACCELERATORS`` flag marks an arch-specific ``a`` build; ``EF_CUDA_SM100`` names
+    the number where no other line does, as in nvdisasm's listing)."""
+    m = _ARCH.search(line)
+    if m:
+        name = m.group(1)
+        state["name"], state["line"], state["text"] = name, lineno, " ".join(line.split())
+        state["flags"] = None
+        return
+    if ".headerflags" in line:
+        state["flags"] = line
+        if state.get("name") is None:
+            sm = re.search(r"EF_CUDA_SM(\d+)", line)
+            if sm:
+                state["name"], state["line"] = f"sm_{sm.group(1)}", lineno
+                state["text"] = " ".join(line.split())
+
+
+def _arch(state: dict[str, object]) -> tuple[str | None, str | None]:
+    """The target and why: a name with ``a`` or ``f`` is taken as written; a bare ``sm_100``
+    is an arch-specific build when ``.headerflags`` carries ``EF_CUDA_ACCELERATORS``, else a
+    family-portable one (``sm_100f``: tcgen05 code cannot be built for plain ``sm_100``)."""
+    name = state.get("name")
+    if name is None:
+        return None, None
+    where = f"'{state['text']}' (line {state['line']})"
+    name = str(name)
+    if name[-1] in "af":
+        return name, f"target {name} from {where}"
+    flags = state.get("flags")
+    if flags is not None and "EF_CUDA_ACCELERATORS" in str(flags):
+        return name + "a", (f"target {name}a from {where} with EF_CUDA_ACCELERATORS in "
+                            f".headerflags (an arch-specific build)")
+    return name + "f", (f"target {name}f from {where}: no arch-specific 'a' (no "
+                        f"EF_CUDA_ACCELERATORS flag), so a family-portable build; tcgen05 "
+                        f"code is built for sm_NNNa or sm_NNNf only")
+
+
+def _items(lines: Iterable[str]) -> Iterator[tuple[str, object]]:
+    for lineno, line in enumerate(lines, 1):
+        if ";" in line:
+            m = _LINE.match(line)
+            if m is not None:
+                rest = m.group("rest")
+                col0 = m.start("rest") + 1
+                ops = _split(rest, col0)
+                addr = int(m.group("addr"), 16) if m.group("addr") else None
+                text = " ".join(line[m.start("pred") if m.group("pred") else m.start("op"):
+                                     m.end() - 1].split())
+                yield "ins", _Ins(lineno, m.start("op") + 1, addr, m.group("pred"), m.group("op"),
+                                  ops, text)
+                continue
+        stripped = line.strip()
+        if not stripped or stripped.startswith("/*"):
+            continue
+        fm = _FUNC.match(line)
+        if fm:
+            yield "function", next(g for g in fm.groups() if g)
+            continue
+        if _ARCH.search(line) or ".headerflags" in line:
+            yield "header", (lineno, line)
+            continue
+        lm = _LABEL.match(line)
+        if lm:
+            yield "label", lm.group(1)
 
 
 def read_sass(lines: Iterable[str]) -> Iterator[Instruction | Fact]:
-    """Instructions (``UTC*``) and facts (immediates) of a SASS listing, in order."""
-    arch: str | None = None
+    """Instructions (``UTC*``, ``LDTM``, ``STTM``) and facts (immediates) of a SASS listing,
+    function by function.  Each instruction carries the listing's target (``arch``) and why it
+    was taken (``arch_reason``; see :func:`_arch`)."""
+    state: dict[str, object] = {}
+    arch = reason = None
     fn: list[_Ins] = []
     labels: dict[str, int] = {}
     name: str | None = None
     for kind, item in _items(lines):
-        if kind == "arch":
-            arch = str(item)
+        if kind == "ins":
+            fn.append(item)  # type: ignore[arg-type]
+            if len(fn) >= MAX_FUNCTION:
+                yield from _analyse(fn, labels, arch, name, reason)
+                yield Fact(fn[-1].line, 0, KnownBits.unknown(1), "split", name or "", "sass")
+                fn, labels = [], {}
+        elif kind == "header":
+            lineno, text = item  # type: ignore[misc]
+            _arch_of(text, lineno, state)
+            arch, reason = _arch(state)
         elif kind == "function":
-            yield from _analyse(fn, labels, arch, name)
+            yield from _analyse(fn, labels, arch, name, reason)
             fn, labels, name = [], {}, str(item)
         elif kind == "label":
             labels[str(item)] = len(fn)
-        else:
-            fn.append(item)  # type: ignore[arg-type]
-            if len(fn) >= MAX_FUNCTION:
-                yield from _analyse(fn, labels, arch, name)
-                yield Fact(fn[-1].line, 0, KnownBits.unknown(1), "split", name or "", "sass")
-                fn, labels = [], {}
-    yield from _analyse(fn, labels, arch, name)
+    yield from _analyse(fn, labels, arch, name, reason)
 
 
 # ---------------------------------------------------------------- one line at a time (dump)

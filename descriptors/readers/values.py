@@ -111,7 +111,7 @@ def combine(fn: Callable[..., KnownBits | None], sources: Sequence[ValueSet],
         if kb is None:
             kb = KnownBits.unknown(width)
         assumes = next((alt.assumes for alt in combo if alt.assumes), None)
-        where = combo[0].origin if copy and len(combo) == 1 else origin
+        where = combo[0].origin if copy and len(combo) == 1 and combo[0].origin else origin
         out.append(Alternative(kb, where, assumes))
     return join(out)
 
