@@ -281,12 +281,44 @@ def _check_mma(em: _Emitter, ins: Instruction, ctx: _Context, arch: str) -> None
                        None)
         # .sp has no SASS suffix: ctx.sp stays unknown; the idescE low word only hints at it
         # (nvcc writes 0 for dense forms and the metadata address for .sp), see _check_idesc
+    if len(ctx.kinds) > 1 and idesc is not None and idesc.value is not None \
+            and idesc.value.width == 32 and not idesc.value.is_unknown:
+        _narrow_kinds(ctx, idesc.value, arch)
     m_value = _check_idesc(em, ctx, idesc, arch, low if ins.dialect == "sass" else None)
     for name, op in (("a_desc", a), ("b_desc", b)):
         _check_smem(em, op, name, arch)
     _check_pair(em, ctx, idesc, a, b, arch)
     if zcm is not None and zcm.value is not None:
         _check_zcm(em, zcm, m_value, arch)
+
+
+#: Rules whose breach means the word is not of that kind at all (its type codes or scale type
+#: are not defined for it), used to tell the kinds one SASS opcode serves apart.
+_KIND_RULES = frozenset({"idesc.types", "idesc.scale_type"})
+
+
+def _narrow_kinds(ctx: _Context, kb: KnownBits, arch: str) -> None:
+    """Keep the candidate kinds of a SASS opcode that the word's own type fields allow:
+    ``UTCHMMA`` is kind::f16 when A/B are f16 or bf16 (codes 0, 1) and kind::tf32 when they
+    are tf32 (code 2), Table 42.  A kind is dropped only when the word certainly breaks one of
+    :data:`_KIND_RULES` for it and another kind remains; the label then names the kind."""
+    keep = []
+    for kind in ctx.kinds:
+        def check(idesc: int, kind: str = kind) -> list[Finding]:
+            return validate("idesc", idesc, kind=kind, arch=arch, cta_group=ctx.cta_group,
+                            ws=ctx.ws, sp=ctx.sp, **_scale_vec(ctx, kind))
+        try:
+            broken = any(f.rule in _KIND_RULES and f.severity == "error"
+                         for f in _certain(check, {"idesc": kb}))
+        except DescgenError:
+            broken = False
+        if not broken:
+            keep.append(kind)
+    if keep and len(keep) < len(ctx.kinds):
+        ctx.kinds = tuple(keep)
+        ctx.label = ctx.label.split(" (", 1)[0] + " (" + " or ".join(
+            f"kind::{k}" for k in keep) + ctx.label[ctx.label.index(","):] \
+            if " (" in ctx.label and "," in ctx.label else ctx.label
 
 
 def _check_idesc(em: _Emitter, ctx: _Context, op: Operand | None, arch: str,
@@ -631,6 +663,7 @@ def lint_lines(lines: Iterable[str], *, file: str = "<stdin>", arch: str | None 
         raise ParameterError(f"unknown architecture {arch!r}; known: " + ", ".join(ARCHES))
     dialect, items = read(lines)
     seen = False
+    told = False
     for item in items:
         if isinstance(item, Fact):
             if item.use == "split":
@@ -644,6 +677,15 @@ def lint_lines(lines: Iterable[str], *, file: str = "<stdin>", arch: str | None 
             continue
         seen = True
         target = arch or (item.arch if item.arch in ARCHES else None) or DEFAULT_ARCH
+        if not told:  # which target the arch-gated rules follow, and why
+            told = True
+            why = ("given with --arch" if arch else item.arch_reason
+                   or (f"target {item.arch} from the input" if item.arch in ARCHES else None)
+                   or (f"the input names {item.arch}, which is no tcgen05 target; assuming "
+                       f"{DEFAULT_ARCH}" if item.arch else
+                       f"the input names no target; assuming {DEFAULT_ARCH} (--arch to choose)"))
+            yield LintFinding(file, 0, 0, "note", "lint.arch",
+                              f"arch-gated rules follow {target}: {why}", "")
         try:
             yield from check_instruction(file, item, target,
                                          arch or _target_name(item.arch) or DEFAULT_ARCH)

@@ -53,15 +53,15 @@ EXPECTED = [
     ("bad_m256_cta1.ptx", 60, 55, "error", "idesc.shape", "idesc", "0x10400490",
      "tcgen05.mma.cta_group::1.kind::f16: m_dim[28:24]: M=256 is not allowed for kind::f16 cta_group::1 dense; M is 64 or 128 (Table 39)"),
     ("bad_m256_cta1.sass", 153, 91, "error", "idesc.shape", "idesc", "0x10400490",
-     "UTCHMMA (kind::f16 or kind::tf32, cta_group::1): as kind::f16: m_dim[28:24]: M=256 is not allowed for kind::f16 cta_group::1 dense; M is 64 or 128 (Table 39)"),
+     "UTCHMMA (kind::f16, cta_group::1): m_dim[28:24]: M=256 is not allowed for kind::f16 cta_group::1 dense; M is 64 or 128 (Table 39)"),
     ("bad_n24_cta2.ptx", 62, 55, "error", "idesc.shape", "idesc", "0x10060490",
      "tcgen05.mma.cta_group::2.kind::f16: n_dim[22:17]: N=24 is not allowed for kind::f16 cta_group::2 dense M=256; N is 16..256 in steps of 16 (Table 39)"),
     ("bad_n24_cta2.sass", 241, 96, "error", "idesc.shape", "idesc", "0x10060490",
-     "UTCHMMA.2CTA (kind::f16 or kind::tf32, cta_group::2): as kind::f16: n_dim[22:17]: N=24 is not allowed for kind::f16 cta_group::2 dense M=256; N is 16..256 in steps of 16 (Table 39)"),
+     "UTCHMMA.2CTA (kind::f16, cta_group::2): n_dim[22:17]: N=24 is not allowed for kind::f16 cta_group::2 dense M=256; N is 16..256 in steps of 16 (Table 39)"),
     ("bad_reserved.ptx", 60, 55, "error", "idesc.reserved", "idesc", "0x08c00490",
      "tcgen05.mma.cta_group::1.kind::f16: reserved_23[23]: reserved bits are set (raw 1); they must be 0 (Table 42)"),
     ("bad_reserved.sass", 153, 91, "error", "idesc.reserved", "idesc", "0x08c00490",
-     "UTCHMMA (kind::f16 or kind::tf32, cta_group::1): as kind::f16: reserved_23[23]: reserved bits are set (raw 1); they must be 0 (Table 42)"),
+     "UTCHMMA (kind::f16, cta_group::1): reserved_23[23]: reserved bits are set (raw 1); they must be 0 (Table 42)"),
     ("bad_smem_version.ptx", 60, 43, "error", "smem.reserved", "a_desc", "0x400000400000?x?0",
      "A descriptor: fixed_constant[48:46]: fixed constant must be 0b001, is 0b000 (Table 40)"),
     ("bad_smem_version.sass", 153, 44, "error", "smem.reserved", "a_desc", "0x4000004000000040",
@@ -73,7 +73,7 @@ EXPECTED = [
     ("bad_max_shift.ptx", 60, 55, "error", "idesc.max_shift", "idesc", "0x48400490",
      "tcgen05.mma.cta_group::1.kind::f16: max_shift[31:30]: maximum shift is meaningful only for tcgen05.mma.ws (Table 42)"),
     ("bad_max_shift.sass", 153, 91, "error", "idesc.max_shift", "idesc", "0x48400490",
-     "UTCHMMA (kind::f16 or kind::tf32, cta_group::1): as kind::f16: max_shift[31:30]: maximum shift is meaningful only for tcgen05.mma.ws (Table 42)"),
+     "UTCHMMA (kind::f16, cta_group::1): max_shift[31:30]: maximum shift is meaningful only for tcgen05.mma.ws (Table 42)"),
     ("bad_tf32_f16acc.ptx", 60, 56, "error", "idesc.types", "idesc", "0x08400900",
      "tcgen05.mma.cta_group::1.kind::tf32: d_type[5:4]: code 0 is not a D type of kind::tf32; allowed f32=1 (Table 42-44)"),
     ("bad_tf32_f16acc.sass", 153, 91, "error", "idesc.types", "idesc", "0x08400900",
@@ -81,11 +81,11 @@ EXPECTED = [
     ("bad_sparse_dense.ptx", 60, 55, "error", "idesc.sparse_form", "idesc", "0x08400494",
      "tcgen05.mma.cta_group::1.kind::f16: sparse[2]: the sparsity bit is set but the tcgen05.mma has no .sp (a dense MMA) (Table 42, 9.7.16.10.9.2)"),
     ("bad_sparse_dense.sass", 153, 91, "warning", "idesc.sparse_form", "idesc", "0x08400494",
-     "UTCHMMA (kind::f16 or kind::tf32, cta_group::1): the sparsity bit is set but the idescE low word (the sparse metadata TMEM address) is 0, which is what nvcc writes for a dense tcgen05.mma (Table 42)"),
+     "UTCHMMA (kind::f16, cta_group::1): the sparsity bit is set but the idescE low word (the sparse metadata TMEM address) is 0, which is what nvcc writes for a dense tcgen05.mma (Table 42)"),
     ("bad_dense_sp.ptx", 61, 65, "error", "idesc.sparse_form", "idesc", "0x08200010",
      "tcgen05.mma.sp.cta_group::1.kind::f16: sparse[2]: tcgen05.mma.sp needs the sparsity bit set (it is 0: a dense descriptor) (Table 42, 9.7.16.10.9.2)"),
     ("bad_dense_sp.sass", 153, 91, "warning", "idesc.sparse_form", "idesc", "0x08200010",
-     "UTCHMMA (kind::f16 or kind::tf32, cta_group::1): the sparsity bit is 0 but the idescE low word is a run-time value, as nvcc writes the sparse metadata TMEM address for tcgen05.mma.sp (dense forms get 0) (Table 42)"),
+     "UTCHMMA (kind::f16, cta_group::1): the sparsity bit is 0 but the idescE low word is a run-time value, as nvcc writes the sparse metadata TMEM address for tcgen05.mma.sp (dense forms get 0) (Table 42)"),
     ("bad_mxf4nvf4_scale_id.ptx", 62, 86, "error", "idesc.scale_id", "idesc", "0x28400480",
      "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.scale_vec::4X: a_scale_id[30:29]: kind::mxf4nvf4 allows scale factor ID 0 or 2, not 1 (Tables 43-44)"),
     ("bad_mxf4nvf4_scale_id.ptx", 62, 86, "error", "idesc.scale_id_4x", "idesc", "0x28400480",
@@ -97,7 +97,7 @@ EXPECTED = [
     ("bad_ws_m256.ptx", 61, 58, "error", "idesc.shape", "idesc", "0x10200010",
      "tcgen05.mma.ws.cta_group::1.kind::f16: m_dim[28:24]: M=256 is not allowed for kind::f16 cta_group::1 .ws dense; M is 32 or 64 or 128 (Table 39)"),
     ("bad_ws_m256.sass", 153, 94, "error", "idesc.shape", "idesc", "0x10200010",
-     "UTCHMMA.WS (kind::f16 or kind::tf32, cta_group::1, .ws): as kind::f16: m_dim[28:24]: M=256 is not allowed for kind::f16 cta_group::1 .ws dense; M is 32 or 64 or 128 (Table 39)"),
+     "UTCHMMA.WS (kind::f16, cta_group::1, .ws): m_dim[28:24]: M=256 is not allowed for kind::f16 cta_group::1 .ws dense; M is 32 or 64 or 128 (Table 39)"),
     ("bad_zcm_shift.ptx", 61, 66, "error", "zcm.column_shift", "zcm", "0x1400000000000000",
      "zero-column mask: column_shift[61:56]: column shift 20 exceeds 16 (M=32) (Table 45) (M=32 from the instruction descriptor)"),
     ("bad_zcm_shift.sass", 157, 108, "error", "zcm.column_shift", "zcm", "0x1400000000000000",
@@ -116,10 +116,10 @@ EXPECTED = [
      "A descriptor: fixed_constant[48:46]: fixed constant must be 0b001, is 0b000 (Table 40)"),
     ("bad_block32_ue4m3.ptx", 62, 80, "error", "idesc.scale_vec", "idesc", "0x08400480",
      "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.block32: scale_type[23]: kind::mxf4nvf4 with ue4m3 scale factors allows scale_vec::4X only, not scale_vec::2X (Tables 54-55, 9.7.16.10.7.1)"),
-    ("bad_block32_ue4m3.sass", 157, 91, "error", "idesc.scale_type", "idesc", "0x08400480",
-     "UTCOMMA (kind::mxf4 or kind::mxf4nvf4, cta_group::1): as kind::mxf4: scale_type[23]: scale type code 0 is not defined for kind::mxf4; allowed ue8m0=1 (Tables 43-44)"),
+    # ue4m3 scale factors are not defined for kind::mxf4 (Tables 43-44): the word is
+    # kind::mxf4nvf4, and UTCOMMA without .4X is scale_vec::2X
     ("bad_block32_ue4m3.sass", 157, 91, "error", "idesc.scale_vec", "idesc", "0x08400480",
-     "UTCOMMA (kind::mxf4 or kind::mxf4nvf4, cta_group::1): as kind::mxf4nvf4: scale_type[23]: kind::mxf4nvf4 with ue4m3 scale factors allows scale_vec::4X only, not scale_vec::2X (Tables 54-55, 9.7.16.10.7.1)"),
+     "UTCOMMA (kind::mxf4nvf4, cta_group::1): scale_type[23]: kind::mxf4nvf4 with ue4m3 scale factors allows scale_vec::4X only, not scale_vec::2X (Tables 54-55, 9.7.16.10.7.1)"),
     ("bad_atmem_m256.ptx", 61, 56, "error", "idesc.shape", "idesc", "0x10400490",
      "tcgen05.mma.cta_group::1.kind::f16: m_dim[28:24]: M=256 is not allowed for kind::f16 cta_group::1 dense; M is 64 or 128 (Table 39)"),
     # 64-bit K steps (src/kstep64.cu): the upper fields are known under the K-step rule (PTX)
@@ -165,7 +165,7 @@ EXPECTED = [
     ("bad_kstep64_swizzle.sass", 167, 56, "error", "smem.swizzle", "b_desc", "0x600040400001xxxx",
      "B descriptor: swizzle[63:61]: swizzle code 3 is invalid; allowed 0 none, 1 128B_base32B, 2 128B, 4 64B, 6 32B (Table 40)"),
     ("bad_atmem_m256.sass", 149, 90, "error", "idesc.shape", "idesc", "0x10400490",
-     "UTCHMMA (kind::f16 or kind::tf32, cta_group::1): as kind::f16: m_dim[28:24]: M=256 is not allowed for kind::f16 cta_group::1 dense; M is 64 or 128 (Table 39)"),
+     "UTCHMMA (kind::f16, cta_group::1): m_dim[28:24]: M=256 is not allowed for kind::f16 cta_group::1 dense; M is 64 or 128 (Table 39)"),
 ]
 
 
@@ -251,6 +251,10 @@ def test_bare_ptx_lines():
             "tcgen05.mma.cta_group::1.kind::f16 [%r2], %rd2, %rd2, %r37, p;"]
     assert sniff(text) == "ptx"
     findings = list(lint_lines(text, file="snippet"))
+    arch, *findings = findings
+    assert (arch.line, arch.rule, arch.message) == (0, "lint.arch", "arch-gated rules follow "
+                                                    "sm_100a: the input names no target; "
+                                                    "assuming sm_100a (--arch to choose)")
     assert [f.severity for f in findings] == ["note", "note"]  # start address at run time
     bad = ["mov.b32 %r37, 272630928;", *text[1:]]  # M=256 under cta_group::1
     err = [f for f in lint_lines(bad, file="snippet") if f.severity == "error"]
@@ -276,6 +280,7 @@ def test_runtime_idesc_is_a_note():
             "tcgen05.mma.cta_group::1.kind::f16 [%r2], %rd2, %rd3, %r1, p;"]
     findings = list(lint_lines(text, file="s"))
     assert [(f.severity, f.rule, f.operand, f.word) for f in findings] == [
+        ("note", "lint.arch", None, None),
         ("note", "lint.runtime", "idesc", "0xxxxxxxxx"),
         ("note", "lint.runtime", "a_desc", "0xxxxxxxxxxxxxxxxx"),
         ("note", "lint.runtime", "b_desc", "0xxxxxxxxxxxxxxxxx")]

@@ -551,6 +551,8 @@ def _arch_of(line: str, lineno: int, state: dict[str, object]) -> None:
     m = _ARCH.search(line)
     if m:
         name = m.group(1)
+        if name == state.get("name") and "code for" in str(state.get("text", "")):
+            return  # the ``.target`` line under ``code for`` repeats it
         state["name"], state["line"], state["text"] = name, lineno, " ".join(line.split())
         state["flags"] = None
         return
