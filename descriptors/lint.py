@@ -116,7 +116,8 @@ class LintFinding:
         return d
 
     def header(self) -> str:
-        return f"{self.file}:{self.line}:{self.col}: {self.severity}: [{self.rule}] {self.message}"
+        where = f"{self.file}:{self.line}:{self.col}" if self.line else self.file  # whole file
+        return f"{where}: {self.severity}: [{self.rule}] {self.message}"
 
 
 @dataclass
