@@ -431,8 +431,8 @@ def _idesc_kinds(word: int, kind: str | None) -> list[str]:
         if word & mask != value:
             continue
         for k, codes in kinds:
-            if kind is not None and k != kind:
-                continue
+            if kind is not None and (k != kind if kind.__class__ is str else k not in kind):
+                continue  # (a tuple: the kinds a SASS opcode serves)
             for lsb, top, ok in codes:
                 if (word >> lsb) & top not in ok:
                     break
@@ -563,7 +563,7 @@ def _broken(family: str, form: str, word: int, kind: str | None, arch: str) -> _
     if family == "idesc":
         hi = word >> _IDESC_WORD_BITS if form == "idescE" else word
         options = []
-        for k in ([kind] if kind else KINDS):
+        for k in ([kind] if kind.__class__ is str else kind if kind else KINDS):
             findings = validate("idesc", hi, kind=k, arch=arch)
             d = decode("idesc", hi, kind=k)
             errors = sum(f.severity == "error" for f in findings)
@@ -1296,14 +1296,17 @@ def _decoded_lines(lines: Iterable[str | bytes]) -> Iterator[str]:
 def _scan(lines: Iterable[str | bytes], as_: str | None, kind: str | None, arch: str,
           min_confidence: float, window: int, decoded: bool = False) -> Iterator[DumpFinding]:
     from itertools import chain, islice, repeat
+
+    from .readers import SNIFF_LINES, sniff
     it = iter(lines)
-    head = list(islice(it, _PTX_SNIFF))
-    if any(_PTX_START.match(line) for line in _decoded_lines(head)):
+    head = list(islice(it, SNIFF_LINES))
+    dialect = sniff(list(_decoded_lines(head)))  # the readers' one sniffer decides
+    if dialect is not None:
         if decoded:  # str, short enough: what _decoded_lines does, in C
-            return _scan_ptx(map(str.rstrip, chain(head, it), repeat("\r\n")), as_, kind, arch,
-                             min_confidence, window)
-        return _scan_ptx(_decoded_lines(chain(head, it)), as_, kind, arch, min_confidence,
-                         window)
+            text = map(str.rstrip, chain(head, it), repeat("\r\n"))
+        else:
+            text = _decoded_lines(chain(head, it))
+        return _scan_code(text, dialect, as_, kind, arch, min_confidence, window)
     return _scan_text(chain(head, it), as_, kind, arch, min_confidence, window)
 
 
@@ -1313,20 +1316,29 @@ _PTX_MMA_KIND = re.compile(r"\.kind::(\w+)")
 _PTX_PLAIN_MEMO = 1 << 14
 
 
-def _scan_ptx(lines: Iterable[str], as_: str | None, kind: str | None, arch: str,
-              min_confidence: float, window: int) -> Iterator[DumpFinding]:
-    """PTX: the immediates the code materialises (``mov.b32 %r37, 138413200;``,
-    ``or.b64 %rd2, %rd10, 4611756662049538048;``) and the constant operands of tcgen05.mma,
-    from :mod:`descriptors.readers.ptx`.  An immediate that reaches an MMA operand (the line
-    that defined the operand) is named by it: the family, and for an instruction descriptor
-    the instruction's kind."""
+def _scan_code(lines: Iterable[str], dialect: str, as_: str | None, kind: str | None, arch: str,
+               min_confidence: float, window: int, first_line: int = 1
+               ) -> Iterator[DumpFinding]:
+    """PTX or SASS, through the reader of the dialect (:mod:`descriptors.readers.ptx`,
+    :mod:`descriptors.readers.sass`, the same facts ``descgen lint`` judges): the immediates
+    the code materialises (``mov.b32 %r37, 138413200;``, ``UMOV UR5, 0x8400490``) and the
+    constant operands of every MMA.  An immediate that reaches an MMA operand (the line that
+    defined the operand's value, on any path) is named by it: the family, and for an
+    instruction descriptor the kinds the instruction serves (PTX ``.kind::``; a SASS opcode's
+    kinds, :data:`descriptors.readers.sass.SASS_MMA`).  A SASS shared memory descriptor is a
+    register pair: a constant pair is one 64-bit word at the MMA (its upper half's immediate
+    is not reported again); a pair known in part names the immediate of its upper half."""
     from itertools import chain
 
     from .readers import Fact
     from .readers.ptx import mma_operands, read_ptx
+    from .readers.sass import mma_kinds as sass_kinds
+    from .readers.sass import read_sass
 
-    # [line, text, word, size, hints, kind, value]: value is the known bits of an MMA operand
-    # (its pattern is added to the text when the word is reported), None for an immediate
+    items = read_ptx(lines) if dialect == "ptx" else read_sass(lines, first_line)
+    # [line, text, word, size, hints, kind, value, register]: value is the known bits of an
+    # MMA operand (its pattern is added to the text when the word is reported), None for an
+    # immediate
     pending: deque[list[Any]] = deque()
     by_line: dict[int, list[list[Any]]] = {}
     plain: dict[tuple[int, int, str | None], tuple[Candidate, ...] | None] = {}
@@ -1341,7 +1353,7 @@ def _scan_ptx(lines: Iterable[str], as_: str | None, kind: str | None, arch: str
         return cands if _reported(cands, (), min_confidence) else None
 
     def classify(e: list[Any]) -> DumpFinding | None:
-        line, text, word, size, hints, k, value = e
+        line, text, word, size, hints, k, value, register = e
         if not hints:
             key = (word, size, k)
             cands = plain.get(key, False)
@@ -1371,9 +1383,19 @@ def _scan_ptx(lines: Iterable[str], as_: str | None, kind: str | None, arch: str
             cands = _with_evidence(got[0], tuple(hints), as_, got[1])
         if value is not None:
             text = f"{text} = {value.pattern()}"
-        return _finding(line, "ptx", None, None, text, word, size, tuple(cands))
+        return _finding(line, dialect, register, None, text, word, size, tuple(cands))
 
-    for item in chain(read_ptx(lines), (None,)):
+    def add(line: int, text: str, word: int, size: int, hints: list[Hint], k: Any,
+            value: Any, register: str | None) -> None:
+        e = [line, text, word, size, hints, k, value, register]
+        pending.append(e)
+        group = by_line.get(line)
+        if group is None:
+            by_line[line] = [e]
+        else:
+            group.append(e)
+
+    for item in chain(items, (None,)):
         if item is None:  # the end: every word is due
             limit = 1 << 62
         else:
@@ -1381,13 +1403,12 @@ def _scan_ptx(lines: Iterable[str], as_: str | None, kind: str | None, arch: str
             if item.__class__ is Fact:
                 if item.use == "immediate":
                     v = item.value  # type: ignore[union-attr]
-                    e = [line, item.text, v.one, 64 if v.width == 64 else 32, [], None, None]
-                    pending.append(e)
-                    group = by_line.get(line)
-                    if group is None:
-                        by_line[line] = [e]
-                    else:
-                        group.append(e)
+                    add(line, item.text, v.one, 64 if v.width == 64 else 32, [], None, None,
+                        item.register)  # type: ignore[union-attr]
+            elif dialect == "sass":
+                opcode = item.opcode  # type: ignore[union-attr]
+                if opcode.startswith("UTC") and "MMA" in opcode:
+                    _sass_mma(item, sass_kinds, by_line, add)
             elif item.opcode.startswith("tcgen05.mma"):
                 opcode = item.opcode
                 mma_kind = mma_kinds.get(opcode, False)
@@ -1408,21 +1429,72 @@ def _scan_ptx(lines: Iterable[str], as_: str | None, kind: str | None, arch: str
                             e[4].append(hint)
                             e[5] = k or e[5]
                     if not targets and op.value is not None and op.value.is_const:
-                        e = [line, op.text, op.value.value, 64 if op.value.width == 64 else 32,
-                             [hint], k, op.value]
-                        pending.append(e)
-                        by_line.setdefault(line, []).append(e)
+                        add(line, op.text, op.value.value, 64 if op.value.width == 64 else 32,
+                            [hint], k, op.value, None)
             limit = line - window
         while pending and pending[0][0] < limit:  # emit the words no later line can name
             e = pending.popleft()
             group = by_line.get(e[0])
-            if group is not None:
+            if group is not None and e in group:
                 group.remove(e)
                 if not group:
                     del by_line[e[0]]
+            if e[2] is None:
+                continue  # a SASS half taken into its 64-bit pair
             found = classify(e)
             if found is not None:
                 yield found
+
+
+def _sass_mma(item: Any, sass_kinds: Any, by_line: dict[int, list[list[Any]]], add: Any) -> None:
+    """The evidence a SASS MMA gives the words that reach its operands (see
+    :func:`_scan_code`)."""
+    opcode, line = item.opcode, item.line
+    kinds, _block_scaled = sass_kinds(opcode, [o.text for o in item.operands])
+    at = f" of {opcode} at line {line}"
+    seen_idesc = False
+    for op in item.operands:
+        text = op.text
+        if op.value is None:
+            continue
+        if text.startswith("gdesc["):
+            family, size = "smem", 64
+        elif text.startswith("idesc["):
+            family, size, seen_idesc = "idesc", 32, True
+        elif text.startswith("tmem["):
+            family, size = "tmem", 32
+        elif seen_idesc and ".WS" in opcode and op.value.width == 64:
+            family, size = "zcm", 64  # the zero-column mask of .ws, a register pair
+        else:
+            continue
+        hint: Hint = (family, _MMA_OPERAND, True, f"it feeds {text}{at}")
+        k = kinds if family == "idesc" and kinds else None
+        lines = sorted({a.origin[0] for a in op.alternatives if a.origin}) if op.alternatives \
+            else ([op.origin[0]] if op.origin else [])
+        targets = [e for ln in lines for e in by_line.get(ln, ()) if e[2] is not None]
+        if size == 64:
+            reg = text[text.index("[") + 1:text.index("]")] if "[" in text else text
+            pair = f"{reg}:{_next_register(reg)}"
+            if op.value.is_const:
+                for e in targets:  # the upper half's immediate: now part of the pair
+                    e[2] = None
+                add(line, text, op.value.value, 64, [hint], None, op.value, pair)
+                continue
+            hint = (family, _MMA_OPERAND, True, f"it feeds the upper register of {text}{at}")
+            targets = [e for e in targets if e[3] == 32]
+        for e in targets:
+            if hint not in e[4]:
+                e[4].append(hint)
+                e[5] = k or e[5]
+        if not targets and size == 32 and op.value.is_const:
+            add(line, text, op.value.value, 32, [hint], k, op.value, None)
+
+
+def _next_register(reg: str) -> str:
+    """The partner of an even register (``UR4`` -> ``UR5``)."""
+    prefix = reg.rstrip("0123456789")
+    digits = reg[len(prefix):]
+    return f"{prefix}{int(digits) + 1}" if digits else reg
 
 
 def _scan_text(lines: Iterable[str | bytes], as_: str | None, kind: str | None, arch: str,

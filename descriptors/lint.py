@@ -67,27 +67,16 @@ from .errors import DescgenError
 from .readers import Fact, Instruction, Operand, read
 from .readers.knownbits import KnownBits
 from .readers.ptx import parse_immediate
+# SASS MMA opcode -> candidate kinds, and the scale vector of block-scaled forms: facts of the
+# SASS text, kept by the reader for lint and dump alike
+from .readers.sass import SASS_MMA, mma_kinds
+from .readers.sass import SASS_SCALE_VEC as _SASS_SCALE_VEC
 from .tmem import check_alloc
 from .validate import ARCHES, SEVERITIES, Finding, validate, validate_pair
 
 __all__ = ["LintFinding", "lint_lines", "check_instruction", "order", "SASS_MMA", "DEFAULT_ARCH"]
 
 DEFAULT_ARCH = "sm_100a"
-
-#: SASS MMA opcode -> candidate kinds (observed with nvcc 13.0 for sm_100a; see
-#: :mod:`descriptors.readers.sass`).  Block-scaled kinds carry a scale ``tmem[..]`` operand.
-SASS_MMA: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    # opcode: (kinds without block scaling, kinds with block scaling)
-    "UTCHMMA": (("f16", "tf32"), ()),
-    "UTCQMMA": (("f8f6f4",), ("mxf8f6f4",)),
-    "UTCOMMA": ((), ("mxf4", "mxf4nvf4")),
-    "UTCIMMA": (("i8",), ()),
-}
-#: Scale vector size of a block-scaled SASS MMA without the ``.4X`` suffix (observed).
-_SASS_SCALE_VEC = {"UTCQMMA": "1X", "UTCOMMA": "2X"}
-#: SASS suffix ``.4X`` (scale_vec::4X) exists only for kind::mxf4nvf4.
-_SASS_4X = ("mxf4nvf4",)
-
 
 @dataclass(frozen=True)
 class LintFinding:
@@ -157,23 +146,11 @@ def _ptx_context(ins: Instruction) -> _Context | None:
 
 def _sass_context(ins: Instruction) -> _Context | None:
     parts = ins.opcode.split(".")
-    entry = SASS_MMA.get(parts[0])
-    if entry is None:
+    kinds, block_scaled = mma_kinds(ins.opcode, [o.text for o in ins.operands])
+    if not kinds:
         return None
     roles = [(_role(o), o) for o in ins.operands]
-    after_idesc = False
-    block_scale = False
-    for role, _o in roles:
-        if role == "idesc":
-            after_idesc = True
-        elif after_idesc and role == "tmem":
-            block_scale = True
-    block_scale = block_scale and bool(entry[1])
-    kinds = entry[1] if block_scale or not entry[0] else entry[0]
-    if "4X" in parts and any(k in _SASS_4X for k in kinds):
-        kinds = tuple(k for k in kinds if k in _SASS_4X)
-    ctx = _Context(kinds, 2 if "2CTA" in parts else 1, "WS" in parts, None, bool(entry[1]) and
-                   (block_scale or not entry[0]))
+    ctx = _Context(kinds, 2 if "2CTA" in parts else 1, "WS" in parts, None, block_scaled)
     ctx.a_tmem = roles[0][0] == "tmem" if roles else False
     if ctx.block_scale:  # observed: UTCQMMA 1X; UTCOMMA 2X (.scale_vec::2X, .block32), .4X 4X
         ctx.scale_vec = "4X" if "4X" in parts else _SASS_SCALE_VEC.get(parts[0])

@@ -39,7 +39,7 @@ from .knownbits import KnownBits
 from .values import Alternative
 
 __all__ = ["KnownBits", "Alternative", "Operand", "Instruction", "Fact", "MAX_LINE", "MAX_FUNCTION", "sniff",
-           "read", "iter_text_lines", "K_STEP_BITS", "K_STEP_MAX", "K_STEP_ASSUMPTION"]
+           "read", "iter_text_lines", "SNIFF_LINES", "K_STEP_BITS", "K_STEP_MAX", "K_STEP_ASSUMPTION"]
 
 #: Characters of one line that are read; the rest of a longer line is dropped.
 MAX_LINE = 4096
@@ -108,6 +108,8 @@ class Fact:
     text: str
     dialect: str
     hints: tuple[str, ...] = field(default=())
+    #: the register the value is written to (``UR5``, ``%r37``), when one is
+    register: str | None = None
 
 
 def iter_text_lines(stream: Iterable[bytes] | Iterable[str]) -> Iterator[str]:
@@ -119,25 +121,51 @@ def iter_text_lines(stream: Iterable[bytes] | Iterable[str]) -> Iterator[str]:
         yield raw.rstrip("\r\n")[:MAX_LINE]
 
 
-_PTX_HINT = re.compile(r"^\s*(?:\.version|\.target|\.entry|\.visible|\.func|\.reg|"
-                       r"(?:@!?%\w+\s+)?(?:tcgen05|stmatrix|wmma)\.|(?:mov|or|and|ld|st|add|shl|shr|cvt)\.[a-z])")
-_SASS_HINT = re.compile(r"^\s*(?:/\*[0-9a-fA-F]{4,}\*/|Function\s*:|code for sm_|\.text\.|"
-                        r"(?:@!?U?P\w+\s+)?U?[A-Z][A-Z0-9]+(?:\.[A-Z0-9_]+)*\s+U?R\d|"
-                        r"(?:@!?U?P\w+\s+)?UTC[A-Z]+)")
+#: Lines only a SASS listing has: an instruction's address (``/*0080*/``) and the header
+#: lines ``cuobjdump -sass`` and ``nvdisasm`` (12.x, 13.x) print before and between functions
+#: (``Fatbin elf code:``, ``arch = sm_100a``, ``code for sm_100a``, ``Function : name``,
+#: ``.headerflags @"..."``, ``.elftype``, ``.section .text.name``, ``.sectioninfo``,
+#: ``//--------------------- .text.name``, ``.text.name:``).  ``.target`` is printed by both
+#: cuobjdump and PTX, so it decides nothing on its own.
+_SASS_ONLY = re.compile(r"\s*(?:/\*[0-9a-fA-F]{4,}\*/|Function\s*:|code for sm_|Fatbin (?:elf|ptx) code|"
+                        r"arch\s*=\s*sm_|\.headerflags\b|\.elftype\b|\.sectioninfo\b|"
+                        r"\.sectionflags\b|\.section\s+\.(?:text|nv)\.|//-+ \.(?:text|nv)\.|"
+                        r"\.text\.[\w$.]+:)")
+#: A SASS instruction without its address (pasted, or cuda-gdb's ``x/i``).
+_SASS_INSTRUCTION = re.compile(r"\s*(?:@!?U?P\w+\s+)?(?:U?[A-Z][A-Z0-9]+(?:\.[A-Za-z0-9_]+)*\s+"
+                               r"(?:U?R\d|U?RZ|gdesc\[|tmem\[|\[U?R)|UTC[A-Z]+)")
+#: Lines only PTX has: module directives, register declarations, lower-case instructions on
+#: ``%`` registers.
+_PTX_ONLY = re.compile(r"\s*(?:\.version\s+\d|\.address_size\b|\.visible\b|\.entry\b|\.func\b|"
+                       r"\.reg\s+\.|\.shared\s+\.|\.param\s+\.|"
+                       r"(?:@!?%\w+\s+)?(?:tcgen05|stmatrix|wmma|mov|or|and|ld|st|add|shl|shr|cvt|"
+                       r"selp|setp|bra|mul|sub|xor|cvta|mad)\.[a-z])")
+#: Lines looked at to decide the dialect.
+SNIFF_LINES = 200
 
 
 def sniff(lines: Iterable[str]) -> str | None:
-    """``"ptx"``, ``"sass"`` or ``None``: which dialect the first lines look like."""
+    """``"ptx"``, ``"sass"`` or ``None`` (neither: a log, printf output, a source file): the
+    dialect of the first :data:`SNIFF_LINES` lines.  The one place that decides it, for every
+    command.  A line only a SASS listing has (an instruction address or a header line
+    cuobjdump or nvdisasm prints) counts for SASS, a PTX directive, declaration or lower-case
+    instruction for PTX; a SASS instruction without an address counts for SASS.  The larger
+    count wins; a ``.target`` line alone is PTX."""
     ptx = sass = 0
+    target = False
     for i, line in enumerate(lines):
-        if i >= 200:
+        if i >= SNIFF_LINES:
             break
-        if _SASS_HINT.match(line):
-            sass += 1
-        elif _PTX_HINT.match(line):
+        if _SASS_ONLY.match(line):
+            sass += 2
+        elif _PTX_ONLY.match(line):
             ptx += 1
+        elif _SASS_INSTRUCTION.match(line):
+            sass += 1
+        elif line.lstrip().startswith(".target"):
+            target = True
     if ptx == sass == 0:
-        return None
+        return "ptx" if target else None
     return "sass" if sass > ptx else "ptx"
 
 
@@ -148,7 +176,7 @@ def read(lines: Iterable[str] | Iterable[bytes]) -> tuple[str | None, Iterator[I
 
     it = (line[:MAX_LINE] if line.__class__ is str else line for line in lines)
     it = iter_text_lines(it)
-    head = list(islice(it, 200))
+    head = list(islice(it, SNIFF_LINES))
     dialect = sniff(head)
     rest = chain(head, it)
     if dialect == "sass":

@@ -72,8 +72,47 @@ from .dataflow import EVERY, Code, Step, solve
 from .knownbits import KnownBits
 from .values import Alternative, ValueSet, join, meet, single
 
-__all__ = ["read_sass", "line_fact", "instruction_fact", "ADDRESSED", "BARE", "BARE_INSTRUCTION",
+__all__ = ["read_sass", "SASS_MMA", "SASS_SCALE_VEC", "SASS_4X", "mma_kinds", "line_fact",
+           "instruction_fact", "ADDRESSED", "BARE", "BARE_INSTRUCTION",
            "FUNCTION_START"]
+
+#: SASS MMA opcode -> candidate kinds (observed with nvcc 13.0 for sm_100a; the table above).  Block-scaled kinds carry a scale ``tmem[..]`` operand.
+SASS_MMA: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    # opcode: (kinds without block scaling, kinds with block scaling)
+    "UTCHMMA": (("f16", "tf32"), ()),
+    "UTCQMMA": (("f8f6f4",), ("mxf8f6f4",)),
+    "UTCOMMA": ((), ("mxf4", "mxf4nvf4")),
+    "UTCIMMA": (("i8",), ()),
+}
+#: Scale vector size of a block-scaled SASS MMA without the ``.4X`` suffix (observed).
+SASS_SCALE_VEC = {"UTCQMMA": "1X", "UTCOMMA": "2X"}
+#: SASS suffix ``.4X`` (scale_vec::4X) exists only for kind::mxf4nvf4.
+SASS_4X = ("mxf4nvf4",)
+
+
+
+
+
+def mma_kinds(opcode: str, operands: Iterable[str]) -> tuple[tuple[str, ...], bool]:
+    """The kinds a SASS MMA may be (from :data:`SASS_MMA`) and whether it is block-scaled: a
+    ``tmem[..]`` operand after ``idesc[..]`` is the scale factors' address; ``.4X`` is
+    kind::mxf4nvf4 only.  ``((), False)`` for an opcode that is no MMA."""
+    parts = opcode.split(".")
+    entry = SASS_MMA.get(parts[0])
+    if entry is None:
+        return (), False
+    after_idesc = block_scale = False
+    for text in operands:
+        if text.startswith("idesc["):
+            after_idesc = True
+        elif after_idesc and text.startswith("tmem["):
+            block_scale = True
+    block_scale = block_scale and bool(entry[1])
+    kinds = entry[1] if block_scale or not entry[0] else entry[0]
+    if "4X" in parts and any(k in SASS_4X for k in kinds):
+        kinds = tuple(k for k in kinds if k in SASS_4X)
+    return kinds, bool(entry[1]) and (block_scale or not entry[0])
+
 
 #: The pieces of a SASS instruction line every pattern below is built from: a predicate guard
 #: (``@!UP0``) and an opcode with its modifiers (``UTCHMMA.2CTA``).
@@ -130,14 +169,22 @@ class _Ins:
         self.ops, self.text = ops, text
         self.dests = tuple(_dests(self))
         self.facts: tuple[Fact, ...] = ()
-        if self.dests and op.split(".", 1)[0] in _MATERIALISE:
-            for t, c in ops[1:]:
-                imm = _immediate(t)
-                if imm is not None and imm > 0xFFFF:
+        ds = self.dests
+        if ds and len(ds) == 1 and op.split(".", 1)[0] in _MATERIALISE:
+            # a move (MOV, UMOV, MOV32I, IMAD.MOV d, RZ, RZ, s) of any constant, RZ too
+            moved = op.split(".", 1)[0] in _MOVES_ANY or op.startswith("IMAD.MOV")
+            for t, c in ops[-1:] if moved else ops[1:]:
+                imm = _immediate(t) if t[:1] in "-0123456789" else (0 if t in ("RZ", "URZ") and
+                                                                    moved else None)
+                if imm is not None and (imm > 0xFFFF or moved):
                     self.facts += (Fact(line, c, KnownBits.const(imm, 32), "immediate", text,
-                                        "sass"),)
+                                        "sass", register=ds[0]),)
 
 
+#: Opcodes that move a constant into a register: every immediate they move is a fact (a
+#: small one may be a Tensor Memory address an MMA reads); other opcodes' immediates are facts
+#: from 0x10000 up.
+_MOVES_ANY = frozenset({"MOV", "UMOV", "MOV32I"})
 #: Opcodes whose immediates are constants the code materialises (reported by ``dump``).
 _MATERIALISE = frozenset({"MOV", "UMOV", "MOV32I", "IMAD", "UIMAD", "IADD3", "UIADD3", "LOP3",
                           "ULOP3", "SHF", "USHF", "LEA", "ULEA", "SEL", "USEL"})
@@ -585,8 +632,8 @@ def _arch(state: dict[str, object]) -> tuple[str | None, str | None]:
                         f"code is built for sm_NNNa or sm_NNNf only")
 
 
-def _items(lines: Iterable[str]) -> Iterator[tuple[str, object]]:
-    for lineno, line in enumerate(lines, 1):
+def _items(lines: Iterable[str], first_line: int = 1) -> Iterator[tuple[str, object]]:
+    for lineno, line in enumerate(lines, first_line):
         if ";" in line:
             m = _LINE.match(line)
             if m is not None:
@@ -614,16 +661,16 @@ def _items(lines: Iterable[str]) -> Iterator[tuple[str, object]]:
             yield "label", lm.group(1)
 
 
-def read_sass(lines: Iterable[str]) -> Iterator[Instruction | Fact]:
+def read_sass(lines: Iterable[str], first_line: int = 1) -> Iterator[Instruction | Fact]:
     """Instructions (``UTC*``, ``LDTM``, ``STTM``) and facts (immediates) of a SASS listing,
-    function by function.  Each instruction carries the listing's target (``arch``) and why it
+    function by function (lines numbered from ``first_line``).  Each instruction carries the listing's target (``arch``) and why it
     was taken (``arch_reason``; see :func:`_arch`)."""
     state: dict[str, object] = {}
     arch = reason = None
     fn: list[_Ins] = []
     labels: dict[str, int] = {}
     name: str | None = None
-    for kind, item in _items(lines):
+    for kind, item in _items(lines, first_line):
         if kind == "ins":
             fn.append(item)  # type: ignore[arg-type]
             if len(fn) >= MAX_FUNCTION:
