@@ -119,7 +119,13 @@ def mma_kinds(opcode: str, operands: Iterable[str]) -> tuple[tuple[str, ...], bo
 _PRED = r"@!?U?P(?:T|\d{1,2})"
 _OPCODE = r"[A-Z][A-Z0-9_]{0,31}(?:\.[A-Za-z0-9_]{1,16}){0,8}"
 _LINE = re.compile(r"\s*+(?:/\*(?P<addr>[0-9A-Fa-f]{1,8})\*/)?+\s*+(?P<pred>" + _PRED + r"\s++)?+"
-                   r"(?P<op>(?>U?" + _OPCODE + r"))(?P<rest>[^;]*+);")
+                   r"(?P<op>(?>U?" + _OPCODE + r"))(?=[\s;])(?P<rest>[^;]*+);")
+#: An instruction without its ``;`` (pasted into a log, or cuda-gdb's ``x/i``: ``HGMMA.64x64x16.F32
+#: R24,gdesc[UR4],RZ,!UPT,gsb0``): an upper-case opcode and a first operand that is a register,
+#: a predicate, an address or an MMA operand.
+_LINE_BARE = re.compile(r"\s*+(?:/\*(?P<addr>[0-9A-Fa-f]{1,8})\*/)?+\s*+(?P<pred>" + _PRED +
+                        r"\s++)?+(?P<op>(?>U?" + _OPCODE + r"))\s++(?P<rest>(?:U?R\d{1,3}|U?RZ|"
+                        r"!?U?P(?:T|\d)|\[|\{|gdesc\[|tmem\[|idesc\[)[^;]*+)\Z")
 _LABEL = re.compile(r"\s*(\.L_x_\d+|\.?[A-Za-z_$][\w$.]*)\s*:\s*(?://.*)?\Z")
 _FUNC = re.compile(r"\s*(?:Function\s*:\s*(\S+)|\.text\.([\w$.]+)\s*:|\.section\s+\.text\.([\w$.]+))")
 _ARCH = re.compile(r"(?:code for|\.target|arch\s*=)\s*(sm_\d+[af]?)")
@@ -539,8 +545,10 @@ def _pair_value(lo: ValueSet, hi: ValueSet) -> ValueSet:
     """The 64-bit value of a register pair.  When only one half differs between paths the
     pairs are exact; when both do, which low half goes with which high half is not known, so
     the result is what every combination agrees on."""
-    if not lo or not hi:
+    if not lo and not hi:
         return ()
+    lo = lo or single(KnownBits.unknown(32))  # a half no path writes: unknown, not "no value"
+    hi = hi or single(KnownBits.unknown(32))
     if len(lo) > 1 and len(hi) > 1:
         lo_kb, hi_kb = meet(lo), meet(hi)
         assert lo_kb is not None and hi_kb is not None
@@ -578,11 +586,15 @@ def _operand(text: str, col: int, role: str, off: str | None, sets: list[ValueSe
 
 def _analyse(fn: list[_Ins], labels: dict[str, int], arch: str | None, name: str | None,
              arch_reason: str | None = None) -> Iterator[Instruction | Fact]:
-    for ins in fn:
+    """The facts and instructions of one function, in line order (its data flow is worked
+    out first)."""
+    checked = dict(_read_uses(fn, labels))
+    for i, ins in enumerate(fn):
         if ins.facts:
             yield from ins.facts
-    for i, got in _read_uses(fn, labels):
-        ins = fn[i]
+        got = checked.get(i)
+        if got is None:
+            continue
         ops: list[Operand] = [Operand(t, c) for t, c in ins.ops]
         for k, text, role, off, sets in got:
             ops[k] = _operand(text, ins.ops[k][1], role, off, sets, _MEM.match(text) is not None)
@@ -634,15 +646,16 @@ def _arch(state: dict[str, object]) -> tuple[str | None, str | None]:
 
 def _items(lines: Iterable[str], first_line: int = 1) -> Iterator[tuple[str, object]]:
     for lineno, line in enumerate(lines, first_line):
-        if ";" in line:
-            m = _LINE.match(line)
+        m = _LINE.match(line) if ";" in line else _LINE_BARE.match(line)
+        if True:
             if m is not None:
                 rest = m.group("rest")
                 col0 = m.start("rest") + 1
                 ops = _split(rest, col0)
                 addr = int(m.group("addr"), 16) if m.group("addr") else None
+                end = m.end() - 1 if line[m.end() - 1:m.end()] == ";" else m.end()
                 text = " ".join(line[m.start("pred") if m.group("pred") else m.start("op"):
-                                     m.end() - 1].split())
+                                     end].split())
                 yield "ins", _Ins(lineno, m.start("op") + 1, addr, m.group("pred"), m.group("op"),
                                   ops, text)
                 continue
