@@ -83,6 +83,7 @@ stays bounded.
 
 from __future__ import annotations
 
+import heapq
 import io
 import re
 from collections import deque
@@ -97,7 +98,7 @@ from .enums import KINDS, kind_named
 from .errors import ParameterError, shorten
 from .layouts import IDESC, LAYOUTS, SMEM, TMEM, ZCM
 from .printer import to_json
-from .readers import gdb, printf, sass
+from .readers import gdb, printf
 from .validate import TMEM_COLUMNS as _TMEM_COLUMNS
 from .validate import TMEM_LANES as _TMEM_LANES
 from .validate import ARCHES, SHAPES, Finding, is_valid, validate
@@ -816,10 +817,8 @@ def _name_hints(name: str) -> tuple[Hint, ...]:
 #: a function header holds nothing to find (the pattern starts with literals and a character
 #: set only, so the regex engine skips through a line in C).
 _PREFILTER = re.compile(r"[0-9]|\((?:cuda-)?gdb\)|Function|\.text\.")
-#: SASS lines (addressed, pasted bare, function headers) are read by
-#: :mod:`descriptors.readers.sass` (:func:`~descriptors.readers.sass.instruction_fact`): one
-#: fact per line -- a constant moved into a register, a register copy, registers overwritten,
-#: the registers an MMA reads -- that the scanner follows from line to line.
+#: SASS lines in a log (addressed, pasted bare, function headers) are kept as runs and each run
+#: is read by :mod:`descriptors.readers.sass`, as a whole listing is (:meth:`_Scanner.sass_line`).
 
 
 # ---------------------------------------------------------------- the scanner
@@ -860,8 +859,8 @@ class _Scanner:
         self.queue: deque[Any] = deque()
         #: _Entry objects in the queue: none, and every queued finding is due at once
         self.entries = 0
-        #: SASS register -> (value, entry that holds it)
-        self.regs: dict[str, tuple[int, _Entry]] = {}
+        #: the run of SASS lines (line number, text) read so far, read together at its end
+        self.segment: list[tuple[int, str]] = []
         #: cuda-gdb register table: (line, file, index, digits, value) of an even register
         #: awaiting its odd partner on the next line
         self.pending: tuple[int, str, int, str, int] | None = None
@@ -920,7 +919,7 @@ class _Scanner:
 
     def close(self) -> Iterator[DumpFinding]:
         self.flush_pending()
-        self.regs.clear()
+        self.flush_segment()
         while self.queue:
             e = self.queue.popleft()
             if e.__class__ is DumpFinding:
@@ -1086,97 +1085,33 @@ class _Scanner:
         return register, name, self.readings_of(word, size, hints)
 
     # ------------------------------------------------------------ SASS
-    def reset_sass(self) -> None:
-        for e in self.queue:
-            if e.__class__ is _Entry:
-                e.ready = True
-        self.regs.clear()
+    def sass_line(self, lineno: int, line: str) -> None:
+        """A SASS line in a log (an instruction, addressed or pasted, or a function header):
+        kept with the SASS lines right before it, which are read together by the SASS reader
+        (:func:`_scan_code`, as a listing is) when the run of SASS lines ends."""
+        seg = self.segment
+        if seg and (lineno - seg[-1][0] > _SEGMENT_GAP or len(seg) >= _SEGMENT_MAX):
+            self.flush_segment()
+        seg.append((lineno, line))
 
-    def sass(self, lineno: int, text: str) -> None:
-        """A SASS instruction without its address (``UMOV UR5, 0x8400490 ;``)."""
-        m = sass.BARE_INSTRUCTION.match(text)
-        if m is not None:
-            self.instruction(lineno, *m.groups())
-
-    def instruction(self, lineno: int, pred: str | None, op: str, args: str) -> None:
-        """Follow one SASS instruction: the reader's fact, applied to the registers."""
-        fact = sass.instruction_fact(pred, op, args)
-        what = fact[0]
-        if what == "write":
-            if self.regs:  # the instruction overwrites its destination register(s)
-                for name in fact[1]:
-                    self.drop_reg(name)
-        elif what == "move":
-            _, dest, value, text = fact
-            entry = _Entry(lineno, "sass", dest, None, text, value, 32, ready=False)
-            self.queue.append(entry)
-            self.entries += 1
-            self.set_reg(dest, (value, entry))
-        elif what == "copy":
-            _, dest, src = fact
-            if src in self.regs:
-                self.set_reg(dest, self.regs[src])
-            else:
-                self.drop_reg(dest)
-        elif what == "mma":
-            self.mma(lineno, fact[1], fact[2])
-
-    def set_reg(self, name: str, tracked: tuple[int, _Entry]) -> None:
-        """Register ``name`` now holds a known value.  An entry waits while a register holds
-        it (a later MMA may still read it) and becomes ready when none does."""
-        tracked[1].refs += 1
-        self.drop_reg(name)
-        self.regs[name] = tracked
-
-    def drop_reg(self, name: str) -> None:
-        old = self.regs.pop(name, None)
-        if old is not None:
-            entry = old[1]
-            entry.refs -= 1
-            if entry.refs <= 0:
-                entry.ready = True
-
-    def mma(self, lineno: int, op: str, operands: list[tuple[str, str, str]]) -> None:
-        at = f"{op} at line {lineno}"
-        for role, reg_file, index_text in operands:
-            index = int(index_text)
-            reg = f"{reg_file}{index}"
-            operand = f"{role}[{reg}]"
-            if role != "gdesc":
-                tracked = self.regs.get(reg)
-                if tracked is not None and not tracked[1].emitted:
-                    self.add_hint(tracked[1], ("idesc" if role == "idesc" else "tmem",
-                                               _MMA_OPERAND, True, f"it feeds {operand} of {at}"))
-                continue
-            lo = self.regs.get(reg)
-            partner = f"{reg_file}{index + 1}"
-            hi = self.regs.get(partner)
-            hint: Hint = ("smem", _MMA_OPERAND, True, f"it feeds {operand} of {at}")
-            if hi is None or hi[1].emitted or (hi[1].size == 64 and (lo is None or lo[1] is not hi[1])):
-                continue
-            if lo is not None and lo[1] is hi[1] and hi[1].size == 64:
-                self.add_hint(hi[1], hint)
-            elif lo is not None and not lo[1].emitted and lo[1] is not hi[1] \
-                    and lo[1].size == 32 and hi[1].size == 32:
-                low, high = lo[1], hi[1]
-                first, pair = (low, high) if low.line <= high.line else (high, low)
-                # the later entry becomes the pair, in its place in the queue (line order holds)
-                text = f"{low.text} / {high.text}"
-                pair.register, pair.text = f"{reg}:{partner}", text
-                pair.word = (high.word << REGISTER_BITS) | low.word
-                pair.size, pair.narrow, pair.hints, pair.result = 64, False, (hint,), False
-                first.dead = True
-                self.set_reg(reg, (lo[0], pair))
-                self.set_reg(partner, (hi[0], pair))
-            else:
-                self.add_hint(hi[1], ("smem", _MMA_OPERAND, True,
-                                      f"it feeds the upper register of {operand} of {at}"))
-
-    @staticmethod
-    def add_hint(entry: _Entry, hint: Hint) -> None:
-        if hint not in entry.hints:
-            entry.hints = entry.hints + (hint,)
-            entry.result = False
+    def flush_segment(self) -> None:
+        """Read the run of SASS lines kept so far and queue its findings (final), in line
+        order with what other lines of the log queued meanwhile (:func:`_scan_text` holds the
+        queue while a run is open)."""
+        seg = self.segment
+        if not seg:
+            return
+        self.segment = []
+        first = seg[0][0]
+        lines = [""] * (seg[-1][0] - first + 1)
+        for lineno, line in seg:
+            lines[lineno - first] = line
+        found = list(_scan_code(lines, "sass", self.as_, self.kind, self.arch,
+                                self.min_confidence, self.window, first))
+        if found:  # in line order among what the log's other lines queued meanwhile
+            merged = list(heapq.merge(self.queue, found, key=_line_of))
+            self.queue.clear()
+            self.queue.extend(merged)
 
     # ------------------------------------------------------------ one line
     def feed(self, lineno: int, line: str) -> None:
@@ -1191,10 +1126,7 @@ class _Scanner:
                 self.flush_pending()
             if stripped[2:3] not in _HEX_DIGITS:
                 return  # the second word of a cuobjdump instruction (/* 0x... */), a comment
-            m = sass.ADDRESSED.match(stripped)
-            if m is not None:
-                self.instruction(lineno, *m.groups())
-            # else: the second word of a cuobjdump instruction (/* 0x... */) or a comment
+            self.sass_line(lineno, line)  # an addressed instruction (or a comment)
             return
         if first == "R" or first == "U" or first == "$":
             row = gdb.register_row(line)
@@ -1219,11 +1151,11 @@ class _Scanner:
                 self.tokens(lineno, value, "print", name, register)
                 return
         self.expr = None
-        if first in _FUNCTION_FIRST and sass.FUNCTION_START.match(line):
-            self.reset_sass()
+        if first in _FUNCTION_FIRST and _FUNCTION_START.match(line):
+            self.sass_line(lineno, line)
             return
-        if ("A" <= first <= "Z" or first == "@") and sass.BARE.match(line):
-            self.sass(lineno, line)
+        if ("A" <= first <= "Z" or first == "@") and _SASS_BARE.match(line):
+            self.sass_line(lineno, line)
             return
         self.tokens(lineno, line, "printf")
 
@@ -1232,6 +1164,19 @@ class _Scanner:
 
 
 _FUNCTION_FIRST = frozenset("F.")
+#: Where a SASS function starts in a log (register values do not carry over).
+_FUNCTION_START = re.compile(r"\s*(?:Function\s*:|\.text\.|\.section\s)")
+#: A SASS instruction pasted without its address: an upper-case opcode whose first operand is
+#: a register, a predicate, an address or an MMA operand.
+_SASS_BARE = re.compile(r"\s*(?:@!?U?P(?:T|\d{1,2})\s+)?[A-Z][A-Z0-9]{1,15}(?:\.[A-Za-z0-9_]{1,16}){0,8}"
+                        r"\s+(?:(?:U?R\d{1,3}|U?RZ|!?U?P(?:T|\d))\b|[\[{]|(?:gdesc|tmem)\[)")
+#: Lines of a log between two SASS lines that still keep them one run, and the longest run.
+_SEGMENT_GAP = 64
+_SEGMENT_MAX = 1 << 16
+
+
+def _line_of(item: Any) -> int:
+    return item.line
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
 
@@ -1395,11 +1340,28 @@ def _scan_code(lines: Iterable[str], dialect: str, as_: str | None, kind: str | 
         else:
             group.append(e)
 
+    def due(limit: int) -> Iterator[DumpFinding]:
+        """Emit the words no later line can name (defined before ``limit``)."""
+        while pending and pending[0][0] < limit:
+            e = pending.popleft()
+            group = by_line.get(e[0])
+            if group is not None and e in group:
+                group.remove(e)
+                if not group:
+                    del by_line[e[0]]
+            if e[2] is None:
+                continue  # a SASS half taken into its 64-bit pair
+            found = classify(e)
+            if found is not None:
+                yield found
+
     for item in chain(items, (None,)):
         if item is None:  # the end: every word is due
-            limit = 1 << 62
+            yield from due(1 << 62)
         else:
             line = item.line
+            if pending and pending[0][0] < line - window:
+                yield from due(line - window)  # waited the window out: no later MMA names it
             if item.__class__ is Fact:
                 if item.use == "immediate":
                     v = item.value  # type: ignore[union-attr]
@@ -1431,19 +1393,6 @@ def _scan_code(lines: Iterable[str], dialect: str, as_: str | None, kind: str | 
                     if not targets and op.value is not None and op.value.is_const:
                         add(line, op.text, op.value.value, 64 if op.value.width == 64 else 32,
                             [hint], k, op.value, None)
-            limit = line - window
-        while pending and pending[0][0] < limit:  # emit the words no later line can name
-            e = pending.popleft()
-            group = by_line.get(e[0])
-            if group is not None and e in group:
-                group.remove(e)
-                if not group:
-                    del by_line[e[0]]
-            if e[2] is None:
-                continue  # a SASS half taken into its 64-bit pair
-            found = classify(e)
-            if found is not None:
-                yield found
 
 
 def _sass_mma(item: Any, sass_kinds: Any, by_line: dict[int, list[list[Any]]], add: Any) -> None:
@@ -1534,6 +1483,11 @@ def _scan_text(lines: Iterable[str | bytes], as_: str | None, kind: str | None, 
                     scanner.flush_pending()
             else:
                 feed(lineno, line)
+        segment = scanner.segment
+        if segment:  # a run of SASS lines: the queue waits until it is read
+            if lineno - segment[-1][0] <= _SEGMENT_GAP:
+                continue
+            scanner.flush_segment()
         if not queue:
             continue
         if not scanner.entries:  # findings only (final when queued): all due

@@ -128,47 +128,73 @@ def test_printf_fixture():
     assert len(bad) == 1 and not bad[0].best.valid and bad[0].name == "adesc"
 
 
+#: The descriptor words of fixtures/dumps/cuobjdump-sass.txt and nvdisasm.txt (the same cubin,
+#: built by fixtures/dumps-src/build.py): (register, word, descriptor, kind, form), in order.
+#: An NVFP4 K loop (the A descriptor is B - 0x800, stepped: only its upper half is constant),
+#: a 2-CTA mxf8f6f4 MMA twice (idesc 0x10c00000, then 0x30c00010 with scale IDs 1/1), a bf16
+#: MMA with constant descriptors and a +2 K step, and data words in plain registers.
+LISTING_WORDS = [
+    ("UR7", 0x40004040, "smem", None, "upper"),
+    ("UR10", 0, "tmem", None, "word"),
+    ("UR11", 0x08400480, "idesc", "mxf4nvf4", "word"),   # UTCOMMA.4X: kind::mxf4nvf4
+    ("UR12", 0x100, "tmem", None, "word"),                # the scale factors' column
+    ("R2", 0, "tmem", None, "word"),
+    ("UR10", 0, "tmem", None, "word"),
+    ("UR11", 0x10C00000, "idesc", "mxf8f6f4", "word"),  # UTCQMMA + scales: kind::mxf8f6f4
+    ("UR12", 0x100, "tmem", None, "word"),
+    ("UR5", 0x40004040, "smem", None, "upper"),
+    ("UR8:UR9", 0x4000404000000840, "smem", None, "word"),
+    ("UR10", 0, "tmem", None, "word"),
+    ("UR11", 0x30C00010, "idesc", "mxf8f6f4", "word"),
+    ("UR8:UR9", 0x4000404000000840, "smem", None, "word"),
+    ("UR12", 0, "tmem", None, "word"),
+    ("UR13", 0x08400490, "idesc", "f16", "word"),        # UTCHMMA with bf16 types: kind::f16
+    ("UR8:UR9", 0x4000404000000040, "smem", None, "word"),
+    ("UR10:UR11", 0x4000404000000840, "smem", None, "word"),
+    ("UR8:UR9", 0x4000404000000042, "smem", None, "word"),  # the +2 K step (32 bytes)
+    ("UR10:UR11", 0x4000404000000842, "smem", None, "word"),
+    ("R5", 0x10400490, "idesc", "f16", "word"),          # data: no MMA reads them
+    ("R7", 0x10200010, "idesc", "f16", "word"),
+]
+
+
 def test_cuobjdump_fixture():
+    """Unedited cuobjdump -sass output, header lines and all, read by the SASS reader."""
     findings = scan((DUMPS / "cuobjdump-sass.txt").read_bytes())
-    got = [(f.register, f.word, f.best.descriptor, f.best.form) for f in findings]
-    assert got == [
-        ("UR8:UR9", 0x4000404000000040, "smem", "word"),
-        ("UR10:UR11", 0x4000404000000840, "smem", "word"),
-        ("UR4", 0, "tmem", "word"),
-        ("UR5", 0x08400490, "idesc", "word"),
-        ("R3", 0x10400490, "idesc", "word"),
-        ("R5", 0x10200010, "idesc", "word"),
-        ("UR9", 0x40004040, "smem", "upper"),  # UR8 comes from R2UR: only the upper half is known
-        ("UR10:UR11", 0x4000404000000840, "smem", "word"),
-        ("UR4", 0, "tmem", "word"),
-        ("UR5", 0x10C00000, "idesc", "word"),
-        ("UR6", 0, "tmem", "word"),
-        ("UR12", 0x100, "tmem", "word"),
-        ("UR5", 0x30C00010, "idesc", "word"),
-    ]
-    idesc = findings[3]
-    assert idesc.best.evidence == ("it feeds idesc[UR5] of UTCHMMA at line 42 (+0.35)",)
+    got = [(f.register, f.word, f.best.descriptor, f.best.kind, f.best.form) for f in findings]
+    assert got == LISTING_WORDS
+    idesc = next(f for f in findings if f.word == 0x08400490)
+    assert idesc.line == 228
+    assert idesc.best.evidence == ("it feeds idesc[UR13] of UTCHMMA at line 236 (+0.35)",)
     assert idesc.best.confidence == 0.85
     # the instruction encodings (/* 0x... */) are never read as words
     text = (DUMPS / "cuobjdump-sass.txt").read_text()
     encodings = {int(m, 16) for m in re.findall(r"/\* (0x[0-9a-f]{16}) \*/", text)}
     assert len(encodings) > 50 and not encodings & {f.word for f in findings}
     assert {f.source for f in findings} == {"sass"}
+    assert "\tcode for sm_100a\n\t.target\tsm_100a" in text[:400]  # the header lines are there
 
 
 def test_nvdisasm_fixture():
-    got = found((DUMPS / "nvdisasm.txt").read_bytes())
-    assert got == [
-        (12, "UR8:UR9", 0x4000404000000080, "smem", None, "word"),
-        (14, "UR10:UR11", 0x4000404000000880, "smem", None, "word"),
-        (15, "UR4", 0, "tmem", None, "word"),
-        (16, "UR5", 0x08400480, "idesc", "mxf4nvf4", "word"),
-        (17, "UR6", 0, "tmem", None, "word"),
-        (18, "UR12", 0x100, "tmem", None, "word"),
-        (32, "UR15", 0x08200490, "idesc", "f16", "word"),  # pasted lines without addresses
-        (33, "UR14", 0, "tmem", None, "word"),
-        (34, "R2", 0x08400010, "idesc", "f16", "word"),
-    ]
+    """nvdisasm's listing of the same cubin: the same words, at its own lines."""
+    findings = scan((DUMPS / "nvdisasm.txt").read_bytes())
+    got = [(f.register, f.word, f.best.descriptor, f.best.kind, f.best.form) for f in findings]
+    assert got == LISTING_WORDS
+    assert [f.line for f in findings][:3] == [601, 602, 603]
+
+
+def test_dump_and_lint_read_the_same_facts():
+    """dump and lint consume one reader: every MMA operand value lint judges is a word dump
+    reports (or, known in part, the immediate of its upper half)."""
+    from descriptors.lint import lint_lines
+    for name in ("cuobjdump-sass.txt", "nvdisasm.txt"):
+        text = (DUMPS / name).read_text()
+        words = {f.word for f in scan(text)}
+        judged = [f for f in lint_lines(text.splitlines(), file=name)
+                  if f.operand in ("idesc", "a_desc", "b_desc")]
+        assert not [f for f in judged if f.severity != "note"]
+        for f in judged:  # the notes: descriptors known in part
+            assert f.word.startswith("0x400040") and 0x40004040 in words
 
 
 # ---------------------------------------------------------------- classification
@@ -343,20 +369,31 @@ def test_sass_register_tracking():
     mma = "        /*0040*/                   UTCHMMA gdesc[UR8], gdesc[UR10], tmem[UR6], tmem[UR4], idesc[UR5], UPT ;"
     (idesc, tmem) = scan("\n".join(base + [mma]))
     assert idesc.best.confidence == 0.85 and tmem.best.descriptor == "tmem"
-    # an instruction that overwrites the register between the move and the MMA cuts the link
-    clobbered = scan("\n".join(base + ["        /*0020*/                   UIADD3 UR5, UPT, UPT, UR5, 0x1, URZ ;", mma]))
-    assert [(f.register, f.best.confidence) for f in clobbered] == [("UR5", 0.5), ("UR4", 0.55)]
-    # so does a 64-bit load into the pair
+    # an instruction that changes the register between the move and the MMA: the MMA reads
+    # the value the data flow computes (0x08400490 + 1), reported where the MMA reads it
+    stepped = scan("\n".join(base + ["        /*0020*/                   UIADD3 UR5, UPT, UPT, UR5, 0x1, URZ ;", mma]))
+    assert [(f.line, f.register, f.text, f.best.confidence) for f in stepped] == [
+        (1, "UR5", "UMOV UR5, 0x8400490", 0.5), (2, "UR4", "UMOV UR4, URZ", 0.55),
+        (4, None, "idesc[UR5] = 0x08400491", 0.85)]
+    # a 64-bit load into the pair overwrites both: the MMA reads a run-time value
     loaded = scan("\n".join(base + ["        /*0020*/                   LDCU.64 UR4, c[0x0][0x380] ;", mma]))
     assert [f.register for f in loaded] == ["UR5"] and loaded[0].best.confidence == 0.5
     # a copy carries the value: MOV R2 <- imm, then R2UR UR5 <- R2
     copied = scan("\n".join(["  MOV R2, 0x10400490", "  R2UR UR5, R2", mma.strip()]))
     assert [(f.register, f.word, f.best.confidence) for f in copied] == [("R2", 0x10400490, 0.85)]
-    # IMAD.MOV and a predicated move; a function header ends the tracking
+    # IMAD.MOV and a predicated move; a function header ends the data flow
     other = scan("\n".join(["        /*0000*/              @P0  IMAD.MOV.U32 R4, RZ, RZ, 0x8400490 ;",
                             "\t\tFunction : next", "  R2UR UR5, R4", mma.strip()]))
     assert [(f.register, f.text, f.best.confidence) for f in other] == \
-        [("R4", "@P0 IMAD.MOV.U32 R4, 0x8400490", 0.5)]
+        [("R4", "@P0 IMAD.MOV.U32 R4, RZ, RZ, 0x8400490", 0.5)]
+    # a predicated move whose only alternative is "not yet written" holds its constant
+    # (nvcc's code for a planted N=264: reported with its error, named by the MMA)
+    guarded = scan("\n".join(["  @!UP1 UMOV UR5, 0x8420490", "  @!UP2 UTCHMMA gdesc[UR8], "
+                              "gdesc[UR10], tmem[UR6], tmem[UR4], idesc[UR5], UPT"]))
+    assert [(f.register, f.word, f.best.descriptor, f.best.valid) for f in guarded] == \
+        [("UR5", 0x08420490, "idesc", False)]
+    assert [x.rule for x in guarded[0].best.findings] == ["idesc.shape"]
+    assert guarded[0].best.evidence == ("it feeds idesc[UR5] of UTCHMMA at line 2 (+0.35)",)
 
 
 def test_sass_gdesc_pair_and_upper_half():
@@ -364,8 +401,8 @@ def test_sass_gdesc_pair_and_upper_half():
              "  UTCHMMA gdesc[UR8], gdesc[UR10], tmem[UR6], tmem[UR4], idesc[UR5], UPT"]
     (pair,) = scan("\n".join(lines))
     assert (pair.register, pair.word, pair.line, pair.best.confidence) == \
-        ("UR8:UR9", 0x4000404000000040, 2, 0.99)
-    assert pair.text == "UMOV UR8, 0x40 / UMOV UR9, 0x40004040"
+        ("UR8:UR9", 0x4000404000000040, 3, 0.99)
+    assert pair.text == "gdesc[UR8] = 0x4000404000000040"
     (upper,) = scan("\n".join(["  R2UR UR8, R3"] + lines[1:]))
     assert (upper.register, upper.best.form, upper.best.confidence) == ("UR9", "upper", 0.99)
     assert "upper register of gdesc[UR8]" in upper.best.evidence[0]
@@ -381,7 +418,9 @@ def test_window_bounds_how_long_a_move_waits():
     lines = ["  UMOV UR5, 0x8400490"] + ["nothing here 1"] * 30 + \
         ["  UTCHMMA gdesc[UR8], gdesc[UR10], tmem[UR6], tmem[UR4], idesc[UR5], UPT"]
     assert [f.best.confidence for f in scan_lines(lines)] == [0.85]
-    assert [f.best.confidence for f in scan_lines(lines, window=10)] == [0.5]
+    # past the window the move is reported alone, and the MMA's word where the MMA reads it
+    assert [(f.line, f.best.confidence) for f in scan_lines(lines, window=10)] == \
+        [(1, 0.5), (32, 0.85)]
 
 
 def test_scan_lines_streams():
@@ -506,14 +545,13 @@ def test_cli_plain_is_stable_text():
     lines = result.stdout.splitlines()
     assert lines[0].startswith("descriptor words in " + str(DUMPS / "nvdisasm.txt"))
     assert lines[1].split() == ["line", "where", "value", "confidence", "verdict", "reading"]
-    assert lines[2].split()[:7] == ["12", "UR8:UR9", "0x4000404000000080", "high", "0.99",
-                                    "valid", "smem"]
-    assert lines[-1] == f"9 descriptor words found in {DUMPS / 'nvdisasm.txt'}, 7 distinct"
+    assert lines[2].split()[:7] == ["601", "UR7", "0x40004040", "high", "0.99", "valid", "smem"]
+    assert lines[-1] == f"21 descriptor words found in {DUMPS / 'nvdisasm.txt'}, 13 distinct"
     assert "idesc 0x08400480  kind::mxf4nvf4  (Instruction descriptor (kind::mxf4, mxf4nvf4); " \
            "32-bit; PTX Table 44)" in result.stdout
     assert "\x1b[" not in result.stdout
     table = dump(str(DUMPS / "nvdisasm.txt"), "--plain", "--table-only").stdout.splitlines()
-    assert len(table) == 2 + 9 + 1
+    assert len(table) == 2 + 21 + 1
 
 
 def test_cli_json_from_stdin():
@@ -697,51 +735,26 @@ def test_cli_no_progress_output_when_stderr_is_not_a_terminal(tmp_path, monkeypa
 # ---------------------------------------------------------------- the shared SASS reader (issue #12)
 
 
-def test_sass_line_facts():
-    """dump follows SASS registers through the facts of descriptors.readers.sass.line_fact."""
-    from descriptors.readers.sass import line_fact
-
-    enc = "  /* 0x000fe20008000000 */"
-    assert line_fact("        /*0080*/                   UMOV UR5, 0x8400490 ;" + enc) == \
-        ("move", "UR5", 0x8400490, "UMOV UR5, 0x8400490")
-    assert line_fact("  @P1 MOV R3, -0x1 ;") == ("move", "R3", 0xFFFFFFFF, "@P1 MOV R3, -0x1")
-    assert line_fact("  UMOV UR4, URZ") == ("move", "UR4", 0, "UMOV UR4, URZ")
-    assert line_fact("  IMAD.MOV.U32 R5, RZ, RZ, 0x10200010 ;") == \
-        ("move", "R5", 0x10200010, "IMAD.MOV.U32 R5, 0x10200010")  # the text: op, dest, value
-    assert line_fact("  IMAD.MOV.U32 R5, R1, RZ, 0x10 ;") == ("write", ["R5"])
-    assert line_fact("  R2UR UR6, R2 ;") == ("copy", "UR6", "R2")
-    assert line_fact("  UMOV UR6, UR5 ;") == ("copy", "UR6", "UR5")
-    assert line_fact("  LDG.E.128 R8, desc[UR12][R2.64] ;") == ("write", ["R8", "R9", "R10", "R11"])
-    assert line_fact("  IADD3 R4, PT, PT, R4, 0x1, RZ ;") == ("write", ["R4"])
-    assert line_fact("  ULDC.64 UR4, c[0x0][0x208] ;") == ("write", ["UR4", "UR5"])
-    assert line_fact("  LDSM.16.M88.4 {R4, R5}, [R2] ;") == ("write", ["R4", "R5"])
-    assert line_fact("  UTCHMMA gdesc[UR8], gdesc[UR10], tmem[UR6], tmem[UR4], idesc[UR5], UPT ;") \
-        == ("mma", "UTCHMMA", [("gdesc", "UR", "8"), ("gdesc", "UR", "10"), ("tmem", "UR", "6"),
-                               ("tmem", "UR", "4"), ("idesc", "UR", "5")])
-    assert line_fact("\tFunction : _Z4gemmv") == ("function",)
-    assert line_fact(" " * 78 + "/* 0x000fe20008000000 */") is None  # the second encoding word
-    assert line_fact("adesc=0x4000404000010040") is None
+def test_sass_reader_facts_and_writes():
+    """What the SASS reader (dump's and lint's one reader of SASS) takes from each line: the
+    constants moved into registers, and the registers an instruction overwrites."""
+    from descriptors.readers import Fact
+    from descriptors.readers.sass import read_sass
+    lines = ["        /*0080*/                   UMOV UR5, 0x8400490 ;" + " " * 20
+             + "/* 0x0840049000057882 */", " " * 78 + "/* 0x000fe20008000000 */",
+             "  @P1 MOV R3, -0x1 ;", "  UMOV UR4, URZ", "  IMAD.MOV.U32 R5, RZ, RZ, 0x10200010 ;",
+             "  IMAD.MOV.U32 R6, R1, RZ, 0x10 ;", "  adesc=0x4000404000010040"]
+    facts = [(f.line, f.register, f.value.value) for f in read_sass(lines) if isinstance(f, Fact)]
+    assert facts == [(1, "UR5", 0x08400490), (3, "R3", 0xFFFFFFFF), (4, "UR4", 0),
+                     (5, "R5", 0x10200010)]
+    mma = "  UTCHMMA gdesc[UR8], gdesc[UR10], tmem[UR6], tmem[UR4], idesc[UR5], UPT ;"
+    for write, known in [("ULDC.64 UR4, c[0x0][0x208] ;", False),   # UR4 and UR5
+                         ("LDG.E.128 R8, desc[UR12][R2.64] ;", True),
+                         ("LDCU.128 UR4, c[0x0][0x380] ;", False),
+                         ("LDSM.16.M88.4 R4, [R2] ;", True),
+                         ("UIADD3 UR6, UPT, UPT, UR6, 0x1, URZ ;", True)]:
+        ins = next(i for i in read_sass(["  UMOV UR5, 0x8400490 ;", "  " + write, mma])
+                   if not isinstance(i, Fact))
+        assert ins.operands[4].value.is_const is known, write
 
 
-def test_sass_line_facts_agree_with_the_listing_reader():
-    """Both ways into the SASS reader name the same registers for every MMA operand of the
-    shipped listings: line_fact (dump) and read_sass (lint)."""
-    from descriptors.readers import Instruction
-    from descriptors.readers.sass import line_fact, read_sass
-
-    paths = [DUMPS / "cuobjdump-sass.txt", DUMPS / "nvdisasm.txt",
-             *sorted((DUMPS.parent / "lint").glob("*.sass"))[:20]]
-    checked = 0
-    for path in paths:
-        lines = path.read_text().splitlines()
-        for ins in read_sass(lines):
-            if not isinstance(ins, Instruction) or "MMA" not in ins.opcode.split(".")[0]:
-                continue
-            fact = line_fact(lines[ins.line - 1])
-            assert fact is not None and fact[0] == "mma" and fact[1] == ins.opcode, (path, ins)
-            listed = [(o.text.split("[")[0], o.text.split("[")[1].split("]")[0])
-                      for o in ins.operands if o.memory and o.text.split("[")[0] in
-                      ("gdesc", "idesc", "tmem")]
-            assert [(role, f"{file}{index}") for role, file, index in fact[2]] == listed, path
-            checked += 1
-    assert checked >= 20

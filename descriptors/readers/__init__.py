@@ -140,6 +140,11 @@ _PTX_ONLY = re.compile(r"\s*(?:\.version\s+\d|\.address_size\b|\.visible\b|\.ent
                        r"\.reg\s+\.|\.shared\s+\.|\.param\s+\.|"
                        r"(?:@!?%\w+\s+)?(?:tcgen05|stmatrix|wmma|mov|or|and|ld|st|add|shl|shr|cvt|"
                        r"selp|setp|bra|mul|sub|xor|cvta|mad)\.[a-z])")
+#: Lines only a log has: a debugger prompt or value (``(cuda-gdb) p/x $UR4``, ``$1 = 0x...``), a
+#: register table row (``UR4  0x8400490  138413200``), a printf line naming a value
+#: (``idesc=0x08400490``, ``[block (0,0,0) thread (0,0,0)] ...``).
+_LOG_ONLY = re.compile(r"\s*(?:\((?:cuda-)?gdb\)|\$\d+\s*=|U?R\d{1,3}\s+0x[0-9a-fA-F]+\s|\[block\b|"
+                       r"[^;]*?\b[A-Za-z_]\w*\s*[=:]\s*(?:0x)?[0-9a-fA-F]{8})")
 #: Lines looked at to decide the dialect.
 SNIFF_LINES = 200
 
@@ -150,13 +155,17 @@ def sniff(lines: Iterable[str]) -> str | None:
     command.  A line only a SASS listing has (an instruction address or a header line
     cuobjdump or nvdisasm prints) counts for SASS, a PTX directive, declaration or lower-case
     instruction for PTX; a SASS instruction without an address counts for SASS.  The larger
-    count wins; a ``.target`` line alone is PTX."""
-    ptx = sass = 0
+    count wins; a ``.target`` line alone is PTX.  Where lines only a log has (a debugger's
+    prompt or value, a register table, printf lines naming values) are a tenth of the code
+    lines or more, it is a log: ``None``."""
+    ptx = sass = log = 0
     target = False
     for i, line in enumerate(lines):
         if i >= SNIFF_LINES:
             break
-        if _SASS_ONLY.match(line):
+        if _LOG_ONLY.match(line):
+            log += 1
+        elif _SASS_ONLY.match(line):
             sass += 2
         elif _PTX_ONLY.match(line):
             ptx += 1
@@ -166,6 +175,8 @@ def sniff(lines: Iterable[str]) -> str | None:
             target = True
     if ptx == sass == 0:
         return "ptx" if target else None
+    if log >= 3 and log * 10 >= ptx + sass:
+        return None  # a log with code in it: dump reads its runs of SASS lines as listings
     return "sass" if sass > ptx else "ptx"
 
 

@@ -1,19 +1,24 @@
-"""SASS reader: ``cuobjdump -sass`` / ``nvdisasm`` listings as known-bits facts.
+"""SASS reader: ``cuobjdump -sass`` / ``nvdisasm`` listings (header lines and all), SASS pasted
+into a log, cuda-gdb's ``x/i`` (no ``;``), as known-bits facts.
 
-Data flow followed (per function: ``Function : name``, ``.text.name``): ``MOV``/``UMOV``/
-``MOV32I``/``R2UR`` (copies and immediates), ``IMAD`` and its ``.MOV``/``.U32``/``.SHL``/
-``.IADD`` forms (``a * b + c``), ``IADD3``/``UIADD3`` (without ``.X``), ``LOP3.LUT``/
-``ULOP3.LUT`` (any 3-input truth table), ``SHF``/``USHF`` (funnel shifts ``.L``/``.R``,
-``.U32``/``.U64``, ``.HI``) and ``LEA``/``ULEA`` (``(a << s) + b``).  ``RZ``/``URZ`` read 0.
-Every other instruction that writes a register makes it unknown (``.64`` writes two registers,
-``.128`` four).  A predicated definition (``@P0 UMOV ...``) merges with the value before it.
+Each function (``Function : name``, ``.text.name``) is analysed as a whole by the path-sensitive
+data flow of :mod:`descriptors.readers.dataflow`: basic blocks from the branches (``BRA``,
+``BRX``, ``EXIT``, ``RET``, ``CALL`` ...), reaching definitions (a later write kills an earlier
+one; a predicated write merges with what it may not overwrite; "not yet written" is no value),
+and value sets, worked out only for the registers the descriptor operands depend on (a
+backward slice).  Followed: ``MOV``/``UMOV``/``MOV32I``/``R2UR``/``IMAD.MOV`` (copies and
+immediates), ``IMAD`` (``a * b + c``), ``IADD3``/``UIADD3`` and ``UIADD3.64`` (without ``.X``),
+``LOP3.LUT``/``ULOP3.LUT`` (any truth table), ``SHF``/``USHF``, ``LEA``/``ULEA``,
+``SEL``/``USEL`` (either value: a value set), ``PRMT``/``UPRMT`` (byte permutes) and
+``CS2R R, SRZ``.  ``RZ``/``URZ`` read 0.  Every other instruction that writes a register
+makes it unknown (``.64`` writes two registers, ``.128`` four, ``LDTM.xN`` N).  A shared
+memory descriptor stepped in a K loop keeps its fields above the start address under the
+K-step rule (see :func:`_k_step`); the operand says so in ``assumes``.
 
-Paths: the value of a register at a use is its last definition above the use; where a branch
-above the use can jump over that definition, the value before it is merged in; where the use
-lies in a natural loop (a back edge and every instruction that reaches it without passing its
-target), constant definitions in the loop body are merged in (the ``ELECT``/``BRA.U.ANY`` loops ptxas wraps around each ``UTC*`` instruction) and
-any other definition there makes the value unknown; a non-constant definition inside a loop
-(``UIADD3 UR8, UR8, 0x4``) is unknown at every use.
+The listing's target is read from its header lines (:func:`_arch`): ``code for sm_100a``,
+``.target``, ``arch =``, and ``.headerflags`` (a bare ``sm_100`` without
+``EF_CUDA_ACCELERATORS`` is a family-portable ``sm_100f`` build); each instruction carries it
+and why (``arch_reason``).
 
 tcgen05 instructions in SASS (nvcc 13.0, sm_100a, observed by compiling each form; see
 ``fixtures/lint/COMMANDS.md``):
@@ -48,13 +53,6 @@ tcgen05.ld                             ``LDTM``
 tcgen05.commit                         ``UTCBAR``
 =====================================  ===================================================
 
-Two ways in, one grammar of SASS text here: :func:`read_sass` reads a whole listing (each
-function's data flow, above; ``descgen lint``), and :func:`line_fact` / :func:`instruction_fact`
-read one line at a time, in constant memory, wherever SASS lines turn up (a ``cuobjdump``
-listing, or instructions pasted into a cuda-gdb session or a log): the constant moves,
-register copies, register writes and MMA descriptor operands of the line, as a fact tuple that
-``descgen dump`` (:mod:`descriptors.dump`) follows from line to line.
-
 Operands of ``UTC?MMA``: ``gdesc[URa]`` (A, 64-bit shared memory descriptor in URa:URa+1),
 ``gdesc[URb]`` (B), ``tmem[URd]`` (D), ``tmem[URk]``, ``idesc[URk+1]`` (the 64-bit idescE
 pair: low word sparse metadata address or 0, high word the instruction descriptor), then the
@@ -72,11 +70,10 @@ from .dataflow import EVERY, Code, Step, solve
 from .knownbits import KnownBits
 from .values import Alternative, ValueSet, join, meet, single
 
-__all__ = ["read_sass", "SASS_MMA", "SASS_SCALE_VEC", "SASS_4X", "mma_kinds", "line_fact",
-           "instruction_fact", "ADDRESSED", "BARE", "BARE_INSTRUCTION",
-           "FUNCTION_START"]
+__all__ = ["read_sass", "SASS_MMA", "SASS_SCALE_VEC", "SASS_4X", "mma_kinds"]
 
-#: SASS MMA opcode -> candidate kinds (observed with nvcc 13.0 for sm_100a; the table above).  Block-scaled kinds carry a scale ``tmem[..]`` operand.
+#: SASS MMA opcode -> candidate kinds (observed with nvcc 13.0 for sm_100a; the table above).
+#: Block-scaled kinds carry a scale ``tmem[..]`` operand.
 SASS_MMA: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # opcode: (kinds without block scaling, kinds with block scaling)
     "UTCHMMA": (("f16", "tf32"), ()),
@@ -178,7 +175,8 @@ class _Ins:
         ds = self.dests
         if ds and len(ds) == 1 and op.split(".", 1)[0] in _MATERIALISE:
             # a move (MOV, UMOV, MOV32I, IMAD.MOV d, RZ, RZ, s) of any constant, RZ too
-            moved = op.split(".", 1)[0] in _MOVES_ANY or op.startswith("IMAD.MOV")
+            moved = op.split(".", 1)[0] in _MOVES_ANY or (op.startswith("IMAD.MOV") and len(
+                ops) == 4 and ops[1][0] in ("RZ", "URZ") and ops[2][0] in ("RZ", "URZ"))
             for t, c in ops[-1:] if moved else ops[1:]:
                 imm = _immediate(t) if t[:1] in "-0123456789" else (0 if t in ("RZ", "URZ") and
                                                                     moved else None)
@@ -700,108 +698,3 @@ def read_sass(lines: Iterable[str], first_line: int = 1) -> Iterator[Instruction
         elif kind == "label":
             labels[str(item)] = len(fn)
     yield from _analyse(fn, labels, arch, name, reason)
-
-
-# ---------------------------------------------------------------- one line at a time (dump)
-
-#: An addressed instruction line (``/*0080*/  UMOV UR5, 0x8400490 ;``, the ``;`` optional):
-#: predicate, opcode, operands.
-ADDRESSED = re.compile(r"\s*/\*[0-9A-Fa-f]{1,8}\*/\s*(?:(" + _PRED + r")\s+)?(" + _OPCODE
-                       + r")\s*([^;]*+)")
-#: An instruction pasted without its address: an upper-case opcode whose first operand is a
-#: register, a predicate, an address or an MMA operand.
-BARE = re.compile(r"\s*(?:" + _PRED + r"\s+)?[A-Z][A-Z0-9]{1,15}(?:\.[A-Z0-9_]{1,16}){0,8}\s+"
-                  r"(?:(?:U?R\d{1,3}|U?RZ|!?U?P(?:T|\d))\b|[\[{]|(?:gdesc|tmem)\[)")
-BARE_INSTRUCTION = re.compile(r"\s*(?:(" + _PRED + r")\s+)?(" + _OPCODE + r")\s*([^;]*+)")
-#: Where a new function starts (register values do not carry over).
-FUNCTION_START = re.compile(r"\s*(?:Function\s*:|\.text\.|\.section\s)")
-_MMA_OPERAND = re.compile(r"\b(gdesc|idesc|tmem)\[(U?R)(\d{1,3})\]")
-_REGISTER = re.compile(r"(U?R)(\d{1,3})\Z")
-_HEX_IMMEDIATE = re.compile(r"(-?)0x([0-9A-Fa-f]{1,8})\Z")
-_MOVES = frozenset({"MOV", "UMOV", "MOV32I"})
-_COPIES = frozenset({"MOV", "UMOV", "R2UR", "IMAD.MOV", "IMAD.MOV.U32"})
-_WORD = (1 << 32) - 1
-
-#: What one SASS line says about registers (:func:`instruction_fact`):
-#: ``("move", dest, value, text)`` -- a 32-bit constant (a hex immediate or ``RZ``/``URZ``)
-#: moved into ``dest`` by ``MOV``/``UMOV``/``MOV32I``/``IMAD.MOV`` (``text``: the instruction
-#: as written, predicate included);
-#: ``("copy", dest, source)`` -- ``dest`` gets ``source``'s value (``MOV``, ``UMOV``,
-#: ``R2UR``, ``IMAD.MOV`` of a register);
-#: ``("write", names)`` -- these registers get a value the reader does not follow (a name may
-#: not be a register at all: harmless);
-#: ``("mma", opcode, operands)`` -- a ``UTC*MMA`` reading descriptors from registers:
-#: ``(role, register file, index)`` per ``gdesc[URk]`` / ``idesc[URk]`` / ``tmem[URk]``;
-#: ``("function",)`` -- a function starts.
-SassFact = tuple
-
-
-def _braced(text: str) -> list[str]:
-    return [p.strip() for p in text.strip("{}").split(",")]
-
-
-def _written(op: str, dest: str) -> list[str]:
-    """Registers an instruction writing ``dest`` overwrites (``.64`` two, ``.128`` four)."""
-    if dest.startswith("{"):
-        return _braced(dest)
-    m = _REGISTER.match(dest)
-    if m is None:
-        return []
-    count = 4 if ".128" in op else 2 if ".64" in op else 1
-    return [f"{m.group(1)}{int(m.group(2)) + i}" for i in range(count)]
-
-
-def instruction_fact(pred: str | None, op: str, args: str) -> SassFact:
-    """The fact of one instruction (predicate, opcode, operand text; see :data:`SassFact`)."""
-    if "/*" in args:  # no ';' before the encoding comment
-        args = args.split("/*", 1)[0]
-    base = op.split(".", 1)[0]
-    if base.startswith("UTC") and "MMA" in base:
-        return ("mma", op, _MMA_OPERAND.findall(args))
-    is_move = base in _MOVES or op.startswith("IMAD.MOV")
-    if not (is_move or base == "R2UR"):
-        if args[:1] == "{":
-            return ("write", _braced(args[: args.find("}") + 1]))
-        dest = args.split(",", 1)[0].strip()
-        if ".64" in op or ".128" in op:
-            return ("write", _written(op, dest))
-        return ("write", [dest])
-    parts = [p.strip() for p in args.split(",")]
-    dest = parts[0]
-    if not _REGISTER.match(dest):
-        return ("write", _written(op, dest))
-    src = parts[-1]
-    if base in _MOVES and len(parts) != 2:
-        return ("write", [dest])
-    if op.startswith("IMAD.MOV") and (len(parts) != 4 or parts[1] not in ("RZ", "URZ")
-                                      or parts[2] not in ("RZ", "URZ")):
-        return ("write", [dest])  # IMAD.MOV d, RZ, RZ, s is a move; anything else is not
-    imm = _HEX_IMMEDIATE.match(src) if is_move else None
-    if imm is not None or src in ("RZ", "URZ"):
-        value = 0
-        if imm is not None:
-            value = int(imm.group(2), 16)
-            if imm.group(1):
-                value = (-value) & _WORD
-        where = f"{pred} {op}" if pred else op
-        return ("move", dest, value, f"{where} {dest}, {src}")
-    if op in _COPIES or base in _COPIES:
-        return ("copy", dest, src)
-    return ("write", [dest])
-
-
-def line_fact(line: str) -> SassFact | None:
-    """The fact of one line of text when it is a SASS instruction (addressed, or pasted
-    without its address) or a function header; ``None`` for anything else (the second
-    encoding word of a ``cuobjdump`` instruction, a comment, other text)."""
-    stripped = line.lstrip()
-    if stripped.startswith("/*"):
-        m = ADDRESSED.match(stripped)
-        return instruction_fact(*m.groups()) if m is not None else None
-    if FUNCTION_START.match(line):
-        return ("function",)
-    if BARE.match(line):
-        m = BARE_INSTRUCTION.match(line)
-        if m is not None:
-            return instruction_fact(*m.groups())
-    return None
