@@ -1,12 +1,15 @@
 """PTX reader: statements of a PTX module (or bare instruction lines) as known-bits facts.
 
 Data flow followed (per function, ``.entry``/``.func``): ``mov`` (immediates, registers,
-``mov.b64 %rd, {%lo, %hi}`` and the split ``mov.b64 {%lo, %hi}, %rd``), ``and``/``or``/``xor``/
-``not``, ``shl``/``shr``, ``add``/``sub``/``mul.lo``/``mul.wide``, ``cvt`` between integer types
-(zero- or sign-extension, truncation) and ``selp`` (either value).  Immediates are decimal
-(nvcc writes descriptors that way: ``mov.b32 %r37, 138413200;``), hexadecimal (``0x``, with or
-without a ``U`` suffix), octal or binary.  Everything else that writes a register (``ld``,
-``cvta``, special registers, a symbol address ...) makes it unknown: a run-time value.
+``mov.b64 %rd, {%lo, %hi}`` and the split ``mov.b64 {%lo, %hi}, %rd``, any vector size, a sink
+``_`` taking its piece away: CuTe DSL reads an idesc with ``mov.b64 {_, %r91}, %rd2``),
+``and``/``or``/``xor``/``not``, ``shl``/``shr``, ``add``/``sub``/``mul.lo``/``mul.wide``, ``cvt``
+between integer types (zero- or sign-extension, truncation) and ``selp`` (either value).
+Immediates are decimal (nvcc writes descriptors that way: ``mov.b32 %r37, 138413200;``),
+hexadecimal (``0x``, with or without a ``U`` suffix), octal or binary, negative with a minus,
+and as wide as the instruction's type (a 64-bit one stays whole, also as an instruction's
+operand).  Everything else that writes a register (``ld``, ``cvta``, special registers, a symbol
+address ...) makes it unknown: a run-time value.
 
 A register written more than once in a function (a loop-carried value), or written by a
 predicated instruction (``@%p1 mov.b32 ...``), is unknown at every use: its value depends on
@@ -289,11 +292,19 @@ def _defs(st: _Stmt) -> tuple[str, ...]:
     if parts[0] in _NO_DEF_BASE or ".".join(parts[:2]) in _NO_DEF_TWO:
         return ()
     first = st.ops[0][0]
-    if first.startswith("{"):
-        return tuple([r.strip() for r in first.strip("{}").split(",") if _REG.match(r.strip())])
+    if first.startswith("{"):  # a vector: its registers (a sink ``_`` is none)
+        return tuple([r for r in _vector(first) if _REG.match(r)])
     if "|" in first:  # setp's p|q
         return tuple([r for r in first.split("|") if _REG.match(r)])
     return (first,) if _REG.match(first) else ()
+
+
+def _vector(text: str) -> list[str]:
+    """The elements of a vector operand ``{a, _, c}`` (sinks ``_`` included, in place), or
+    ``[text]`` for a scalar one."""
+    if text[:1] != "{":
+        return [text]
+    return [p.strip() for p in text.strip("{}").split(",")]
 
 
 def _k_step(st: _Stmt) -> tuple[str, str] | None:
@@ -378,6 +389,18 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:
         kb = got[0]
         return kb if kb.width == width else kb.resize(width)
 
+    def operand_width(base: str) -> int:
+        """The width of an instruction's operand ``base`` with no value in ``env``: a
+        register's declared width (else 64 for ``%rd..``, 32 for the rest), an immediate's
+        own (64 bits when it does not fit in 32)."""
+        if base[:1] == "%":
+            t = rtype(base)
+            if t is not None and t[1:].isdigit():
+                return int(t[1:])
+            return 64 if base.startswith("%rd") else 32
+        imm = parse_immediate(base)
+        return 32 if imm is None or -(1 << 31) <= imm < 1 << 32 else 64
+
     for line, st in fn.stmts:
         defs = st.defs
         if st.yielded:
@@ -385,21 +408,18 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:
             for text, col, memory, base, has_off, off, is_value in st.operands:
                 value = origin = None
                 if is_value:
-                    width = 64 if base.startswith("%rd") else 32
                     got = env.get(base)
-                    if base[:1] == "%":  # a register: val(base, width), inline
-                        if got is None:
-                            value = _UNKNOWN[width]
-                        else:
-                            value = got[0]
-                            if value.width != width:
-                                value = value.resize(width)
+                    if got is not None:  # a register with a value: never cut, widened
+                        value = got[0]  # to the register's width as its name tells
+                        origin = got[1]
+                        if value.width < 32 or value.width == 32 and base[:3] == "%rd":
+                            value = value.resize(64 if base[:3] == "%rd" else 32)
                     else:
-                        value = val(base, width)
+                        value = val(base, operand_width(base))
                     if has_off:
+                        width = value.width
                         value = value + KnownBits.const(off, width) if off is not None else \
                             KnownBits.unknown(width)
-                    origin = got[1] if got else None
                 ops.append(Operand(text, col, value, origin, memory,
                                    K_STEP_ASSUMPTION if base in assumed else None))
             # the declared registers it names, kept with the names' types (a tuple key: no
@@ -466,12 +486,14 @@ def _eval(st: _Stmt, val) -> list[KnownBits] | None:  # noqa: C901 - one case pe
     try:
         if base == "mov":
             if dst.startswith("{"):  # split: mov.b64 {lo, hi}, %rd
-                parts = [p.strip() for p in dst.strip("{}").split(",")]
+                # one value per register written (_defs): a sink ``_`` takes its piece away
+                parts = _vector(dst)
                 v = val(srcs[0], w)
                 n = len(parts)
-                return [v.slice(i * (w // n), w // n) for i in range(n)]
-            if srcs and srcs[0].startswith("{"):
-                parts = [p.strip() for p in srcs[0].strip("{}").split(",")]
+                return [v.slice(i * (w // n), w // n) for i, p in enumerate(parts)
+                        if _REG.match(p)]
+            if srcs and srcs[0].startswith("{"):  # pack: mov.b64 %rd, {lo, hi}
+                parts = _vector(srcs[0])
                 n = len(parts)
                 v = val(parts[0], w // n)
                 for i, p in enumerate(parts[1:], 1):
