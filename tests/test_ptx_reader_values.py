@@ -1,5 +1,6 @@
-"""The PTX reader on what compilers write (CuTe DSL, nvcc): 64-bit immediates kept whole and
-sink operands (``mov.b64 {_, %r91}, %rd2``)."""
+"""The PTX reader on what compilers write (CuTe DSL, nvcc): 64-bit immediates kept whole, sink
+operands (``mov.b64 {_, %r91}, %rd2``) and value sets through ``selp`` and the operations after
+it."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from descriptors.lint import lint_lines
 from descriptors.readers import Instruction
 from descriptors.readers.literals import parse_immediate
 from descriptors.readers.ptx import mma_operands, read_ptx
+from descriptors.readers.values import MAX_ALTERNATIVES
 
 HEAD = [".version 8.7", ".target sm_100a", ".address_size 64",
         ".visible .entry k(.param .u64 p0)", "{",
@@ -146,3 +148,121 @@ def test_a_sink_is_no_register_written():
     assert st.defs == ("%r91",)
     st = _parse("mov.b64 {%r90, _}, %rd2", 1)
     assert st.defs == ("%r90",)
+
+
+# ------------------------------------------------------------------ value sets
+
+
+def test_selp_of_two_constants_gives_two_alternatives():
+    selp = f"selp.b32 %r5, {N128}, {N128_NEG}, %p1;"
+    lines = _module("mov.b64 %rd5, 0x4000404000010040;", selp,
+                    MMA.format(a="%rd5", b="%rd5", i="%r5"))
+    op = _operand(lines, "%r5")
+    assert [a.bits.value for a in op.alternatives] == [N128, N128_NEG]
+    assert all(a.bits.is_const and a.bits.width == 32 for a in op.alternatives)
+    assert all(a.origin == (_line_of(lines, selp), selp.rstrip(";")) for a in op.alternatives)
+    # value: what both agree on
+    assert op.value == op.alternatives[0].bits.meet(op.alternatives[1].bits)
+    assert op.value.pattern() == "0x0820?010"
+    assert _lint(lines) == []
+
+
+def test_selp_of_one_value_gives_no_alternatives():
+    lines = _module(f"selp.b32 %r5, {N128}, {N128}, %p1;", "mov.b64 %rd5, 0x4000404000010040;",
+                    MMA.format(a="%rd5", b="%rd5", i="%r5"))
+    op = _operand(lines, "%r5")
+    assert op.alternatives == ()
+    assert op.value.is_const and op.value.value == N128
+
+
+def test_selp_then_or_gives_the_ored_words():
+    orr = f"or.b32 %r7, %r5, {N128};"
+    lines = _module("selp.b32 %r5, 0, 8192, %p1;", orr, "mov.b32 %r8, %r7;",
+                    "mov.b64 %rd5, 0x4000404000010040;",
+                    MMA.format(a="%rd5", b="%rd5", i="%r7"),
+                    MMA.format(a="%rd5", b="%rd5", i="%r8"))
+    op = _operand(lines, "%r7", 0)
+    assert [a.bits.value for a in op.alternatives] == [N128, N128_NEG]
+    assert all(a.bits.is_const for a in op.alternatives)
+    assert all(a.origin == (_line_of(lines, orr), orr.rstrip(";")) for a in op.alternatives)
+    # a plain copy keeps the origin of each alternative; the operand's origin is the copy
+    copied = _operand(lines, "%r8", 1)
+    assert [a.bits.value for a in copied.alternatives] == [N128, N128_NEG]
+    assert [a.origin for a in copied.alternatives] == [a.origin for a in op.alternatives]
+    assert copied.origin[1] == "mov.b32 %r8, %r7"
+
+
+def test_value_sets_through_the_operations():
+    lines = _module("selp.b32 %r5, 1, 2, %p1;",
+                    "shl.b32 %r6, %r5, 4;", "shr.u32 %r7, %r6, 1;", "add.s32 %r8, %r7, 100;",
+                    "sub.s32 %r9, %r8, 4;", "mul.lo.s32 %r10, %r9, 3;", "xor.b32 %r11, %r10, 1;",
+                    "and.b32 %r12, %r11, 255;", "not.b32 %r13, %r12;",
+                    "cvt.u64.u32 %rd5, %r12;", "mov.b64 %rd6, {%r12, %r5};",
+                    "mov.b64 {%r14, %r15}, %rd6;",
+                    *[f"tcgen05.commit.cta_group::1.mbarrier::arrive::one.b64 [{r}];" for r in
+                      ("%r6", "%r7", "%r8", "%r9", "%r10", "%r11", "%r12", "%r13", "%rd5", "%rd6",
+                       "%r14", "%r15")])
+    got = [[a.bits.value for a in ins.operands[0].alternatives] for ins in _instructions(lines)]
+    expect = []
+    for x in (1, 2):
+        v6 = x << 4
+        v7 = v6 >> 1
+        v8 = v7 + 100
+        v9 = v8 - 4
+        v10 = v9 * 3
+        v11 = v10 ^ 1
+        v12 = v11 & 255
+        expect.append([v6, v7, v8, v9, v10, v11, v12, ~v12 & 0xFFFFFFFF, v12])
+    assert got[:9] == [list(col) for col in zip(*expect)]
+    # the pack reads two value sets: every combination (a value set does not know that both
+    # come from one select), and the split gives each half's values back
+    low, high = [e[6] for e in expect], [1, 2]
+    assert got[9] == [lo | hi << 32 for lo in low for hi in high]
+    assert got[10:] == [low, high]
+    assert all(ins.operands[0].value.width == (64 if "%rd" in ins.text else 32)
+               for ins in _instructions(lines))
+
+
+def test_too_many_combinations_are_merged():
+    lines = _module(*[f"selp.b32 %r{10 + i}, {1 << i}, 0, %p1;" for i in range(4)],
+                    "or.b32 %r20, %r10, %r11;", "or.b32 %r21, %r20, %r12;",
+                    "or.b32 %r22, %r21, %r13;", "or.b32 %r23, %r22, 4096;",
+                    "tcgen05.commit.cta_group::1.mbarrier::arrive::one.b64 [%r21];",
+                    "tcgen05.commit.cta_group::1.mbarrier::arrive::one.b64 [%r23];")
+    eight, merged = _operand(lines, "[%r21]", 0), _operand(lines, "[%r23]", 1)
+    assert len(eight.alternatives) == 8 == MAX_ALTERNATIVES
+    assert sorted(a.bits.value for a in eight.alternatives) == list(range(8))
+    assert merged.alternatives == ()  # 16 combinations: what they agree on
+    assert merged.value.pattern() == "0x0000100x"
+
+
+def test_predicated_and_repeated_writes_stay_unknown():
+    lines = _module(f"@%p1 mov.b32 %r5, {N128};",
+                    f"mov.b32 %r6, {N128};", f"selp.b32 %r6, {N128}, {N128_NEG}, %p1;",
+                    f"@%p1 selp.b32 %r7, {N128}, {N128_NEG}, %p2;",
+                    "mov.b64 %rd5, 0x4000404000010040;",
+                    MMA.format(a="%rd5", b="%rd5", i="%r5"),
+                    MMA.format(a="%rd5", b="%rd5", i="%r6"),
+                    MMA.format(a="%rd5", b="%rd5", i="%r7"))
+    for i, reg in enumerate(("%r5", "%r6", "%r7")):
+        op = _operand(lines, reg, i)
+        assert op.value.is_unknown and op.alternatives == ()
+
+
+def test_k_step_rule_keeps_each_alternative():
+    """A stepped descriptor (``add.s64 %rd5, %rd5, 2`` in a K loop) defined by a select keeps
+    the bits above the start address of each alternative (the K-step rule), and so does a
+    register derived from it by one K step."""
+    other = SMEM | 1 << 32  # SBO 1040 B
+    lines = _module(f"selp.b64 %rd5, {SMEM}, {other}, %p1;", "mov.b32 %r7, 136314896;",
+                    "$L_k:", "add.s64 %rd6, %rd5, 32;",
+                    MMA.format(a="%rd5", b="%rd6", i="%r7"),
+                    "add.s64 %rd5, %rd5, 2;", "@%p2 bra $L_k;")
+    ops = mma_operands(_instructions(lines)[0])
+    for name in ("a_desc", "b_desc"):
+        op = ops[name]
+        assert [a.bits.pattern() for a in op.alternatives] == ["0x400040400001xxxx",
+                                                                "0x400040410001xxxx"]
+        assert all(a.assumes and "K-step" in a.assumes for a in op.alternatives)
+        assert op.assumes and "K-step" in op.assumes
+        assert op.value.pattern() == "0x4000404?0001xxxx"
