@@ -1,6 +1,6 @@
 """The PTX reader on what compilers write (CuTe DSL, nvcc): 64-bit immediates kept whole, sink
-operands (``mov.b64 {_, %r91}, %rd2``) and value sets through ``selp`` and the operations after
-it."""
+operands (``mov.b64 {_, %r91}, %rd2``), value sets through ``selp`` and the operations after
+it, and ``descgen lint`` judging each alternative of an operand (``on some paths:``)."""
 
 from __future__ import annotations
 
@@ -266,3 +266,198 @@ def test_k_step_rule_keeps_each_alternative():
         assert all(a.assumes and "K-step" in a.assumes for a in op.alternatives)
         assert op.assumes and "K-step" in op.assumes
         assert op.value.pattern() == "0x4000404?0001xxxx"
+
+
+# ------------------------------------------------------------------ lint on the alternatives
+
+
+def _selp_idesc(first: int, second: int) -> list[str]:
+    return _module(f"selp.b32 %r5, {first}, {second}, %p1;",
+                   "mov.b64 %rd5, 0x4000404000010040;", MMA.format(a="%rd5", b="%rd5", i="%r5"))
+
+
+def test_lint_two_legal_idescs_is_clean():
+    assert _lint(_selp_idesc(N128, N128_NEG)) == []
+
+
+def test_lint_a_legal_and_an_illegal_idesc():
+    lines = _selp_idesc(N128, N264)
+    found = _lint(lines)
+    assert [(f.severity, f.rule, f.operand) for f in found] == [("error", "idesc.shape", "idesc")]
+    f = found[0]
+    assert f.message.startswith("on some paths: tcgen05.mma.cta_group::1.kind::f16: n_dim[22:17]: "
+                                "N=264 is not allowed")
+    assert f.word == f"{N264:#010x}"
+    line = _line_of(lines, f"selp.b32 %r5, {N128}, {N264}, %p1;")
+    assert f.evidence[0] == f"idesc = {N264:#010x} from line {line}: " \
+                            f"selp.b32 %r5, {N128}, {N264}, %p1"
+    assert not any(f"{N128:#010x}" in e for e in f.evidence)  # the legal word is not named
+
+
+def test_lint_two_illegal_idescs_is_an_error_of_every_path():
+    lines = _selp_idesc(N264, N264_NEG)
+    found = _lint(lines)
+    assert [(f.severity, f.rule) for f in found] == [("error", "idesc.shape")]
+    f = found[0]
+    assert f.message.startswith("tcgen05.mma.cta_group::1.kind::f16: n_dim[22:17]: N=264")
+    line = _line_of(lines, f"selp.b32 %r5, {N264}, {N264_NEG}, %p1;")
+    text = f"selp.b32 %r5, {N264}, {N264_NEG}, %p1"
+    assert f"idesc = {N264:#010x} from line {line}: {text}" in f.evidence
+    assert f"idesc = {N264_NEG:#010x} from line {line}: {text}" in f.evidence
+    assert f.word == "0x0842?010"  # what both agree on
+
+
+def test_lint_smem_alternative_with_the_version_bit_cleared():
+    broken = SMEM & ~(1 << 46)
+    lines = _module(f"selp.b64 %rd5, {SMEM}, {broken}, %p1;", f"mov.b32 %r7, {N128};",
+                    MMA.format(a="%rd5", b="%rd5", i="%r7"))
+    found = _lint(lines)
+    assert [(f.rule, f.operand) for f in found] == [("smem.reserved", "a_desc"),
+                                                    ("smem.reserved", "b_desc")]
+    assert all(f.message.startswith("on some paths: ") for f in found)
+    assert all(f.word == f"{broken:#018x}" for f in found)
+
+
+def test_lint_pair_check_on_each_combination():
+    """The pair rules judge each (idesc, a_desc, b_desc) combination: an absolute-LBO
+    descriptor (sm_103a) with an idesc whose B is MN-major on one arm of the select breaks
+    pair.lbo_absolute on that path only; the evidence names that idesc alternative."""
+    b_mn = N128 | 1 << 16  # transpose_b: B is MN-major
+    absolute = 0x4000404000010040 | 1 << 52
+    selp = f"selp.b32 %r5, {N128}, {b_mn}, %p1;"
+    lines = [ln.replace("sm_100a", "sm_103a") for ln in
+             _module(selp, f"mov.b64 %rd5, {absolute};", MMA.format(a="%rd5", b="%rd5", i="%r5"))]
+    found = _lint(lines)
+    assert [(f.rule, f.operand) for f in found] == [("pair.lbo_absolute", "a_desc"),
+                                                    ("pair.lbo_absolute", "b_desc")]
+    line = _line_of(lines, selp)
+    for f in found:
+        assert f.message.startswith("on some paths: tcgen05.mma")
+        assert f.evidence[0] == f"idesc = {b_mn:#010x} from line {line}: {selp.rstrip(';')}"
+        assert not any(f"{N128:#010x}" in e for e in f.evidence)
+    # both arms MN-major: every path
+    both = [ln.replace(f"{N128}, {b_mn}", f"{b_mn}, {b_mn | 1 << 13}") for ln in lines]
+    assert [(f.rule, f.message.startswith("on some")) for f in _lint(both)] == [
+        ("pair.lbo_absolute", False), ("pair.lbo_absolute", False)]
+
+
+def test_lint_zcm_alternatives():
+    """``.ws`` zero-column mask: each alternative is judged (with the idesc's M)."""
+    from descriptors.validate import validate
+    m64 = 0x04200010  # M=64 N=128
+    good = next(w for w in range(0, 1 << 12, 1) if not [
+        f for f in validate("zcm", w, arch="sm_100a", m=64) if f.severity == "error"])
+    bad = next(w for w in (1 << 63, 1 << 62, 0xFFFFFFFFFFFFFFFF) if [
+        f for f in validate("zcm", w, arch="sm_100a", m=64) if f.severity == "error"])
+    lines = _module(f"mov.b32 %r5, {m64};", "mov.b64 %rd5, 0x4000404000010040;",
+                    f"selp.b64 %rd6, {good}, {bad}, %p1;",
+                    "tcgen05.mma.ws.cta_group::1.kind::f16 [%r1], %rd5, %rd5, %r5, %p2, %rd6;")
+    found = _lint(lines)
+    assert found and all(f.operand == "zcm" and f.message.startswith("on some paths: zero-column")
+                         for f in found)
+    assert all(f.word == f"{bad:#018x}" for f in found)
+
+
+def test_lint_zcm_with_the_m_of_each_idesc_alternative():
+    """An idesc that is M=32 on one path and M=128 on the other: the mask is judged with each
+    M (a column shift of 20 is too much for M=32 only), the evidence names the idesc."""
+    m32 = 0x02200010
+    mask = 20 << 56 | 1 << 39  # column shift 20, non-zero mask
+    selp = f"selp.b32 %r5, {m32}, {N128}, %p1;"
+    lines = _module(selp, "mov.b64 %rd5, 0x4000404000010040;", f"mov.b64 %rd6, {mask};",
+                    "tcgen05.mma.ws.cta_group::1.kind::f16 [%r1], %rd5, %rd5, %r5, %p2, %rd6;")
+    found = _lint(lines)
+    assert [(f.rule, f.operand) for f in found] == [("zcm.column_shift", "zcm")]
+    f = found[0]
+    assert f.message.startswith("on some paths: zero-column mask: column_shift[61:56]")
+    assert "(M=32 from the instruction descriptor)" in f.message
+    assert f.evidence[0] == f"idesc = {m32:#010x} from line {_line_of(lines, selp)}: " \
+                            f"{selp.rstrip(';')}"
+    assert f.evidence[1].startswith(f"zcm = {mask:#018x} from line")
+
+
+def test_lint_alloc_column_count_alternatives():
+    alloc = "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%rd30], {};"
+    selp = "selp.b32 %r5, 32, 33, %p1;"
+    lines = _module(selp, alloc.format("%r5"), "selp.b32 %r6, 64, 128, %p1;",
+                    alloc.format("%r6"))
+    found = _lint(lines)
+    assert [(f.line, f.rule, f.word) for f in found] == [
+        (_line_of(lines, alloc.format("%r5")), "tmem.alloc", "33")]
+    assert found[0].message.startswith("on some paths: tcgen05.alloc: nCols 33")
+    assert found[0].evidence == (f"ncols = 33 from line {_line_of(lines, selp)}: "
+                                 f"{selp.rstrip(';')}",)
+
+
+# ------------------------------------------------------------------ a CuTe DSL style kernel
+
+
+def _cute(smem_upper: int = 4611756662049538048) -> list[str]:
+    """What CuTe DSL writes for a tcgen05.mma: the instruction descriptor built at run time
+    (``selp`` of the negate bit, ``or`` with the constant fields) in the upper half of a 64-bit
+    ``idescE`` read back with a sink, the shared memory descriptors' start address computed and
+    their upper fields or'ed in as one 64-bit constant."""
+    return [
+        "//", "// Generated by NVIDIA NVVM Compiler (CuTe DSL)", "//",
+        ".version 8.7", ".target sm_100a", ".address_size 64", "",
+        ".visible .entry kernel_cutlass_gemm_0(", "\t.param .u64 .ptr .align 1 p0,",
+        "\t.param .u32 p1", ")", "{",
+        "\t.reg .pred \t%p<8>;", "\t.reg .b32 \t%r<128>;", "\t.reg .b64 \t%rd<64>;", "",
+        "\tld.param.u64 \t%rd30, [p0];",
+        "\tld.param.u32 \t%r60, [p1];",
+        "\tsetp.ne.s32 \t%p1, %r60, 0;",
+        "\tld.shared.u32 \t%r1, [%rd30];",
+        "\tmov.u32 \t%r61, %tid.x;",
+        "\tsetp.eq.s32 \t%p2, %r61, 0;",
+        # idesc: the negate-A bit chosen at run time, the rest constant, in the upper half
+        "\tselp.b32 \t%r70, 8192, 0, %p1;",
+        "\tor.b32 \t%r71, %r70, 136314896;",
+        "\tmov.b32 \t%r72, 0;",
+        "\tmov.b64 \t%rd2, {%r72, %r71};",
+        "\tmov.b64 \t{_, %r91}, %rd2;",
+        "\tmov.b64 \t{%r90, _}, %rd2;",
+        # smem descriptors: (address >> 4) & 0x3FFF, then the constant upper fields
+        "\tcvta.to.shared.u64 \t%rd31, %rd30;",
+        "\tcvt.u32.u64 \t%r80, %rd31;",
+        "\tshr.u32 \t%r81, %r80, 4;",
+        "\tand.b32 \t%r82, %r81, 16383;",
+        "\tcvt.u64.u32 \t%rd10, %r82;",
+        f"\tor.b64 \t%rd3, %rd10, {smem_upper};",
+        "\tadd.s32 \t%r83, %r82, 64;",
+        "\tand.b32 \t%r84, %r83, 16383;",
+        "\tcvt.u64.u32 \t%rd11, %r84;",
+        f"\tor.b64 \t%rd4, %rd11, {smem_upper};",
+        "\t@%p2 tcgen05.mma.cta_group::1.kind::f16 \t[%r1], %rd3, %rd4, %r91, %p1;",
+        "\tret;", "}", ""]
+
+
+def test_cute_dsl_kernel_is_clean():
+    lines = _cute()
+    ins = _instructions(lines)
+    assert len(ins) == 1
+    ops = mma_operands(ins[0])
+    idesc = ops["idesc"]
+    assert [a.bits.value for a in idesc.alternatives] == [N128_NEG, N128]  # the high half
+    assert all(a.origin[1] == "mov.b64 {_, %r91}, %rd2" for a in idesc.alternatives)
+    assert ops["a_desc"].value.one == 4611756662049538048
+    found = list(lint_lines(lines, file="cute.ptx"))
+    assert [f for f in found if f.severity in ("error", "warning")] == []
+    # the start address is a run-time value: a note, not a finding
+    assert {f.rule for f in found} == {"lint.runtime"}
+
+
+def test_cute_dsl_kernel_with_the_version_bit_cleared():
+    lines = _cute(4611756662049538048 & ~(1 << 46))
+    found = _lint(lines)
+    assert [(f.severity, f.rule, f.operand) for f in found] == [
+        ("error", "smem.reserved", "a_desc"), ("error", "smem.reserved", "b_desc")]
+    assert all(not f.message.startswith("on some paths") for f in found)
+    assert all("fixed_constant[48:46]" in f.message for f in found)
+
+
+def test_cute_dsl_idesc_read_with_a_sink_before_the_fix_would_be_the_low_half():
+    """The low half of the idescE is 0: read as the idesc it breaks the shape rules, which is
+    what a sink that shifted the register list made lint report."""
+    lines = [ln.replace("%r91, %p1;", "%r90, %p1;") for ln in _cute()]
+    found = _lint(lines)
+    assert found and all(f.operand == "idesc" and f.severity == "error" for f in found)
