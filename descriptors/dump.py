@@ -1318,8 +1318,9 @@ def _scan_ptx(lines: Iterable[str], as_: str | None, kind: str | None, arch: str
     """PTX: the immediates the code materialises (``mov.b32 %r37, 138413200;``,
     ``or.b64 %rd2, %rd10, 4611756662049538048;``) and the constant operands of tcgen05.mma,
     from :mod:`descriptors.readers.ptx`.  An immediate that reaches an MMA operand (the line
-    that defined the operand) is named by it: the family, and for an instruction descriptor
-    the instruction's kind."""
+    that defined the operand, or one of its alternatives) is named by it: the family, and for
+    an instruction descriptor the instruction's kind.  An operand no immediate made is reported
+    when it is known: each of its alternatives that is (``selp`` ... ``or``: every word)."""
     from itertools import chain
 
     from .readers import Fact
@@ -1403,15 +1404,25 @@ def _scan_ptx(lines: Iterable[str], as_: str | None, kind: str | None, arch: str
                     hint: Hint = (family, _MMA_OPERAND, True, "it feeds " + role + at)
                     k = mma_kind if family == "idesc" else None
                     targets = by_line.get(op.origin[0], []) if op.origin else []
+                    alternatives = op.alternatives
+                    if alternatives:  # several values: the lines that made each too
+                        targets = list(chain(targets, *[
+                            by_line.get(w[0], ()) for w in dict.fromkeys(
+                                [a.origin for a in alternatives])
+                            if w is not None and w != op.origin]))
                     for e in targets:
                         if hint not in e[4]:
                             e[4].append(hint)
                             e[5] = k or e[5]
-                    if not targets and op.value is not None and op.value.is_const:
-                        e = [line, op.text, op.value.value, 64 if op.value.width == 64 else 32,
-                             [hint], k, op.value]
-                        pending.append(e)
-                        by_line.setdefault(line, []).append(e)
+                    if targets:
+                        continue
+                    # no immediate made it: the operand's word(s), when wholly known
+                    for kb in [a.bits for a in alternatives] if alternatives else [op.value]:
+                        if kb is not None and kb.is_const:
+                            e = [line, op.text, kb.value, 64 if kb.width == 64 else 32, [hint],
+                                 k, kb]
+                            pending.append(e)
+                            by_line.setdefault(line, []).append(e)
             limit = line - window
         while pending and pending[0][0] < limit:  # emit the words no later line can name
             e = pending.popleft()

@@ -461,3 +461,17 @@ def test_cute_dsl_idesc_read_with_a_sink_before_the_fix_would_be_the_low_half():
     lines = [ln.replace("%r91, %p1;", "%r90, %p1;") for ln in _cute()]
     found = _lint(lines)
     assert found and all(f.operand == "idesc" and f.severity == "error" for f in found)
+
+
+def test_dump_names_each_idesc_alternative():
+    """``descgen dump``: an MMA operand that is one of several wholly known words (no immediate
+    of the code made it) is reported once per word, named by the MMA."""
+    from descriptors.dump import scan
+    lines = _cute()
+    mma = next(i for i, ln in enumerate(lines, 1) if "tcgen05.mma" in ln)
+    at = [(f.word, f.text, f.best.kind, f.best.evidence) for f in scan("\n".join(lines))
+          if f.line == mma]
+    feeds = f"it feeds idesc of tcgen05.mma.cta_group::1.kind::f16 at line {mma}"
+    assert [(w, t, k) for w, t, k, _ in at] == [(N128_NEG, "%r91 = 0x08202010", "f16"),
+                                                (N128, "%r91 = 0x08200010", "f16")]
+    assert all(ev[0].startswith(feeds) for *_, ev in at)
