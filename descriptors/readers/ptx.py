@@ -112,9 +112,10 @@ class _Stmt:
         self.yielded = yielded = opcode.startswith(_YIELDED)
         self.facts: tuple[tuple[int, KnownBits], ...] = ()
         self.evaluates = False  # an opcode _eval may know the result of
-        #: the registers it reads when its result is worked out (:func:`_eval`): a value set
-        #: among them makes it go through :func:`_analyse`'s value-set path
-        self.reads: tuple[str, ...] = ()
+        #: the registers it reads when its result is worked out (:func:`_eval`), worked out
+        #: when first asked for (:func:`_reads`): a value set among them makes it go through
+        #: :func:`_analyse`'s value-set path
+        self.reads: tuple[str, ...] | None = None
         #: a ``selp`` (not predicated): either source, kept as a value set
         self.selects = False
         if yielded:
@@ -136,8 +137,6 @@ class _Stmt:
             self.evaluates = base in _EVALUATED
             if self.evaluates and not pred:
                 self.selects = base == "selp"
-                self.reads = tuple(dict.fromkeys(
-                    r for t in self.srcs for r in _vector(t) if _REG.match(r)))
                 if not self.selects and self.srcs and all(
                         t[:1] in _IMM_FIRST and parse_immediate(t) is not None for t in self.srcs):
                     self.fixed = _eval(self, _immediate)
@@ -329,6 +328,17 @@ def _vector(text: str) -> list[str]:
     return [p.strip() for p in text.strip("{}").split(",")]
 
 
+def _reads(st: _Stmt) -> tuple[str, ...]:
+    """The registers ``st`` reads when :func:`_analyse` works its result out (none when it does
+    not: an opcode :func:`_eval` has no case for, a predicated statement), kept in ``st``."""
+    reads = st.reads
+    if reads is None:
+        reads = st.reads = tuple(dict.fromkeys(
+            r for t in st.srcs for r in _vector(t) if _REG.match(r))) \
+            if st.evaluates and not st.pred else ()
+    return reads
+
+
 def _k_step(st: _Stmt) -> tuple[str, str] | None:
     """``(dest, source)`` of ``add/sub.{s,u,b}64 d, s, IMM`` with 0 < |IMM| < 2^14: how kernels
     step a shared memory descriptor through K."""
@@ -416,14 +426,14 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:  
         return kb if kb.width == width else kb.resize(width)
 
     def operand_width(base: str) -> int:
-        """The width of an instruction's operand ``base`` with no value in ``env``: a
-        register's declared width (else 64 for ``%rd..``, 32 for the rest), an immediate's
-        own (64 bits when it does not fit in 32)."""
+        """The width of an instruction's operand ``base`` with no value in ``env``: 64 for
+        ``%rd..``, 32 for another ``%r..`` (nvcc's names), else the register's declared width
+        (32 when undeclared); an immediate's own (64 bits when it does not fit in 32)."""
         if base[:1] == "%":
+            if base[:2] == "%r":
+                return 64 if base[:3] == "%rd" else 32
             t = rtype(base)
-            if t is not None and t[1:].isdigit():
-                return int(t[1:])
-            return 64 if base.startswith("%rd") else 32
+            return int(t[1:]) if t is not None and t[1:].isdigit() else 32
         imm = parse_immediate(base)
         return 32 if imm is None or -(1 << 31) <= imm < 1 << 32 else 64
 
@@ -461,7 +471,7 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:  
                 return [()]
             w = st.width
             return [join(source_set(st.srcs[0], w, here), source_set(st.srcs[1], w, here))]
-        regs = [r for r in st.reads if r in multi]
+        regs = [r for r in _reads(st) if r in multi]
         results: dict[tuple[KnownBits, ...], list[KnownBits] | None] = {}
 
         def evaluate(*bits: KnownBits) -> list[KnownBits] | None:
@@ -478,7 +488,7 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:  
             return got  # type: ignore[return-value]
 
         sources = [multi[r] for r in regs]
-        copy = st.base == "mov" and st.ops[0][0][:1] != "{" and st.reads == st.srcs[:1]
+        copy = st.base == "mov" and st.ops[0][0][:1] != "{" and _reads(st) == st.srcs[:1]
         out = []
         for i in range(len(st.defs)):
             def pick(*bits: KnownBits, i: int = i) -> KnownBits | None:
@@ -567,7 +577,8 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:  
                     env[d] = (k_stepped(env[src][0]), here)
                     assumed.add(d)
             continue
-        if st.selects or (multi and st.reads and not multi.keys().isdisjoint(st.reads)):
+        if st.selects or multi and not multi.keys().isdisjoint(
+                _reads(st) if st.reads is None else st.reads):
             # a select, or a source that holds one of several values: value sets
             here = (line, st.text)
             for d, alts in zip(defs, value_sets(st, here)):
