@@ -4,6 +4,9 @@ it, and ``descgen lint`` judging each alternative of an operand (``on some paths
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+
 import pytest
 
 from descriptors.lint import lint_lines
@@ -475,3 +478,19 @@ def test_dump_names_each_idesc_alternative():
     assert [(w, t, k) for w, t, k, _ in at] == [(N128_NEG, "%r91 = 0x08202010", "f16"),
                                                 (N128, "%r91 = 0x08200010", "f16")]
     assert all(ev[0].startswith(feeds) for *_, ev in at)
+
+
+@pytest.mark.skipif(shutil.which("ptxas") is None, reason="ptxas (CUDA 13) is not on PATH")
+def test_the_hand_written_ptx_is_ptx(tmp_path):
+    """ptxas assembles the modules these tests read: the CuTe DSL style kernel (sinks, selp,
+    64-bit decimal constants) and an MMA with a 64-bit hex immediate descriptor operand."""
+    modules = {"cute.ptx": _cute(),
+               "imm.ptx": _module(f"selp.b32 %r5, {N128}, {N128_NEG}, %p1;",
+                                  "mov.b64 {_, %r91}, %rd30;", "mov.b64 {%rs1, _, %rs3, _}, %rd30;",
+                                  MMA.format(a="%rd30", b=SMEM_HEX, i="%r5"))}
+    for name, lines in modules.items():
+        path = tmp_path / name
+        path.write_text("\n".join(lines) + "\n")
+        done = subprocess.run(["ptxas", "-arch=sm_100a", str(path), "-o", str(tmp_path / "o")],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
