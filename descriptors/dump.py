@@ -1272,7 +1272,9 @@ def _scan_code(lines: Iterable[str], dialect: str, as_: str | None, kind: str | 
     instruction descriptor the kinds the instruction serves (PTX ``.kind::``; a SASS opcode's
     kinds, :data:`descriptors.readers.sass.SASS_MMA`).  A SASS shared memory descriptor is a
     register pair: a constant pair is one 64-bit word at the MMA (its upper half's immediate
-    is not reported again); a pair known in part names the immediate of its upper half."""
+    is not reported again); a pair known in part names the immediate of its upper half.  An
+    operand no immediate made is reported when it is known: each of its alternatives that is
+    (``selp`` ... ``or``: every word)."""
     from itertools import chain
 
     from .readers import Fact
@@ -1386,13 +1388,23 @@ def _scan_code(lines: Iterable[str], dialect: str, as_: str | None, kind: str | 
                     hint: Hint = (family, _MMA_OPERAND, True, "it feeds " + role + at)
                     k = mma_kind if family == "idesc" else None
                     targets = by_line.get(op.origin[0], []) if op.origin else []
+                    alternatives = op.alternatives
+                    if alternatives:  # several values: the lines that made each too
+                        targets = list(chain(targets, *[
+                            by_line.get(w[0], ()) for w in dict.fromkeys(
+                                [a.origin for a in alternatives])
+                            if w is not None and w != op.origin]))
                     for e in targets:
                         if hint not in e[4]:
                             e[4].append(hint)
                             e[5] = k or e[5]
-                    if not targets and op.value is not None and op.value.is_const:
-                        add(line, op.text, op.value.value, 64 if op.value.width == 64 else 32,
-                            [hint], k, op.value, None)
+                    if targets:
+                        continue
+                    # no immediate made it: the operand's word(s), when wholly known
+                    for kb in [a.bits for a in alternatives] if alternatives else [op.value]:
+                        if kb is not None and kb.is_const:
+                            add(line, op.text, kb.value, 64 if kb.width == 64 else 32, [hint],
+                                k, kb, None)
 
 
 def _sass_mma(item: Any, sass_kinds: Any, by_line: dict[int, list[list[Any]]], add: Any) -> None:

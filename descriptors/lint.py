@@ -36,6 +36,14 @@ field it names is wholly constant, and the same finding (rule, field, message) c
 the unknown bits all 0 and with them all 1.  A descriptor computed entirely at run time
 is a note (``lint.runtime``), never a guess.
 
+Several values: where the reader gives an operand several possible values (``alternatives``:
+one per ``selp`` arm or combination of them, each with the line that made it), every check
+judges each alternative (every combination, for checks of several operands, up to
+:data:`~descriptors.readers.values.MAX_ALTERNATIVES`; past that, what they all agree on).  A
+finding of every alternative is reported as for one value, its evidence naming each; a finding
+of only some is reported with the same severity, its message prefixed ``on some paths:`` and its
+evidence naming the alternatives that break the rule.
+
 One rule goes beyond the instructions themselves: a K step must not carry out of the 14-bit
 start address (Table 40; ``advance_descriptor`` refuses such a step).  So in PTX a 64-bit
 register defined once and otherwise only stepped by ``add``/``sub`` of an immediate below 2^14
@@ -57,9 +65,10 @@ text, operand name and the word (hex; ``x``/``?`` for unknown nibbles, see
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from itertools import product
+from typing import Any, TypeVar
 
 from .codec import decode
 from .enums import KINDS
@@ -71,6 +80,7 @@ from .readers.ptx import parse_immediate
 # SASS text, kept by the reader for lint and dump alike
 from .readers.sass import SASS_MMA, mma_kinds
 from .readers.sass import SASS_SCALE_VEC as _SASS_SCALE_VEC
+from .readers.values import MAX_ALTERNATIVES
 from .tmem import check_alloc
 from .validate import ARCHES, SEVERITIES, Finding, validate, validate_pair
 
@@ -205,13 +215,101 @@ class _Emitter:
     def add(self, sev: str, rule: str, message: str, op: Operand | None, name: str | None,
             word: str | None, evidence: tuple[str, ...] = ()) -> None:
         ev = list(evidence)
-        if op is not None and op.origin is not None:
-            ev.insert(0, f"{name} = {word} from line {op.origin[0]}: {op.origin[1]}"
-                      + (f" ({op.assumes})" if op.assumes else ""))
-        elif op is not None and word is not None:
-            ev.insert(0, f"{name} = {word}")
+        if op is not None and (op.origin is not None or word is not None):
+            ev.insert(0, _where(name, op, word))
         self.out.append(LintFinding(self.file, self.ins.line, op.col if op else self.ins.col,
                                     sev, rule, message, self.ins.text, name, word, tuple(ev)))
+
+
+def _where(name: str | None, op: Operand, word: str | None) -> str:
+    """Evidence: the operand's word and the line that made it (``idesc = 0x.. from line N:
+    ...``)."""
+    if op.origin is None:
+        return f"{name} = {word}"
+    return (f"{name} = {word} from line {op.origin[0]}: {op.origin[1]}"
+            + (f" ({op.assumes})" if op.assumes else ""))
+
+
+# ---------------------------------------------------------------------------- several values
+
+_R = TypeVar("_R")
+_Named = Sequence[tuple[str | None, Operand | None]]
+
+
+def _paths(ops: _Named) -> list[tuple[Operand | None, ...]]:
+    """The operands once per path: a tuple per combination of their alternatives, each operand
+    then holding one alternative's bits, origin and assumption (an operand with no
+    alternatives, or ``None``, stays as it is).  Past :data:`MAX_ALTERNATIVES` combinations, or
+    where more than one operand has alternatives (the readers do not say which alternative of
+    one goes with which of another: a combination may be of no path), one tuple of the
+    operands as they are (their ``value``: what the alternatives agree on), so nothing is
+    reported that only an impossible combination breaks."""
+    count = 1
+    varying = 0
+    for _, op in ops:
+        if op is not None and op.alternatives:
+            count *= len(op.alternatives)
+            varying += 1
+    if count == 1 or count > MAX_ALTERNATIVES or varying > 1:
+        return [tuple(op for _, op in ops)]
+    choices = [[op] if op is None or not op.alternatives else
+               [replace(op, value=a.bits, origin=a.origin or op.origin,
+                        assumes=a.assumes or op.assumes, alternatives=())
+                for a in op.alternatives]
+               for _, op in ops]
+    return list(product(*choices))
+
+
+def _judge(em: _Emitter, ops: _Named, check: Callable[..., _R]) -> list[_R]:
+    """``check(emitter, *operands)`` once per path of ``ops`` (:func:`_paths`; each is
+    ``(name, operand)``), its results in order.  With one path the findings go to ``em`` as
+    they are; with several, a finding (severity, rule, operand, message) of every path is
+    reported once, a finding of some paths once with ``on some paths:`` before its message,
+    and the evidence names the paths' alternatives."""
+    paths = _paths(ops)
+    if len(paths) == 1:
+        return [check(em, *paths[0])]
+    runs = []
+    for path in paths:
+        sub = _Emitter(em.file, em.ins)
+        runs.append((path, sub, check(sub, *path)))
+    hits: dict[tuple[str, str, str | None, str], list[tuple[int, LintFinding]]] = {}
+    for i, (_, sub, _) in enumerate(runs):
+        for f in sub.out:
+            hits.setdefault((f.severity, f.rule, f.operand, f.message), []).append((i, f))
+    names = [name for name, _ in ops]
+    for (severity, rule, operand, message), found in hits.items():
+        every = len({i for i, _ in found}) == len(paths)
+        evidence: dict[str, None] = {}
+        for i, f in found:
+            for name, plain, o in zip(names, (op for _, op in ops), runs[i][0]):
+                # the alternative this path takes of another operand than the finding's
+                if o is not plain and o is not None and o.value is not None and \
+                        name != operand and o.col != f.col:
+                    evidence[_where(name, o, o.value.pattern())] = None
+            evidence.update(dict.fromkeys(f.evidence))
+        words = list(dict.fromkeys(f.word for _, f in found if f.word is not None))
+        at = names.index(operand) if operand in names else None
+        values = [runs[i][0][at] for i, _ in found] if at is not None else []
+        em.out.append(replace(found[0][1], word=_one_word(words, [
+            o.value if o is not None else None for o in values]),
+            message=message if every else f"on some paths: {message}",
+            evidence=tuple(evidence)))
+    return [r for _, _, r in runs]
+
+
+def _one_word(words: list[str], values: Sequence[KnownBits | None]) -> str | None:
+    """The word of a finding of several paths: theirs when they agree; else, for hex words,
+    what the paths' ``values`` agree on (``x``/``?`` for the rest), other words joined by
+    ``or``."""
+    if len(words) <= 1:
+        return words[0] if words else None
+    if words[0].startswith("0x") and values and None not in values:
+        kb = values[0]
+        for other in values[1:]:
+            kb = kb.meet(other.resize(kb.width))  # type: ignore[union-attr]
+        return kb.resize(4 * (len(words[0]) - 2)).pattern()  # type: ignore[union-attr]
+    return " or ".join(words)
 
 
 def _fmt(f: Finding) -> str:
@@ -261,13 +359,26 @@ def _check_mma(em: _Emitter, ins: Instruction, ctx: _Context, arch: str) -> None
         # (nvcc writes 0 for dense forms and the metadata address for .sp), see _check_idesc
     if len(ctx.kinds) > 1 and idesc is not None and idesc.value is not None \
             and idesc.value.width == 32 and not idesc.value.is_unknown:
-        _narrow_kinds(ctx, idesc.value, arch)
-    m_value = _check_idesc(em, ctx, idesc, arch, low if ins.dialect == "sass" else None)
+        _narrow_kinds(ctx, idesc.value, arch)  # the kinds every alternative's types allow
+    if ins.dialect != "sass":
+        low = None
+    m_of: dict[KnownBits | None, int | None] = {}  # the idesc's M, by the alternative's bits
+
+    def idesc_check(sub: _Emitter, op: Operand | None) -> int | None:
+        m = m_of[op.value if op else None] = _check_idesc(sub, ctx, op, arch, low)
+        return m
+
+    ms = set(_judge(em, [("idesc", idesc)], idesc_check))
     for name, op in (("a_desc", a), ("b_desc", b)):
-        _check_smem(em, op, name, arch)
-    _check_pair(em, ctx, idesc, a, b, arch)
+        _judge(em, [(name, op)], lambda sub, o, name=name: _check_smem(sub, o, name, arch))
+    _judge(em, [("idesc", idesc), ("a_desc", a), ("b_desc", b)],
+           lambda sub, i, x, y: _check_pair(sub, ctx, i, x, y, arch))
     if zcm is not None and zcm.value is not None:
-        _check_zcm(em, zcm, m_value, arch)
+        if len(ms) == 1:  # one M whatever the idesc's alternative
+            _judge(em, [("zcm", zcm)], lambda sub, z: _check_zcm(sub, z, next(iter(ms)), arch))
+        else:  # the mask of each alternative with the M of each idesc alternative
+            _judge(em, [("idesc", idesc), ("zcm", zcm)],
+                   lambda sub, i, z: _check_zcm(sub, z, m_of.get(i.value if i else None), arch))
 
 
 #: Rules whose breach means the word is not of that kind at all (its type codes or scale type
@@ -542,7 +653,7 @@ def _check_shift(em: _Emitter, ins: Instruction, arch: str) -> None:
 def _check_cp(em: _Emitter, ins: Instruction, arch: str) -> None:
     for o in ins.operands[1:]:
         if o.value is not None and (_role(o) == "gdesc" or not o.memory and o.value.width == 64):
-            _check_smem(em, o, "s_desc", arch)
+            _judge(em, [("s_desc", o)], lambda sub, op: _check_smem(sub, op, "s_desc", arch))
 
 
 #: Rules of the instruction models that :func:`_check_ldst` already reports for tcgen05.ld/st
@@ -590,6 +701,15 @@ def _check_model(em: _Emitter, ins: Instruction, arch: str) -> None:
         em.add(f.severity, f.rule, f"{p.mnemonic}: {_fmt(f)}", op, f.field, word)
 
 
+def _judge_operands(em: _Emitter, ins: Instruction,
+                    check: Callable[[_Emitter, Instruction], None]) -> None:
+    """``check(emitter, instruction)`` for a check that reads the instruction's operands itself:
+    once per path of all of them (:func:`_judge`)."""
+    if not any(o.alternatives for o in ins.operands):
+        check(em, ins)
+        return
+    _judge(em, [(o.text, o) for o in ins.operands],
+           lambda sub, *ops: check(sub, replace(ins, operands=ops)))
 
 
 def check_instruction(file: str, ins: Instruction, arch: str,
@@ -605,20 +725,20 @@ def check_instruction(file: str, ins: Instruction, arch: str,
         else None
     modelled = mn is not None
     if modelled:
-        _check_model(em, ins, model_arch or arch)
+        _judge_operands(em, ins, lambda sub, i: _check_model(sub, i, model_arch or arch))
     if ins.dialect == "ptx":
         if op.startswith("tcgen05.mma"):
             ctx = _ptx_context(ins)
             if ctx is not None:
                 _check_mma(em, ins, ctx, arch)
         elif op.startswith(("tcgen05.alloc", "tcgen05.dealloc")):
-            _check_alloc(em, ins)
+            _judge_operands(em, ins, _check_alloc)
         elif op.startswith("tcgen05.cp"):
             _check_cp(em, ins, arch)
         elif op.startswith(("tcgen05.ld", "tcgen05.st")):
-            _check_ldst(em, ins, arch)
+            _judge_operands(em, ins, lambda sub, i: _check_ldst(sub, i, arch))
         elif op.startswith("tcgen05.shift"):
-            _check_shift(em, ins, arch)
+            _judge_operands(em, ins, lambda sub, i: _check_shift(sub, i, arch))
     else:
         ctx = _sass_context(ins)
         if ctx is not None:

@@ -512,7 +512,11 @@ def test_sass_loops_are_not_guessed():
     assert mma.operands[1].assumes is None
     assert b.is_const and b.value == 0x4000404000000880
     assert idesc.pattern() == "0x??400490"  # 0x08400490 or 0x10400490
-    assert not [f for f in lint_lines(text) if f.severity == "error"]
+    assert [a.bits.value for a in mma.operands[4].alternatives] == [0x08400490, 0x10400490]
+    # the second trip reads 0x10400490: M=256 under cta_group::1, an error on that path
+    errors = [f for f in lint_lines(text) if f.severity == "error"]
+    assert [(f.rule, f.message.split(":")[0], f.evidence[0]) for f in errors] == [
+        ("idesc.shape", "on some paths", "idesc = 0x10400490 from line 8: UMOV UR5, 0x10400490")]
 
 
 def test_cute_and_triton_style_descriptors():

@@ -1,12 +1,26 @@
 """PTX reader: statements of a PTX module (or bare instruction lines) as known-bits facts.
 
 Data flow followed (per function, ``.entry``/``.func``): ``mov`` (immediates, registers,
-``mov.b64 %rd, {%lo, %hi}`` and the split ``mov.b64 {%lo, %hi}, %rd``), ``and``/``or``/``xor``/
-``not``, ``shl``/``shr``, ``add``/``sub``/``mul.lo``/``mul.wide``, ``cvt`` between integer types
-(zero- or sign-extension, truncation) and ``selp`` (either value).  Immediates are decimal
-(nvcc writes descriptors that way: ``mov.b32 %r37, 138413200;``), hexadecimal (``0x``, with or
-without a ``U`` suffix), octal or binary.  Everything else that writes a register (``ld``,
-``cvta``, special registers, a symbol address ...) makes it unknown: a run-time value.
+``mov.b64 %rd, {%lo, %hi}`` and the split ``mov.b64 {%lo, %hi}, %rd``, any vector size, a sink
+``_`` taking its piece away: CuTe DSL reads an idesc with ``mov.b64 {_, %r91}, %rd2``),
+``and``/``or``/``xor``/``not``, ``shl``/``shr``, ``add``/``sub``/``mul.lo``/``mul.wide``, ``cvt``
+between integer types (zero- or sign-extension, truncation) and ``selp`` (either value).
+Immediates are decimal (nvcc writes descriptors that way: ``mov.b32 %r37, 138413200;``),
+hexadecimal (``0x``, with or without a ``U`` suffix), octal or binary, negative with a minus,
+and as wide as the instruction's type (a 64-bit one stays whole, also as an instruction's
+operand).  Everything else that writes a register (``ld``, ``cvta``, special registers, a symbol
+address ...) makes it unknown: a run-time value.
+
+Value sets (:mod:`descriptors.readers.values`): ``selp`` gives its destination both sources'
+values side by side, each an :class:`~descriptors.readers.values.Alternative` with the line
+that made it, and every operation above applied to such a register gives one alternative per
+combination (:func:`~descriptors.readers.values.combine`, merged past
+:data:`~descriptors.readers.values.MAX_ALTERNATIVES`); a plain ``mov`` copy keeps each
+alternative's origin.  So CuTe DSL's instruction descriptor (``selp`` of the negate bits, ``or``
+with the constant fields) reaches the ``tcgen05.mma`` as each word it may be.  An operand with
+two or more distinct alternatives has them in ``Operand.alternatives`` and their meet (the bits
+they all agree on) in ``Operand.value``.  Registers that hold one value cost nothing more: the
+value-set path runs only for ``selp`` and for statements that read a register with several.
 
 A register written more than once in a function (a loop-carried value), or written by a
 predicated instruction (``@%p1 mov.b32 ...``), is unknown at every use: its value depends on
@@ -36,6 +50,7 @@ from . import (K_STEP_ASSUMPTION, K_STEP_BITS, K_STEP_MAX, MAX_FUNCTION, Fact, I
                Operand)
 from .knownbits import KnownBits
 from .literals import parse_immediate, split_operands
+from .values import Alternative, ValueSet, combine, join, meet
 
 __all__ = ["read_ptx", "parse_immediate", "mma_operands"]
 
@@ -80,7 +95,8 @@ class _Stmt:
     instruction, its operands split into address base and offset."""
 
     __slots__ = ("col", "opcode", "ops", "text", "pred", "defs", "kstep", "yielded", "facts",
-                 "names", "operands", "base", "srcs", "width", "evaluates", "fixed", "selfstep")
+                 "names", "operands", "base", "srcs", "width", "evaluates", "fixed", "selfstep",
+                 "reads", "selects")
 
     def __init__(self, col: int, opcode: str, ops: tuple[tuple[str, int], ...], text: str,
                  pred: bool = False):
@@ -96,6 +112,12 @@ class _Stmt:
         self.yielded = yielded = opcode.startswith(_YIELDED)
         self.facts: tuple[tuple[int, KnownBits], ...] = ()
         self.evaluates = False  # an opcode _eval may know the result of
+        #: the registers it reads when its result is worked out (:func:`_eval`), worked out
+        #: when first asked for (:func:`_reads`): a value set among them makes it go through
+        #: :func:`_analyse`'s value-set path
+        self.reads: tuple[str, ...] | None = None
+        #: a ``selp`` (not predicated): either source, kept as a value set
+        self.selects = False
         if yielded:
             self.names = tuple(dict.fromkeys(_NAMES.findall(text)))
             operands = []
@@ -113,9 +135,11 @@ class _Stmt:
             self.srcs = tuple([t for t, _ in ops[1:]])
             self.width = _width(opcode, ops[0][0])
             self.evaluates = base in _EVALUATED
-            if self.evaluates and not pred and self.srcs and all(
-                    t[:1] in _IMM_FIRST and parse_immediate(t) is not None for t in self.srcs):
-                self.fixed = _eval(self, _immediate)
+            if self.evaluates and not pred:
+                self.selects = base == "selp"
+                if not self.selects and self.srcs and all(
+                        t[:1] in _IMM_FIRST and parse_immediate(t) is not None for t in self.srcs):
+                    self.fixed = _eval(self, _immediate)
             for t, c in ops[1:]:
                 if t[:1] in _IMM_FIRST:
                     imm = parse_immediate(t)
@@ -289,11 +313,30 @@ def _defs(st: _Stmt) -> tuple[str, ...]:
     if parts[0] in _NO_DEF_BASE or ".".join(parts[:2]) in _NO_DEF_TWO:
         return ()
     first = st.ops[0][0]
-    if first.startswith("{"):
-        return tuple([r.strip() for r in first.strip("{}").split(",") if _REG.match(r.strip())])
+    if first.startswith("{"):  # a vector: its registers (a sink ``_`` is none)
+        return tuple([r for r in _vector(first) if _REG.match(r)])
     if "|" in first:  # setp's p|q
         return tuple([r for r in first.split("|") if _REG.match(r)])
     return (first,) if _REG.match(first) else ()
+
+
+def _vector(text: str) -> list[str]:
+    """The elements of a vector operand ``{a, _, c}`` (sinks ``_`` included, in place), or
+    ``[text]`` for a scalar one."""
+    if text[:1] != "{":
+        return [text]
+    return [p.strip() for p in text.strip("{}").split(",")]
+
+
+def _reads(st: _Stmt) -> tuple[str, ...]:
+    """The registers ``st`` reads when :func:`_analyse` works its result out (none when it does
+    not: an opcode :func:`_eval` has no case for, a predicated statement), kept in ``st``."""
+    reads = st.reads
+    if reads is None:
+        reads = st.reads = tuple(dict.fromkeys(
+            r for t in st.srcs for r in _vector(t) if _REG.match(r))) \
+            if st.evaluates and not st.pred else ()
+    return reads
 
 
 def _k_step(st: _Stmt) -> tuple[str, str] | None:
@@ -345,13 +388,17 @@ def _immediate(text: str, width: int) -> KnownBits:
     return kb
 
 
-def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:
+def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:  # noqa: C901
     stmts = fn.stmts
     count: dict[str, int] = Counter(chain.from_iterable([st.defs for _, st in stmts]))
     selfsteps = [st.selfstep for _, st in stmts if st.selfstep is not None]
     stepped = _stepped(Counter(selfsteps), count) if selfsteps else set()
     assumed: set[str] = set()     # registers whose known bits rest on the K-step rule
     env: dict[str, tuple[KnownBits, tuple[int, str]]] = {}
+    #: registers that hold one of several values (2+ alternatives; ``env`` has their meet).
+    #: Only a register defined once (or a stepped one) gets here, so a statement that writes
+    #: a register not in it has nothing to remove from it.
+    multi: dict[str, ValueSet] = {}
     decls, declared = _declared(tuple(fn.decls))
 
     def rtype(name: str) -> str | None:
@@ -378,30 +425,129 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:
         kb = got[0]
         return kb if kb.width == width else kb.resize(width)
 
+    def operand_width(base: str) -> int:
+        """The width of an instruction's operand ``base`` with no value in ``env``: 64 for
+        ``%rd..``, 32 for another ``%r..`` (nvcc's names), else the register's declared width
+        (32 when undeclared); an immediate's own (64 bits when it does not fit in 32)."""
+        if base[:1] == "%":
+            if base[:2] == "%r":
+                return 64 if base[:3] == "%rd" else 32
+            t = rtype(base)
+            return int(t[1:]) if t is not None and t[1:].isdigit() else 32
+        imm = parse_immediate(base)
+        return 32 if imm is None or -(1 << 31) <= imm < 1 << 32 else 64
+
+    def at_offset(kb: KnownBits, off: int | None) -> KnownBits:
+        """``kb`` plus an address offset (``None``: one that is no immediate)."""
+        return kb + KnownBits.const(off, kb.width) if off is not None else \
+            KnownBits.unknown(kb.width)
+
+    def source_set(text: str, width: int, here: tuple[int, str]) -> ValueSet:
+        """What source ``text`` may hold, as a value set (an immediate is made ``here``)."""
+        text = text.strip()
+        if text[:1] != "%":
+            kb = _const(text, width)
+            if kb is not None:
+                return (Alternative(kb, here),)
+        alts = multi.get(text)
+        if alts is not None:
+            if alts[0].bits.width == width:
+                return alts
+            return tuple([Alternative(a.bits.resize(width), a.origin, a.assumes, a.merged)
+                          for a in alts])
+        got = env.get(text)
+        if got is None:
+            return (Alternative(_UNKNOWN.get(width) or KnownBits.unknown(width)),)
+        kb = got[0]
+        return (Alternative(kb if kb.width == width else kb.resize(width), got[1],
+                            K_STEP_ASSUMPTION if text in assumed else None),)
+
+    def value_sets(st: _Stmt, here: tuple[int, str]) -> list[ValueSet]:
+        """The value set of each register ``st`` writes, one alternative per select arm or
+        combination of the alternatives of its sources (:func:`descriptors.readers.values
+        .combine`)."""
+        if st.selects:  # selp d, a, b, p: either source
+            if len(st.srcs) < 3:
+                return [()]
+            w = st.width
+            return [join(source_set(st.srcs[0], w, here), source_set(st.srcs[1], w, here))]
+        regs = [r for r in _reads(st) if r in multi]
+        results: dict[tuple[KnownBits, ...], list[KnownBits] | None] = {}
+
+        def evaluate(*bits: KnownBits) -> list[KnownBits] | None:
+            got = results.get(bits, False)
+            if got is False:
+                over = dict(zip(regs, bits))
+
+                def v(text: str, width: int) -> KnownBits:
+                    kb = over.get(text.strip())
+                    if kb is None:
+                        return val(text, width)
+                    return kb if kb.width == width else kb.resize(width)
+                got = results[bits] = _eval(st, v)
+            return got  # type: ignore[return-value]
+
+        sources = [multi[r] for r in regs]
+        copy = st.base == "mov" and st.ops[0][0][:1] != "{" and _reads(st) == st.srcs[:1]
+        out = []
+        for i in range(len(st.defs)):
+            def pick(*bits: KnownBits, i: int = i) -> KnownBits | None:
+                got = evaluate(*bits)
+                return got[i] if got and i < len(got) else None
+            out.append(combine(pick, sources, here, _def_width(st), copy=copy))
+        return out
+
+    def store(d: str, alts: ValueSet, here: tuple[int, str], step: bool = False) -> None:
+        """Register ``d`` holds one of ``alts`` (``step``: a stepped descriptor's one other
+        definition, whose bits above the start address the K steps keep)."""
+        if step:
+            alts = join([Alternative(k_stepped(a.bits), a.origin, K_STEP_ASSUMPTION)
+                         for a in alts])
+        if not alts or (not step and count[d] != 1):
+            env.pop(d, None)
+            multi.pop(d, None)
+            assumed.discard(d)
+            return
+        if len(alts) == 1:
+            env[d] = (alts[0].bits, here)
+            multi.pop(d, None)
+        else:
+            env[d] = (meet(alts), here)  # type: ignore[assignment]
+            multi[d] = alts
+        if step:
+            assumed.add(d)
+        else:
+            assumed.discard(d)
+
     for line, st in fn.stmts:
         defs = st.defs
         if st.yielded:
             ops = []
             for text, col, memory, base, has_off, off, is_value in st.operands:
                 value = origin = None
+                alternatives: ValueSet = ()
                 if is_value:
-                    width = 64 if base.startswith("%rd") else 32
                     got = env.get(base)
-                    if base[:1] == "%":  # a register: val(base, width), inline
-                        if got is None:
-                            value = _UNKNOWN[width]
-                        else:
-                            value = got[0]
-                            if value.width != width:
-                                value = value.resize(width)
+                    if got is not None:  # a register with a value: never cut, widened
+                        value = got[0]  # to the register's width as its name tells
+                        origin = got[1]
+                        if value.width < 32 or value.width == 32 and base[:3] == "%rd":
+                            value = value.resize(64 if base[:3] == "%rd" else 32)
                     else:
-                        value = val(base, width)
+                        value = val(base, operand_width(base))
                     if has_off:
-                        value = value + KnownBits.const(off, width) if off is not None else \
-                            KnownBits.unknown(width)
-                    origin = got[1] if got else None
+                        value = at_offset(value, off)
+                    if multi and base in multi:  # one of several values: each, placed alike
+                        width = value.width
+                        alternatives = join([Alternative(
+                            at_offset(a.bits.resize(width), off) if has_off else
+                            a.bits.resize(width), a.origin, a.assumes) for a in multi[base]])
+                        if len(alternatives) > 1:
+                            value = meet(alternatives)
+                        else:
+                            alternatives = ()
                 ops.append(Operand(text, col, value, origin, memory,
-                                   K_STEP_ASSUMPTION if base in assumed else None))
+                                   K_STEP_ASSUMPTION if base in assumed else None, alternatives))
             # the declared registers it names, kept with the names' types (a tuple key: no
             # name's)
             regs = declared.get(st.names)
@@ -414,6 +560,8 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:
                               regs)
             for d in defs:
                 env.pop(d, None)
+                if multi:
+                    multi.pop(d, None)
             continue
         if not defs:
             continue
@@ -422,8 +570,22 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:
             # a K step of a stepped descriptor: the bits above the start address stay
             d, src = ks
             if d != src:
-                env[d] = (k_stepped(env[src][0]), (line, st.text))
-                assumed.add(d)
+                here = (line, st.text)
+                if multi and src in multi:
+                    store(d, [Alternative(a.bits, here) for a in multi[src]], here, step=True)
+                else:
+                    env[d] = (k_stepped(env[src][0]), here)
+                    assumed.add(d)
+            continue
+        if st.selects or multi and not multi.keys().isdisjoint(
+                _reads(st) if st.reads is None else st.reads):
+            # a select, or a source that holds one of several values: value sets
+            here = (line, st.text)
+            for d, alts in zip(defs, value_sets(st, here)):
+                store(d, alts, here, step=d in stepped and len(defs) == 1 and bool(alts)
+                      and alts[0].bits.width == 64)
+            for col, kb in st.facts:
+                yield Fact(line, col, kb, "immediate", st.text, "ptx")
             continue
         # a predicated write may not happen
         results = st.fixed
@@ -457,6 +619,16 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:
             yield Fact(line, col, kb, "immediate", st.text, "ptx")
 
 
+def _def_width(st: _Stmt) -> int:
+    """The width of a register ``st`` writes (for a result :func:`_eval` cannot tell)."""
+    dst = st.ops[0][0]
+    if dst[:1] == "{":
+        return st.width // max(len(_vector(dst)), 1)
+    if st.base == "mul" and ".wide" in st.opcode:
+        return 2 * st.width
+    return st.width
+
+
 def _eval(st: _Stmt, val) -> list[KnownBits] | None:  # noqa: C901 - one case per opcode
     op = st.opcode
     base = st.base
@@ -466,12 +638,14 @@ def _eval(st: _Stmt, val) -> list[KnownBits] | None:  # noqa: C901 - one case pe
     try:
         if base == "mov":
             if dst.startswith("{"):  # split: mov.b64 {lo, hi}, %rd
-                parts = [p.strip() for p in dst.strip("{}").split(",")]
+                # one value per register written (_defs): a sink ``_`` takes its piece away
+                parts = _vector(dst)
                 v = val(srcs[0], w)
                 n = len(parts)
-                return [v.slice(i * (w // n), w // n) for i in range(n)]
-            if srcs and srcs[0].startswith("{"):
-                parts = [p.strip() for p in srcs[0].strip("{}").split(",")]
+                return [v.slice(i * (w // n), w // n) for i, p in enumerate(parts)
+                        if _REG.match(p)]
+            if srcs and srcs[0].startswith("{"):  # pack: mov.b64 %rd, {lo, hi}
+                parts = _vector(srcs[0])
                 n = len(parts)
                 v = val(parts[0], w // n)
                 for i, p in enumerate(parts[1:], 1):
