@@ -135,7 +135,7 @@ def _elf(tmp_path: Path) -> Path:
 def test_leaving_early_stops_cuobjdump(tmp_path):
     pid_file = tmp_path / "pid"
     tool = _fake(tmp_path, f'echo $$ > "{pid_file}"\n'
-                 'exec yes "        /*0000*/   UTCHMMA gdesc[UR4], gdesc[UR6], tmem[UR8] ; Function : k"\n')
+                 'exec yes "  /*0000*/   UTCHMMA gdesc[UR4], gdesc[UR6], tmem[UR8] ; Function : k"\n')
     with sass_lines(_elf(tmp_path), cuobjdump=tool) as lines:
         first = next(lines)
         assert "UTCHMMA" in first
@@ -269,7 +269,8 @@ def test_fatbin_and_ptx_option():
     assert message == (f"descgen: error: {CUBIN}: no PTX found (cuobjdump -ptx printed none: "
                        f"the binary embeds no PTX)")
     # --ptx changes nothing for text
-    assert run("lint", "--ptx", "--plain", str(SASS)).stdout == run("lint", "--plain", str(SASS)).stdout
+    assert run("lint", "--ptx", "--plain", str(SASS)).stdout == \
+        run("lint", "--plain", str(SASS)).stdout
 
 
 @needs_cuobjdump
@@ -389,7 +390,8 @@ def test_lint_several_files(tmp_path):
         f"nvcc -ptx output, a SASS listing or the compiled binary)",
         "descgen: error: cannot read /nonexistent.sass: No such file or directory"]
     assert r.stdout.splitlines()[-1].startswith("2 errors, ")
-    assert r.stdout.splitlines()[-1].endswith(" in 4 files (2 not read) (--verbose shows the notes)")
+    assert r.stdout.splitlines()[-1].endswith(
+        " in 4 files (2 not read) (--verbose shows the notes)")
     # clean files only: exit 0; a bad one: 2 even without an error finding
     assert run("lint", str(clean), str(LINT / "f16_cta1.ptx")).exit_code == 0
     assert run("lint", str(clean), str(src)).exit_code == 2

@@ -355,9 +355,9 @@ def open_input(source: str | os.PathLike[str] | IO[bytes], *, name: str | None =
             raw = source
             label = name if name is not None else str(getattr(source, "name", "<stream>"))
         head = _read_head(raw.read, label)
-        seekable = False
-        try:
-            seekable = path is not None and raw.seekable() and stat.S_ISREG(os.fstat(raw.fileno()).st_mode)
+        try:  # a regular file: read again from the start (else: the head put back in front)
+            seekable = (path is not None and raw.seekable()
+                        and stat.S_ISREG(os.fstat(raw.fileno()).st_mode))
         except (OSError, ValueError, AttributeError):
             seekable = False
         if seekable:
