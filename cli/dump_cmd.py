@@ -1,15 +1,19 @@
 """descgen dump command (registered on the main app by cli.main).
 
-``descgen dump [FILE|-]`` finds the descriptor words in a cuda-gdb register dump, a printf log
-or a SASS listing (:mod:`descriptors.dump`) and prints as it reads: one table row per word
-(line, register or name, value, confidence, verdict, best reading), the full decode of each
-distinct word at its first occurrence only, and at the end where each distinct word occurs
-(rich, ``--plain`` text, or ``--format json``).  Memory stays flat: the index remembers at
-most :data:`KEEP_WORDS` distinct words and :data:`KEEP_LOCATIONS` places of each.  A file of
+``descgen dump [FILE...|-]`` finds the descriptor words in a cuda-gdb register dump, a printf
+log, a SASS listing or a CUDA binary (listed by ``cuobjdump -sass``; any input may be gzipped:
+:mod:`descriptors.readers.binary`) with :mod:`descriptors.dump` and prints as it reads: one
+table row per word (line, register or name, value, confidence, verdict, best reading), the full
+decode of each distinct word at its first occurrence only, and at the end where each distinct
+word occurs (rich, ``--plain`` text, or ``--format json``: ``{input, findings}``, and for
+several files ``{"inputs": [{input, findings}, ...]}``).  Several files are reported one after
+the other, then the total.  Memory stays flat: the index remembers at most :data:`KEEP_WORDS`
+distinct words and :data:`KEEP_LOCATIONS` places of each.  A file of
 :data:`PROGRESS_MIN_BYTES` or more shows a progress bar on stderr while stderr is a terminal
-(never for standard input, a pipe, or a redirected stderr).  Bad input
-(a missing file, an unknown kind) is one line on stderr and exit code 2; a scan that finds
-nothing exits 0.
+(never for standard input, a pipe, or a redirected stderr).  Bad usage (an unknown kind) is
+one line on stderr and exit code 2; so is a bad input (a missing file, a binary cuobjdump
+refuses or finds no SASS in), and the other files are still read; a scan that finds nothing
+exits 0.
 """
 
 from __future__ import annotations
@@ -31,8 +35,9 @@ from rich.text import Text
 
 from .common import REPORT_FORMATS, format_option
 from .common import _console as _common_console
-from .inputs import open_input
-from descriptors.dump import DEFAULT_MIN_CONFIDENCE, DumpFinding, scan_stream
+from .inputs import opened, report
+from descriptors.dump import DEFAULT_MIN_CONFIDENCE, DumpFinding, scan_lines, scan_stream
+from descriptors.errors import InputError
 from descriptors.printer import plain, render, to_json
 from descriptors.validate import ARCHES
 
@@ -123,9 +128,11 @@ def _console(no_color: bool) -> Console:
 
 
 def dump_cmd(
-    file: Annotated[str | None, typer.Argument(
-        help="Text to scan (register dump, printf log, SASS listing); - or nothing for stdin.",
-        show_default=False, metavar="FILE|-")] = None,
+    files: Annotated[list[str] | None, typer.Argument(
+        help="Text to scan (register dump, printf log, SASS listing) or a CUDA binary (cubin, "
+             "object, executable, library, fatbin: read through cuobjdump -sass), each maybe "
+             "gzipped; - or nothing for stdin.",
+        show_default=False, metavar="FILE...|-")] = None,
     as_: Annotated[DumpAs | None, typer.Option(
         "--as", help="Read every word as this descriptor (and trust it more).")] = None,
     kind: Annotated[str | None, typer.Option(
@@ -141,25 +148,59 @@ def dump_cmd(
     table_only: Annotated[bool, typer.Option("--table-only", help="Only the summary table, no decodes.")] = False,
     no_color: Annotated[bool, typer.Option("--no-color", help="No colour in the terminal.")] = False,
 ) -> None:
-    """Find the descriptors in a register dump, printf log or SASS listing and explain them.
+    """Find the descriptors in a register dump, printf log, SASS listing or CUDA binary and
+    explain them.
 
     Text output streams: one table row per word as it is found; after the first occurrence of
     each distinct word (and reading) its full decode; later occurrences point back to it; at
-    the end, where each distinct word occurs and the counts.  A file of 4 MiB or more shows a
-    progress bar on stderr while stderr is a terminal."""
+    the end, where each distinct word occurs and the counts.  Several files: one report each,
+    in order, then the total; a bad one is one line on stderr (exit 2) and the others are still
+    read.  A file of 4 MiB or more shows a progress bar on stderr while stderr is a terminal."""
     options = dict(as_=as_.value if as_ is not None else None, kind=kind, arch=arch,
                    min_confidence=min_confidence)
-    stream, name, close = open_input(file, what="dump")
+    scan_lines((), **options)  # checks the options before any input is opened
+    names: list[str | None] = list(files) if files else [None]
+    many = len(names) > 1
+    bad = total = done = 0
+    for file in names:
+        try:
+            with opened(file, what="dump") as inp:
+                late: list[InputError] = []
+                with _progress(inp.stream, inp.name, inp.regular, no_color=no_color) as reading:
+                    found = _until_bad(scan_stream(reading, **options), late)
+                    if fmt is DumpFormat.json:
+                        if many:
+                            sys.stdout.write('{"inputs": [\n' if not done else ",\n")
+                        _json(found, inp.name, end="" if many else "\n")
+                    else:
+                        if done:
+                            sys.stdout.write("\n")
+                        total += _text(found, inp.name, plain_=plain_, table_only=table_only,
+                                       no_color=no_color)
+                done += 1
+                if late:  # cuobjdump or gzip failed after part of the input was read
+                    raise late[0]
+        except InputError as exc:
+            bad += 1
+            report(exc)
+    if many and done:
+        if fmt is DumpFormat.json:
+            sys.stdout.write("\n]}\n")
+        else:
+            sys.stdout.write(f"{total} descriptor word{'s' * (total != 1)} found in "
+                             f"{len(names)} files" + (f" ({bad} not read)" if bad else "") + "\n")
+    sys.stdout.flush()
+    if bad:
+        raise typer.Exit(2)
+
+
+def _until_bad(found: Iterable[DumpFinding], late: list[InputError]) -> Iterator[DumpFinding]:
+    """``found`` until the input turns out bad part way (the error kept in ``late``, raised
+    once the report of what was read is complete: a JSON document stays whole)."""
     try:
-        with _progress(stream, name, close, no_color=no_color) as reading:
-            found = scan_stream(reading, **options)  # checks the options before reading
-            if fmt is DumpFormat.json:
-                _json(found, name)
-            else:
-                _text(found, name, plain_=plain_, table_only=table_only, no_color=no_color)
-    finally:
-        if close:
-            stream.close()
+        yield from found
+    except InputError as exc:
+        late.append(exc)
 
 
 #: Files from this size on get a progress bar (on stderr, when it is a terminal).
@@ -268,8 +309,8 @@ def _row_parts(f: DumpFinding) -> tuple[tuple[Any, ...], str, str, bool]:
 
 
 def _text(found: Iterable[DumpFinding], name: str, *, plain_: bool, table_only: bool,
-          no_color: bool) -> None:
-    """The streamed text report (see :func:`dump_cmd`)."""
+          no_color: bool) -> int:
+    """The streamed text report (see :func:`dump_cmd`); returns the number of words found."""
     console = None if plain_ else _console(no_color)
     write = sys.stdout.write
     # rows are coloured only in a colour terminal (where a human reads them); elsewhere they
@@ -369,7 +410,7 @@ def _text(found: Iterable[DumpFinding], name: str, *, plain_: bool, table_only: 
     flush()
     if total == 0:
         out(f"no descriptor words found in {name}")
-        return
+        return 0
     if not table_only:
         out()
         out("where each distinct word occurs:", "bold")
@@ -381,6 +422,7 @@ def _text(found: Iterable[DumpFinding], name: str, *, plain_: bool, table_only: 
     out(f"{total} descriptor word{'s' * (total != 1)} found in {name}{distinct}", "bold")
     if console is None:
         sys.stdout.flush()
+    return total
 
 
 def _decode_block(f: DumpFinding, console: Console | None, out: Any) -> None:
@@ -491,7 +533,7 @@ def _ascii_writer() -> tuple[Any, Any]:
     return out.write, str
 
 
-def _json(found: Any, name: str) -> None:
+def _json(found: Any, name: str, end: str = "\n") -> None:
     """Stream a JSON document: the findings are written as they are found, each exactly
     ``json.dumps(finding.to_dict())``; a finding's text but its line number and its readings'
     evidence is built once per word, readings and source, as pieces around the evidence
@@ -576,7 +618,7 @@ def _json(found: Any, name: str) -> None:
             batch.clear()
             rows = 0
     write(nothing.join(batch))
-    write(convert("\n]}\n" if row is not first else "]}\n"))
+    write(convert(("\n]}" if row is not first else "]}") + end))
     sys.stdout.flush()
 
 

@@ -1,19 +1,25 @@
 """descgen lint command (registered on the main app by cli.main).
 
 ``descgen lint FILE... [-]`` checks the tcgen05 descriptors in compiled code (PTX modules,
-bare PTX lines, SASS listings) against the instruction that uses them
-(:mod:`descriptors.lint`) and prints compiler-style diagnostics,
-``file:line:col: error: [rule] message``, each followed by its evidence (the instruction, the
-operand's value and the line that defined it, the decoded word) -- rich in a terminal, plain
-text when piped or with ``--plain``; ``--format json`` gives ``{"findings": [...]}``.  Notes
-(run-time values, ...) are shown with ``--verbose`` (always in JSON).  Exit status: 0 no
-error, 1 an error, 2 bad usage or an unreadable input (one line on stderr).
+bare PTX lines, SASS listings, CUDA binaries through ``cuobjdump -sass``, any of them gzipped)
+against the instruction that uses them (:mod:`descriptors.lint`) and prints compiler-style
+diagnostics, ``file:line:col: error: [rule] message``, each followed by its evidence (the
+instruction, the operand's value and the line that defined it, the decoded word) -- rich in a
+terminal, plain text when piped or with ``--plain``; ``--format json`` gives
+``{"findings": [...]}``.  Notes (run-time values, ...) are shown with ``--verbose`` (always in
+JSON).  Each file is read on its own (its dialect, its target); a bad one (unreadable, no PTX
+or SASS in it, a binary cuobjdump refuses) is one line on stderr and the others are still
+linted; ``-j N`` lints them in N processes, with the same output.  Exit status: 0 no error, 1
+an error, 2 bad usage or a bad input.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
+from collections.abc import Iterator
+from itertools import chain, islice
 from typing import IO, Annotated, Any
 
 import typer
@@ -21,15 +27,19 @@ from rich.console import Console
 from rich.text import Text
 
 from descriptors import DescgenError
+from descriptors.errors import InputError
 
 from .common import REPORT_FORMATS, format_option
-from .inputs import open_input
+from .inputs import opened, report
 from descriptors.lint import LintFinding, lint_lines, order
-from descriptors.readers import MAX_LINE
+from descriptors.readers import MAX_LINE, sniff
+from descriptors.readers.binary import Input
 from descriptors.validate import ARCHES
 
 #: Bytes read from the start of an input to tell text from binary data.
 _SNIFF = 8192
+#: Lines the readers look at to tell PTX from SASS (:func:`descriptors.readers.read`).
+_SNIFF_LINES = 200
 
 
 LintFormat, LintFormatOpt = format_option("LintFormat", REPORT_FORMATS, {
@@ -50,8 +60,8 @@ def _lines(stream: IO[bytes], name: str):
         if first:
             first = False
             if b"\x00" in raw[:_SNIFF]:
-                raise DescgenError(f"{name}: binary data, not PTX or SASS text (for a cubin, "
-                                   "lint the output of cuobjdump -sass)")
+                raise InputError(f"{name}: binary data, not PTX or SASS text (nor a CUDA "
+                                 "binary or gzip file)")
         if not raw.endswith(b"\n"):
             while True:  # drop the rest of an over-long line
                 more = stream.readline(limit)
@@ -68,10 +78,75 @@ def _evidence(f: LintFinding) -> list[str]:
     return out + [f"    {e}" for e in f.evidence]
 
 
+def _no_code(inp: Input, head: list[str]) -> InputError:
+    if not any(line.strip() for line in head):
+        why = "empty"
+    elif inp.kind == "binary":
+        why = "the cuobjdump listing has neither"
+    else:
+        why = ("text; for CUDA source, lint its nvcc -ptx output, a SASS listing or the "
+               "compiled binary")
+    return InputError(f"{inp.name}: no PTX or SASS found ({why})")
+
+
+def _lint_input(inp: Input, arch: str | None) -> list[LintFinding]:
+    lines = _lines(inp.stream, inp.name)
+    head = list(islice(lines, _SNIFF_LINES))
+    findings = order(list(lint_lines(chain(head, lines), file=inp.name, arch=arch)))
+    # nothing read as code: no tcgen05 instruction, and the lines the readers look at to tell
+    # the dialect (the same head) are neither PTX nor SASS
+    if any(f.rule == "lint.nothing" for f in findings) and sniff(head) is None:
+        raise _no_code(inp, head)
+    return findings
+
+
+def lint_file(file: str, arch: str | None = None, ptx: bool = False
+              ) -> tuple[list[LintFinding], str | None]:
+    """The findings of one input, in order, and None; or no findings and the one-line message
+    that says why the input is bad.  (What each worker of ``-j`` runs.)"""
+    try:
+        with opened(file, what="PTX or SASS", ptx=ptx) as inp:
+            return _lint_input(inp, arch), None
+    except InputError as exc:
+        return [], str(exc)
+
+
+def _cpus() -> int:
+    count = getattr(os, "process_cpu_count", None)  # Python 3.13
+    if count is not None:
+        return count() or 1
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _results(files: list[str], arch: str | None, ptx: bool, jobs: int
+             ) -> Iterator[tuple[list[LintFinding], str | None]]:
+    """:func:`lint_file` of every file, in the order given; with ``jobs`` > 1 the files are
+    linted in that many processes (standard input in this one), the results still in order."""
+    workers = min(jobs if jobs > 0 else _cpus(), sum(f != "-" for f in files))
+    if workers <= 1 or len(files) == 1:
+        for file in files:
+            yield lint_file(file, arch, ptx)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    pool = ProcessPoolExecutor(max_workers=workers)
+    try:
+        futures = [None if f == "-" else pool.submit(lint_file, f, arch, ptx) for f in files]
+        for file, future in zip(files, futures):
+            yield lint_file(file, arch, ptx) if future is None else future.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
 def lint_cmd(
     files: Annotated[list[str], typer.Argument(
-        help="PTX (.ptx, bare instruction lines) or SASS listings (cuobjdump -sass, nvdisasm); "
-             "- for stdin.", show_default=False, metavar="FILE...|-")],
+        help="PTX (.ptx, bare instruction lines), SASS listings (cuobjdump -sass, nvdisasm) or "
+             "CUDA binaries (cubin, object, executable, library, fatbin: read through "
+             "cuobjdump -sass), each maybe gzipped, told apart by content; - for stdin.",
+        show_default=False, metavar="FILE...|-")],
     arch: Annotated[str | None, typer.Option(
         "--arch", help="Target architecture (" + ", ".join(ARCHES) + "); default: the PTX "
                        ".target / the listing's sm_, else sm_100a.")] = None,
@@ -80,30 +155,42 @@ def lint_cmd(
     plain_: Annotated[bool, typer.Option("--plain", help="Plain text, no colour.")] = False,
     no_color: Annotated[bool, typer.Option("--no-color", help="No colour (NO_COLOR is honoured "
                                            "too; colour is only ever used on a terminal).")] = False,
+    ptx: Annotated[bool, typer.Option("--ptx", help="For a CUDA binary, lint the PTX it embeds "
+                                      "(cuobjdump -ptx) instead of its SASS; text inputs are "
+                                      "read as they are.")] = False,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=0, help="Lint the files in N "
+                                      "processes (0: one per CPU); the output is the same as "
+                                      "with -j 1.")] = 1,
 ) -> None:
-    """Check the descriptors in compiled tcgen05 code (PTX, SASS) against their instructions."""
+    """Check the descriptors in compiled tcgen05 code (PTX, SASS, CUDA binaries) against their
+    instructions."""
     if arch is not None and arch not in ARCHES:
         raise DescgenError(f"unknown architecture {arch!r}; known: " + ", ".join(ARCHES))
     findings: list[LintFinding] = []
-    for file in files:
-        stream, name, close = open_input(file)
-        try:
-            findings += order(list(lint_lines(_lines(stream, name), file=name, arch=arch)))
-        finally:
-            if close:
-                stream.close()
+    bad = 0
+    for found, error in _results(files, arch, ptx, jobs):
+        if error is not None:
+            bad += 1
+            report(error)
+        findings += found
+    if bad == len(files):  # nothing read: the errors on stderr say it all
+        raise typer.Exit(2)
     errors = sum(f.severity == "error" for f in findings)
     if fmt is LintFormat.json:
         sys.stdout.write(json.dumps({"findings": [f.to_dict() for f in findings]}, indent=2) + "\n")
     else:
-        _text(findings, verbose, plain_, no_color)
-    raise typer.Exit(1 if errors else 0)
+        where = ""
+        if len(files) > 1:
+            where = f" in {len(files)} files" + (f" ({bad} not read)" if bad else "")
+        _text(findings, verbose, plain_, no_color, where)
+    raise typer.Exit(2 if bad else 1 if errors else 0)
 
 
-def _text(findings: list[LintFinding], verbose: bool, plain_: bool, no_color: bool = False) -> None:
+def _text(findings: list[LintFinding], verbose: bool, plain_: bool, no_color: bool = False,
+          where: str = "") -> None:
     shown = [f for f in findings if verbose or f.severity != "note"]
     counts = {s: sum(f.severity == s for f in findings) for s in ("error", "warning", "note")}
-    summary = ", ".join(f"{n} {s}{'s' * (n != 1)}" for s, n in counts.items())
+    summary = ", ".join(f"{n} {s}{'s' * (n != 1)}" for s, n in counts.items()) + where
     if counts["note"] and not verbose:
         summary += " (--verbose shows the notes)"
     console = Console(highlight=False, soft_wrap=True,
@@ -133,4 +220,4 @@ def register(app: typer.Typer) -> None:
     app.command("lint")(lint_cmd)
 
 
-__all__: list[Any] = ["register", "lint_cmd"]
+__all__: list[Any] = ["register", "lint_cmd", "lint_file"]

@@ -37,9 +37,9 @@ _LAZY: dict[str, tuple[str, str | None]] = {
                                    "encode_raw", "format_word", "layout_for", "parse_int",
                                    "readings", "word_bits")},
     **{n: (".enums", n) for n in ("KINDS", "Kind")},
-    **{n: (".errors", n) for n in ("BatchError", "DescgenError", "FieldError",
+    **{n: (".errors", n) for n in ("BatchError", "DescgenError", "FieldError", "InputError",
                                     "InvalidDescriptorError", "KindRequiredError", "LayoutError",
-                                    "ParameterError", "WordError")},
+                                    "ParameterError", "ToolNotFoundError", "WordError")},
     **{n: (".layouts", n) for n in ("IDESC", "IDESC_MXF4", "IDESC_MXF8F6F4", "LAYOUTS", "SMEM",
                                      "TMEM", "ZCM")},
     **{n: (".validate", n) for n in ("ARCHES", "RULES", "Finding", "is_valid", "validate",
@@ -58,8 +58,9 @@ if TYPE_CHECKING:  # what the lazy table gives, for type checkers and IDEs
                         format_word, layout_for, parse_int, readings, word_bits)
     from .cute_layout import cute_descriptor, cute_layout_descriptor
     from .enums import KINDS, Kind
-    from .errors import (BatchError, DescgenError, FieldError, InvalidDescriptorError,
-                         KindRequiredError, LayoutError, ParameterError, WordError)
+    from .errors import (BatchError, DescgenError, FieldError, InputError,
+                         InvalidDescriptorError, KindRequiredError, LayoutError, ParameterError,
+                         ToolNotFoundError, WordError)
     from .layouts import IDESC, IDESC_MXF4, IDESC_MXF8F6F4, LAYOUTS, SMEM, TMEM, ZCM
     from .smem_layout import KStepCarryError, explain_descriptor, layout_descriptor
     from .validate import ARCHES, RULES, Finding, is_valid, validate, validate_pair
@@ -104,6 +105,6 @@ __all__ = [
     "parse_int", "SMEM", "IDESC", "IDESC_MXF8F6F4", "IDESC_MXF4", "ZCM", "TMEM",
     "DescgenError", "ParameterError", "FieldError", "WordError", "KindRequiredError",
     "BatchError", "InvalidDescriptorError", "validate", "validate_pair", "is_valid", "Finding",
-    "RULES", "ARCHES", "LayoutError", "KStepCarryError", "layout_descriptor",
+    "RULES", "ARCHES", "LayoutError", "InputError", "ToolNotFoundError", "KStepCarryError", "layout_descriptor",
     "explain_descriptor", "cute_descriptor", "cute_layout_descriptor", "__version__",
 ]

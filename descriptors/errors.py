@@ -23,6 +23,8 @@ __all__ = [
     "BatchError",
     "InvalidDescriptorError",
     "LayoutError",
+    "InputError",
+    "ToolNotFoundError",
     "rewrap",
     "shorten",
     "shorten_text",
@@ -75,6 +77,17 @@ class LayoutError(DescgenError, ValueError):
     def __init__(self, message: str, source: str | None = None) -> None:
         self.source = source
         super().__init__(message if source is None else f"{message} (PTX {source})")
+
+
+class InputError(DescgenError):
+    """An input that cannot be read as code: a file that cannot be opened, binary data that is
+    neither text nor a CUDA binary, a binary ``cuobjdump`` refuses or finds no SASS (or PTX)
+    in, a corrupt gzip stream, text with no PTX or SASS in it.  The message names the input."""
+
+
+class ToolNotFoundError(InputError):
+    """An external tool that reading an input needs (``cuobjdump``, for a CUDA binary) is not
+    installed or cannot be run; the message says how to install it."""
 
 
 class InvalidDescriptorError(DescgenError):

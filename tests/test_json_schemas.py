@@ -50,6 +50,8 @@ CASES = [
     ("layout", ["layout", "--cute", CUTE, "--a-type", "bf16", "--major", "K"], 0),
     ("dump", ["dump", str(FIX / "dumps" / "cuda-gdb-info-registers.txt")], 0),
     ("dump", ["dump", str(FIX / "dumps" / "cuobjdump-sass.txt")], 0),
+    ("dump", ["dump", str(FIX / "dumps" / "cuobjdump-sass.txt"),  # several: {"inputs": [...]}
+              str(FIX / "lint" / "bad_reserved.ptx")], 0),
     ("lint", ["lint", str(FIX / "lint" / "candidates.ptx")], 1),
     ("lint", ["lint", str(FIX / "lint" / "bad_dense_sp.sass")], 0),
     ("explain", ["explain", STMATRIX], 0),

@@ -382,10 +382,16 @@ def test_binary_junk(tmp_path):
 
 
 def test_empty_and_unknown(tmp_path):
+    """Input with no PTX or SASS in it is a bad input (exit 2, one line on stderr), not a clean
+    one; PTX without a tcgen05 instruction is clean (a lint.nothing note)."""
     r = _cli_bytes(tmp_path, b"", "-v")
-    assert r.exit_code == 0 and "no tcgen05 instruction found" in r.stdout
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr == f"descgen: error: {tmp_path / 'input'}: no PTX or SASS found (empty)\n"
     r = _cli_bytes(tmp_path, b"#define X 1\nfoo.bar %r1, %r2;\n\xff\xfe garbage ;;; {{{ \n", "-v")
-    assert r.exit_code == 0 and "Traceback" not in r.stdout
+    assert r.exit_code == 2 and "no PTX or SASS found" in r.stderr
+    assert "Traceback" not in r.stdout + r.stderr
+    r = _cli_bytes(tmp_path, b".version 9.0\n.target sm_100a\nmov.b32 %r1, 5;\n", "-v")
+    assert r.exit_code == 0 and "no tcgen05 instruction found (read as ptx)" in r.stdout
 
 
 def test_crlf_and_truncated(tmp_path):

@@ -1,0 +1,423 @@
+"""CUDA binaries and compressed files as the text the readers take.
+
+The readers (:mod:`descriptors.readers`, :mod:`descriptors.dump`) read text: PTX, SASS listings,
+logs.  This module turns what people have into that text, recognised by content, never by the
+file name:
+
+* a CUDA binary -- an ELF file (``.cubin``, ``.o``, an executable, a ``.so``) or a fatbin
+  (``nvcc -fatbin``) -- is listed by ``cuobjdump -sass`` (``cuobjdump -ptx`` for the PTX it
+  embeds), streamed from cuobjdump's pipe as it prints, never held whole;
+* a gzip file (``\\x1f\\x8b``) is decompressed on the fly; a gzipped binary is decompressed into
+  a temporary file first (cuobjdump reads files);
+* anything else is passed through as it is.
+
+cuobjdump is the first of: ``$DESCGEN_CUOBJDUMP``, ``cuobjdump`` on ``PATH``, the
+``nvidia-cuda-cuobjdump`` wheel (``pip install 'descgen[binaries]'``, which installs the
+``nvdisasm`` its ``-sass`` runs too) -- :func:`find_cuobjdump`.
+
+Every failure is an :class:`~descriptors.errors.InputError` whose message is one line naming the
+input: a file that cannot be opened, a binary cuobjdump refuses (its own message), a binary with
+no SASS (no PTX) in it, a corrupt gzip stream; :class:`~descriptors.errors.ToolNotFoundError`
+(an ``InputError``) when cuobjdump is missing.
+
+Example::
+
+    from descriptors.lint import lint_lines
+    from descriptors.readers.binary import sass_lines
+
+    with sass_lines("kernel.cubin") as lines:      # cuobjdump -sass kernel.cubin, streamed
+        findings = list(lint_lines(lines, file="kernel.cubin"))
+
+:func:`open_input` gives the byte stream of any input (text, gzip, binary) for the readers that
+take streams (:func:`descriptors.dump.scan_stream`).  Leaving either context manager early
+stops cuobjdump and removes the temporary files.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import stat
+import subprocess
+import tempfile
+import zlib
+from collections import deque
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+from ..errors import InputError, ToolNotFoundError, shorten_text
+from . import MAX_LINE
+
+__all__ = ["ELF_MAGIC", "FATBIN_MAGIC", "GZIP_MAGIC", "CUOBJDUMP_ENV", "INSTALL_HINT", "Input",
+           "detect", "find_cuobjdump", "open_input", "sass_lines"]
+
+#: The first bytes of an ELF file (a cubin, an object file, an executable, a shared library).
+ELF_MAGIC = b"\x7fELF"
+#: The first bytes of a fatbin (``nvcc -fatbin``): the magic 0xBA55ED50, little-endian.
+FATBIN_MAGIC = b"\x50\xed\x55\xba"
+#: The first bytes of a gzip stream.
+GZIP_MAGIC = b"\x1f\x8b"
+#: Environment variable naming the cuobjdump to run (a path, or a name looked up on PATH).
+CUOBJDUMP_ENV = "DESCGEN_CUOBJDUMP"
+#: How to install cuobjdump (and the nvdisasm it runs for -sass).
+INSTALL_HINT = "pip install 'descgen[binaries]'"
+
+_HEAD = 8  # bytes looked at to tell the kinds apart
+_CHUNK = 1 << 16
+#: cuobjdump output read ahead (held) for its verdict before the first byte is handed on: a
+#: binary it refuses, or one without SASS, fails before any of its listing is read.
+_PREFETCH = 1 << 20
+#: What every listing of code has, per mode: a SASS function header, a PTX module's version.
+_MARKERS = {"-sass": b"Function : ", "-ptx": b".version"}
+
+
+def detect(head: bytes) -> str | None:
+    """What the first bytes of an input say it is: ``"elf"``, ``"fatbin"``, ``"gzip"``, or
+    ``None`` (text, or other data)."""
+    if head.startswith(ELF_MAGIC):
+        return "elf"
+    if head.startswith(FATBIN_MAGIC):
+        return "fatbin"
+    if head.startswith(GZIP_MAGIC):
+        return "gzip"
+    return None
+
+
+def _executable(path: Path) -> bool:
+    return path.is_file() and os.access(path, os.X_OK)
+
+
+def _wheel_cuobjdump() -> str | None:
+    """The cuobjdump of the ``nvidia-cuda-cuobjdump`` wheel (``site-packages/nvidia/cu13/bin``),
+    or None."""
+    from importlib.metadata import PackageNotFoundError, files
+
+    try:
+        for f in files("nvidia-cuda-cuobjdump") or ():
+            if f.name in ("cuobjdump", "cuobjdump.exe") and f.parent.name == "bin":
+                found = Path(str(f.locate()))
+                if _executable(found):
+                    return str(found)
+    except PackageNotFoundError:
+        pass
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("nvidia")
+    except (ImportError, ValueError):
+        spec = None
+    for root in (spec.submodule_search_locations or ()) if spec is not None else ():
+        for cand in sorted(Path(root).glob("cu*/bin/cuobjdump*"), reverse=True):
+            if cand.stem == "cuobjdump" and _executable(cand):
+                return str(cand)
+    return None
+
+
+def find_cuobjdump() -> str:
+    """The cuobjdump to run: ``$DESCGEN_CUOBJDUMP`` (it must be one), else ``cuobjdump`` on
+    ``PATH``, else the ``nvidia-cuda-cuobjdump`` wheel's.  Raises
+    :class:`~descriptors.errors.ToolNotFoundError` naming :data:`INSTALL_HINT`."""
+    given = os.environ.get(CUOBJDUMP_ENV)
+    if given:
+        found = shutil.which(given)
+        if found is None:
+            raise ToolNotFoundError(
+                f"cuobjdump not found: {CUOBJDUMP_ENV}={shorten_text(given)} is not an "
+                f"executable (unset it to use PATH, or {INSTALL_HINT})")
+        return found
+    found = shutil.which("cuobjdump") or _wheel_cuobjdump()
+    if found is None:
+        raise ToolNotFoundError(
+            f"cuobjdump not found (needed to read CUDA binaries): {INSTALL_HINT}, or put the "
+            f"CUDA toolkit's bin on PATH, or set {CUOBJDUMP_ENV}")
+    return found
+
+
+class _Source(io.RawIOBase):
+    """A raw stream over ``read(n) -> bytes`` (b"" at the end), for :class:`io.BufferedReader`;
+    read errors (a corrupt gzip stream, an I/O error) become one :class:`InputError`."""
+
+    def __init__(self, read: Callable[[int], bytes], name: str) -> None:
+        super().__init__()
+        self._read = read
+        self._name = name
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        data = _guarded(self._read, len(buffer), self._name)
+        n = len(data)
+        buffer[:n] = data
+        return n
+
+
+def _guarded(read: Callable[[int], bytes], n: int, name: str) -> bytes:
+    try:
+        return read(n)
+    except InputError:
+        raise
+    except (OSError, EOFError, zlib.error) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+        raise InputError(f"{name}: cannot read: {reason}") from None
+
+
+def _chain(head: bytes, read: Callable[[int], bytes]) -> Callable[[int], bytes]:
+    """``read`` with ``head`` (bytes already read from it) put back in front."""
+    pending = [head] if head else []
+
+    def chained(n: int) -> bytes:
+        if pending:
+            data = pending.pop()
+            if len(data) > n:
+                pending.append(data[n:])
+                data = data[:n]
+            return data
+        return read(n)
+
+    return chained
+
+
+def _buffered(read: Callable[[int], bytes], name: str) -> IO[bytes]:
+    return io.BufferedReader(_Source(read, name), buffer_size=_CHUNK)  # type: ignore[return-value]
+
+
+def _read_head(read: Callable[[int], bytes], name: str) -> bytes:
+    head = b""
+    while len(head) < _HEAD:
+        more = _guarded(read, _HEAD - len(head), name)
+        if not more:
+            break
+        head += more
+    return head
+
+
+class _Listing:
+    """A running ``cuobjdump -sass|-ptx FILE``: its stdout read in chunks as it prints (the
+    first ones held until the listing shows code, the process has ended or
+    :data:`_PREFETCH` bytes came), its stderr in a temporary file (no pipe to fill).  At the
+    end of the output the exit status is checked: a failure, or a listing without code, is an
+    :class:`InputError` with cuobjdump's own message."""
+
+    def __init__(self, tool: str, path: str, name: str, mode: str) -> None:
+        self.name = name
+        self.path = path
+        self.mode = mode
+        self.marker = _MARKERS[mode]
+        self.found = False
+        self.tail = b""
+        self.ahead: deque[bytes] = deque()
+        self.eof = False
+        self.checked = False
+        self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed in close()
+        try:
+            self.proc = subprocess.Popen([tool, mode, os.path.abspath(path)],
+                                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                         stderr=self.stderr)
+        except OSError as exc:
+            self.stderr.close()
+            raise ToolNotFoundError(f"cannot run cuobjdump ({shorten_text(tool)}): "
+                                    f"{exc.strerror or exc}; {INSTALL_HINT}") from None
+
+    def _watch(self, data: bytes) -> None:
+        if not self.found:
+            seen = self.tail + data
+            self.found = self.marker in seen
+            self.tail = seen[-(len(self.marker) - 1):]
+
+    def _next(self, n: int) -> bytes:
+        assert self.proc.stdout is not None
+        data = self.proc.stdout.read1(n)
+        if data:
+            self._watch(data)
+        else:
+            self.eof = True
+            self.check()
+        return data
+
+    def prefetch(self) -> None:
+        held = 0
+        while not self.found and not self.eof and held < _PREFETCH:
+            data = self._next(_CHUNK)
+            if data:
+                self.ahead.append(data)
+                held += len(data)
+
+    def read(self, n: int) -> bytes:
+        if self.ahead:
+            data = self.ahead.popleft()
+            if len(data) > n:
+                self.ahead.appendleft(data[n:])
+                data = data[:n]
+            return data
+        if self.eof:
+            return b""
+        return self._next(n)
+
+    def _message(self) -> str:
+        self.stderr.seek(0)
+        text = self.stderr.read(1 << 16).decode("utf-8", "replace").replace(self.path, self.name)
+        lines = [" ".join(line.split()) for line in text.splitlines() if line.strip()]
+        worst = [line for line in lines if "fatal" in line or "error" in line.lower()]
+        message = (worst or lines or ["(no message)"])[-1]
+        if "nvdisasm" in message:
+            message += f" ({INSTALL_HINT} installs it)"
+        return shorten_text(message) if len(message) > 300 else message
+
+    def check(self) -> None:
+        """At the end of the output: the exit status and whether code was listed."""
+        if self.checked:
+            return
+        self.checked = True
+        rc = self.proc.wait()
+        if rc != 0:
+            status = f"exit {rc}" if rc > 0 else f"killed by signal {-rc}"
+            raise InputError(f"{self.name}: cuobjdump {self.mode} failed ({status}): "
+                             f"{self._message()}")
+        if not self.found:
+            if self.mode == "-ptx":
+                raise InputError(f"{self.name}: no PTX found (cuobjdump -ptx printed none: "
+                                 f"the binary embeds no PTX)")
+            raise InputError(f"{self.name}: no SASS found (cuobjdump -sass listed no function)")
+
+    def close(self) -> None:
+        if self.proc.poll() is None:  # left early: stop it
+            self.proc.kill()
+            self.proc.wait()
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
+        self.stderr.close()
+
+
+@dataclass(frozen=True)
+class Input:
+    """An opened input: ``stream`` (bytes of text: the file, its decompressed text, or
+    cuobjdump's listing of it), ``name`` (as messages show it), ``kind`` (``"text"``, or
+    ``"binary"`` for a listing of a CUDA binary), ``compressed`` (it was gzip), ``regular``
+    (``stream`` is the file itself, a regular file: its size is the size to read)."""
+
+    stream: IO[bytes]
+    name: str
+    kind: str
+    compressed: bool = False
+    regular: bool = False
+
+
+def _copy(read: Callable[[int], bytes], name: str, stack: ExitStack) -> str:
+    """The rest of a stream in a temporary file (removed when ``stack`` closes); its path."""
+    folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="descgen-"))
+    path = os.path.join(folder, "input")
+    with open(path, "wb") as out:
+        while True:
+            data = _guarded(read, 1 << 20, name)
+            if not data:
+                break
+            out.write(data)
+    return path
+
+
+def _listing(path: str, name: str, ptx: bool, cuobjdump: str | None, stack: ExitStack) -> IO[bytes]:
+    listing = _Listing(cuobjdump or find_cuobjdump(), path, name, "-ptx" if ptx else "-sass")
+    stack.callback(listing.close)
+    listing.prefetch()
+    return _buffered(listing.read, name)
+
+
+@contextmanager
+def open_input(source: str | os.PathLike[str] | IO[bytes], *, name: str | None = None,
+               ptx: bool = False, cuobjdump: str | None = None) -> Iterator[Input]:
+    """Open an input for the readers: ``source`` is a path or a binary stream (standard input:
+    ``sys.stdin.buffer``); ``name`` is what messages call it (default: the path, or the
+    stream's name).  Yields an :class:`Input` whose ``stream`` has the text: a text file as it
+    is, a gzip file decompressed, a CUDA binary (ELF or fatbin, gzipped or not) as
+    ``cuobjdump -sass`` lists it (``-ptx`` with ``ptx=True``; ``cuobjdump`` overrides
+    :func:`find_cuobjdump`).  ``ptx`` does nothing for text.  On leaving, the files are
+    closed, cuobjdump is stopped if it still runs and temporary files are removed.
+
+    Raises :class:`~descriptors.errors.InputError` (one line, naming the input) when the input
+    cannot be opened or read, cuobjdump refuses it or lists no code; the stream raises it too
+    when the failure shows only later (a gzip stream corrupt further on, cuobjdump failing
+    after printing part of a listing)."""
+    with ExitStack() as stack:
+        path: str | None = None
+        if isinstance(source, (str, os.PathLike)):
+            path = os.fspath(source)
+            label = name if name is not None else path
+            try:
+                raw: IO[bytes] = stack.enter_context(open(path, "rb"))  # noqa: SIM115
+            except OSError as exc:
+                raise InputError(f"cannot read {label}: {exc.strerror or exc}") from None
+        else:
+            raw = source
+            label = name if name is not None else str(getattr(source, "name", "<stream>"))
+        head = _read_head(raw.read, label)
+        try:  # a regular file: read again from the start (else: the head put back in front)
+            seekable = (path is not None and raw.seekable()
+                        and stat.S_ISREG(os.fstat(raw.fileno()).st_mode))
+        except (OSError, ValueError, AttributeError):
+            seekable = False
+        if seekable:
+            raw.seek(0)
+            read = raw.read
+        else:
+            read = _chain(head, raw.read)
+        kind = detect(head)
+        if kind in ("elf", "fatbin"):
+            file = path if seekable else _copy(read, label, stack)
+            assert file is not None
+            yield Input(_listing(file, label, ptx, cuobjdump, stack), label, "binary")
+            return
+        if kind == "gzip":
+            import gzip
+
+            gz = stack.enter_context(gzip.GzipFile(fileobj=_buffered(read, label), mode="rb"))
+            inner = _read_head(gz.read, label)
+            if detect(inner) in ("elf", "fatbin"):
+                file = _copy(_chain(inner, gz.read), label, stack)
+                yield Input(_listing(file, label, ptx, cuobjdump, stack), label, "binary",
+                            compressed=True)
+                return
+            yield Input(_buffered(_chain(inner, gz.read), label), label, "text", compressed=True)
+            return
+        if seekable:
+            yield Input(raw, label, "text", regular=True)
+            return
+        yield Input(_buffered(read, label), label, "text")
+
+
+def _lines(stream: IO[bytes]) -> Iterator[str]:
+    limit = MAX_LINE * 4
+    while True:
+        raw = stream.readline(limit)
+        if not raw:
+            return
+        if not raw.endswith(b"\n"):
+            while True:  # drop the rest of an over-long line
+                more = stream.readline(limit)
+                if not more or more.endswith(b"\n"):
+                    break
+        yield raw.decode("utf-8", "replace").rstrip("\r\n")[:MAX_LINE]
+
+
+@contextmanager
+def sass_lines(path: str | os.PathLike[str], *, ptx: bool = False,
+               cuobjdump: str | None = None) -> Iterator[Iterator[str]]:
+    """The lines of ``cuobjdump -sass PATH`` (``-ptx`` with ``ptx=True``) as ``str`` without
+    their line ends, cut at :data:`~descriptors.readers.MAX_LINE` characters, streamed as
+    cuobjdump prints them -- ready for :func:`descriptors.lint.lint_lines` or
+    :func:`descriptors.dump.scan_lines`.  ``path`` may be gzipped; a text file (a listing
+    already) gives its own lines.  A context manager: leaving it stops cuobjdump::
+
+        with sass_lines("kernel.cubin") as lines:
+            for line in lines:
+                ...
+
+    Raises :class:`~descriptors.errors.InputError` as :func:`open_input` does (on entering, or
+    from the iterator when cuobjdump fails late); :class:`~descriptors.errors.ToolNotFoundError`
+    when there is no cuobjdump (:func:`find_cuobjdump`)."""
+    with open_input(path, ptx=ptx, cuobjdump=cuobjdump) as opened:
+        yield _lines(opened.stream)
