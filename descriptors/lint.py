@@ -80,7 +80,7 @@ from .readers.ptx import parse_immediate
 # SASS text, kept by the reader for lint and dump alike
 from .readers.sass import SASS_MMA, mma_kinds
 from .readers.sass import SASS_SCALE_VEC as _SASS_SCALE_VEC
-from .readers.values import MAX_ALTERNATIVES
+from .readers.values import MAX_ALTERNATIVES, Alternative
 from .tmem import check_alloc
 from .validate import ARCHES, SEVERITIES, Finding, validate, validate_pair
 
@@ -248,16 +248,38 @@ def _paths(ops: _Named) -> list[tuple[Operand | None, ...]]:
     varying = 0
     for _, op in ops:
         if op is not None and op.alternatives:
-            count *= len(op.alternatives)
+            count *= len(_judged(op))
             varying += 1
+    if count == 1 and varying:  # one alternative written: the value the instruction reads
+        return [tuple(op if op is None or not op.alternatives else _taking(op, _judged(op)[0])
+                      for _, op in ops)]
     if count == 1 or count > MAX_ALTERNATIVES or varying > 1:
         return [tuple(op for _, op in ops)]
     choices = [[op] if op is None or not op.alternatives else
-               [replace(op, value=a.bits, origin=a.origin or op.origin,
-                        assumes=a.assumes or op.assumes, alternatives=())
-                for a in op.alternatives]
+               [_taking(op, a) for a in _judged(op)]
                for _, op in ops]
     return list(product(*choices))
+
+
+def _judged(op: Operand) -> tuple[Alternative, ...]:
+    """The alternatives of an operand that are judged: those a write on the way gives it, when
+    there are any; one that holds only where a predicated write did not happen (``@UP2 UMOV
+    UR17, 0x40004040`` guarded like the MMA itself) is not judged on its own."""
+    written = tuple(a for a in op.alternatives if not a.skipped)
+    return written or op.alternatives
+
+
+_GUARDED = ("assuming the predicated writes of its value happened, as the instruction reading it "
+            "is guarded alike")
+
+
+def _taking(op: Operand, a: Alternative) -> Operand:
+    """``op`` holding one alternative."""
+    assumes = a.assumes or op.assumes
+    if any(x.skipped for x in op.alternatives) and not a.skipped:
+        assumes = f"{assumes}; {_GUARDED}" if assumes else _GUARDED
+    return replace(op, value=a.bits, origin=a.origin or op.origin, assumes=assumes,
+                   alternatives=())
 
 
 def _judge(em: _Emitter, ops: _Named, check: Callable[..., _R]) -> list[_R]:

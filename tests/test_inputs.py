@@ -220,12 +220,12 @@ def test_dump_cubin_is_dump_of_its_listing():
 
 
 @needs_cuobjdump
-@pytest.mark.xfail(strict=False, reason="DEPENDS ON THE SASS READER FIX (made elsewhere): dump "
-                   "reads a cuobjdump listing with '.target sm_100a' header lines as PTX and "
-                   "finds no word; remove this xfail once that fix is merged")
 def test_dump_cubin_finds_the_idesc():
+    """The cubin's listing, header lines and all, read as SASS: the planted M=256 idesc of
+    the UTCHMMA, read as kind::f16 (its bf16 types)."""
     out = run("dump", "--plain", "--table-only", str(CUBIN))
-    assert "0x10400490" in out.stdout
+    row = next(r for r in out.stdout.splitlines() if "0x10400490" in r)
+    assert "idesc kind::f16 bf16 x bf16 -> f32 M=256 N=256" in row
 
 
 @needs_cuobjdump

@@ -40,7 +40,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from .knownbits import KnownBits
-from .values import Alternative, ValueSet, combine, join, single
+from .values import Alternative, ValueSet, combine, join, single, skipped
 
 __all__ = ["Step", "Code", "solve", "blocks", "MAX_ROUNDS", "EVERY"]
 
@@ -259,7 +259,7 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
                     del pending[r]
                 else:
                     pending[r] = (g, new, i)
-                    state[r] = join(state.get(r, ()), new)
+                    state[r] = join(skipped(state.get(r, ())), new)
         return state
 
     empty: dict[str, ValueSet] = {}
@@ -344,6 +344,6 @@ def _combine_many(st: Step, sources: list[ValueSet], origin: tuple[int, str], wi
                 return got[k] if got and len(got) > k else None
             out.append(combine(nth, sources, origin, width, copy=st.mode == "copy"))
     if st.assumes:
-        out = [tuple(Alternative(a.bits, a.origin, a.assumes or st.assumes, a.merged)
+        out = [tuple(Alternative(a.bits, a.origin, a.assumes or st.assumes, a.merged, a.skipped)
                      for a in vs) for vs in out]
     return out

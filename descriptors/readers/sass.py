@@ -557,7 +557,7 @@ def _pair_value(lo: ValueSet, hi: ValueSet) -> ValueSet:
     for a in lo:
         for b in hi:
             out.append(Alternative(KnownBits.concat(a.bits, b.bits), b.origin or a.origin,
-                                   a.assumes or b.assumes))
+                                   a.assumes or b.assumes, False, a.skipped or b.skipped))
     return join(out)
 
 
@@ -570,8 +570,8 @@ def _operand(text: str, col: int, role: str, off: str | None, sets: list[ValueSe
             vs = single(KnownBits.unknown(32))
         else:
             o = -o if off.startswith("-") else o
-            vs = tuple(Alternative(a.bits + KnownBits.const(o, 32), a.origin, a.assumes)
-                       for a in vs)
+            vs = tuple(Alternative(a.bits + KnownBits.const(o, 32), a.origin, a.assumes,
+                                   False, a.skipped) for a in vs)
     if not vs:  # written on no path that reaches here
         width = 64 if len(sets) == 2 else 32
         return Operand(text, col, KnownBits.unknown(width), None, memory)

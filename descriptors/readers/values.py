@@ -25,7 +25,7 @@ from itertools import product
 from .knownbits import KnownBits
 
 __all__ = ["Alternative", "ValueSet", "MAX_ALTERNATIVES", "join", "combine", "meet", "single",
-           "constants"]
+           "constants", "skipped"]
 
 #: Alternatives a value set keeps before they are merged into one.
 MAX_ALTERNATIVES = 8
@@ -44,6 +44,10 @@ class Alternative:
     #: several alternatives merged into this one (:func:`join`): whatever joins it later is
     #: merged in too
     merged: bool = False
+    #: the value only where a predicated write before the use did not happen (its guard was
+    #: false): compilers guard an MMA and the writes of its operands alike, so such a value
+    #: is often of no path that reaches the MMA, and is not judged on its own
+    skipped: bool = False
 
 
 #: A value set: the alternatives, in the order they were met (empty: not yet written).
@@ -65,7 +69,8 @@ def _collapse(values: Sequence[Alternative]) -> ValueSet:
     assert kb is not None
     origins = {alt.origin for alt in values}
     assumes = next((alt.assumes for alt in values if alt.assumes), None)
-    return (Alternative(kb, origins.pop() if len(origins) == 1 else None, assumes, True),)
+    return (Alternative(kb, origins.pop() if len(origins) == 1 else None, assumes, True,
+                        all(a.skipped for a in values)),)
 
 
 def join(*sets: Iterable[Alternative]) -> ValueSet:
@@ -112,10 +117,16 @@ def combine(fn: Callable[..., KnownBits | None], sources: Sequence[ValueSet],
             kb = KnownBits.unknown(width)
         assumes = next((alt.assumes for alt in combo if alt.assumes), None)
         where = combo[0].origin if copy and len(combo) == 1 and combo[0].origin else origin
-        out.append(Alternative(kb, where, assumes))
+        out.append(Alternative(kb, where, assumes, False, any(a.skipped for a in combo)))
     return join(out)
 
 
 def constants(values: Sequence[Alternative]) -> bool:
     """Every alternative is a constant (and there is at least one)."""
     return bool(values) and all(alt.bits.is_const for alt in values)
+
+
+def skipped(values: Sequence[Alternative]) -> ValueSet:
+    """The value set where each alternative holds only if a predicated write did not happen."""
+    return tuple(a if a.skipped else Alternative(a.bits, a.origin, a.assumes, a.merged, True)
+                 for a in values)
