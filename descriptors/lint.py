@@ -313,7 +313,12 @@ def _judge(em: _Emitter, ops: _Named, check: Callable[..., _R]) -> list[_R]:
         words = list(dict.fromkeys(f.word for _, f in found if f.word is not None))
         at = names.index(operand) if operand in names else None
         values = [runs[i][0][at] for i, _ in found] if at is not None else []
-        em.out.append(replace(found[0][1], word=_one_word(words, [
+        # SASS alternatives meet where control flow does, and whether every such path can
+        # reach the instruction is not known (a register reused across a loop): a finding of
+        # only some of them is a note there; PTX's come from selects, each a real value
+        if not every and em.ins.dialect == "sass" and severity != "note":
+            severity = "note"
+        em.out.append(replace(found[0][1], severity=severity, word=_one_word(words, [
             o.value if o is not None else None for o in values]),
             message=message if every else f"on some paths: {message}",
             evidence=tuple(evidence)))
@@ -495,8 +500,9 @@ def _check_idesc(em: _Emitter, ctx: _Context, op: Operand | None, arch: str,
 def _sass_sparse_hint(em: _Emitter, ctx: _Context, op: Operand, kb: KnownBits, low: KnownBits,
                       prefix: str, word: str) -> None:
     """SASS has no .sp suffix: nvcc writes 0 into the idescE low word of a dense MMA and the
-    sparse metadata TMEM address for .sp.  A sparsity bit that disagrees is a warning (the
-    word alone cannot prove which form the instruction is)."""
+    sparse metadata TMEM address for .sp.  A sparsity bit that disagrees with a constant low
+    word is a warning (the word alone cannot prove which form the instruction is); with a
+    low word computed at run time, which production kernels have for dense MMAs, a note."""
     f = _layout(ctx.kinds[0]).by_name["sparse"]
     if not kb.known >> f.lsb & 1:
         return
@@ -507,7 +513,10 @@ def _sass_sparse_hint(em: _Emitter, ctx: _Context, op: Operand, kb: KnownBits, l
                "idescE low word (the sparse metadata TMEM address) is 0, which is what nvcc "
                "writes for a dense tcgen05.mma (Table 42)", op, "idesc", word)
     elif not sparse and not zero_low:
-        em.add("warning", "idesc.sparse_form", f"{prefix}: the sparsity bit is 0 but the "
+        # a run-time low word is common in dense production kernels (the register is reused):
+        # only a constant non-zero one is evidence enough for a warning
+        em.add("warning" if low.is_const else "note", "idesc.sparse_form",
+               f"{prefix}: the sparsity bit is 0 but the "
                f"idescE low word is {'a run-time value' if not low.is_const else hex(low.value)}"
                ", as nvcc writes the sparse metadata TMEM address for tcgen05.mma.sp "
                "(dense forms get 0) (Table 42)", op, "idesc", word)

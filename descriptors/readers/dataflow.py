@@ -10,8 +10,9 @@ the line that made it.
 * **Blocks.**  A block starts at the function's first instruction, at every branch target and
   after every branch or instruction that does not fall through (an unconditional ``BRA``,
   ``EXIT``, ``RET``, ``BRX`` ...).  Its successors are the targets of its last instruction and
-  the next block when control can fall through.  An indirect branch (``BRX``, ``JMX``) may go to
-  any block.
+  the next block when control can fall through.  An indirect branch (``BRX``, ``JMX``) goes
+  where its jump table says, which a listing does not show: it is taken to go to the blocks
+  nothing else reaches (a switch's cases), or, where there are none, to any block.
 * **Reaching definitions.**  A write kills what the register held before; a predicated write
   (``@P0 UMOV UR5, ...``) may not happen, so it merges with the value before it -- except
   where the same register was just written under the complementary guard (``@P0`` then
@@ -30,8 +31,9 @@ the line that made it.
   each predecessor brings), and a value set of more than
   :data:`~descriptors.readers.values.MAX_ALTERNATIVES` alternatives is merged into one, so the
   iteration ends; a register stepped in a loop (``UIADD3 UR8, UR8, 0x2``) ends up with the
-  bits every trip agrees on.  Should the iteration still run past :data:`MAX_ROUNDS` visits per
-  block, every queried value is unknown rather than a guess.
+  bits every trip agrees on; a value still changing after :data:`WIDEN` visits of a block is
+  unknown there.  Should the iteration still run past :data:`MAX_ROUNDS` visits per block,
+  every queried value is unknown rather than a guess.
 """
 
 from __future__ import annotations
@@ -40,12 +42,15 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from .knownbits import KnownBits
-from .values import Alternative, ValueSet, combine, join, single, skipped
+from .values import Alternative, ValueSet, _interned, combine, join, single, skipped
 
 __all__ = ["Step", "Code", "solve", "blocks", "MAX_ROUNDS", "EVERY"]
 
 #: Visits of one block after which the iteration gives up (every queried value unknown).
-MAX_ROUNDS = 64
+MAX_ROUNDS = 256
+#: Visits of one block after which a value still changing at its entry is taken as unknown
+#: (widening: the iteration then ends in a few more rounds).
+WIDEN = 12
 
 #: ``Code.jumps`` of an indirect branch: any block may follow.
 EVERY = (-1,)
@@ -130,15 +135,12 @@ def blocks(code: Code) -> tuple[list[int], list[list[int]], list[int]]:
     n = len(code.defs)
     leaders = {0} if n else set()
     jumps, falls = code.jumps, code.falls
-    indirect = False
     for i in range(n):
         js = jumps[i]
         if js or not falls[i]:
             if i + 1 < n:
                 leaders.add(i + 1)
-            if js is EVERY or js == EVERY:
-                indirect = True
-            else:
+            if not (js is EVERY or js == EVERY):
                 leaders.update(t for t in js if 0 <= t < n)
     starts = sorted(leaders)
     block_of = [0] * n
@@ -147,19 +149,27 @@ def blocks(code: Code) -> tuple[list[int], list[list[int]], list[int]]:
         for i in range(s, end):
             block_of[i] = b
     succ: list[list[int]] = []
-    every = list(range(len(starts)))
+    reached = {0}
     for b, s in enumerate(starts):
         last = (starts[b + 1] if b + 1 < len(starts) else n) - 1
         out: list[int] = []
         js = jumps[last]
-        if js:
-            if js is EVERY or js == EVERY:
-                out = every[:] if indirect else []
-            else:
-                out = [block_of[t] for t in js if 0 <= t < n]
+        if js and not (js is EVERY or js == EVERY):
+            out = [block_of[t] for t in js if 0 <= t < n]
         if falls[last] and b + 1 < len(starts):
             out.append(b + 1)
-        succ.append(sorted(set(out)))
+        reached.update(out)
+        succ.append(out)
+    # an indirect branch goes where its jump table says, which a listing does not show: to
+    # the blocks nothing else reaches (the cases of a switch), or, where there are none, to
+    # every block
+    orphans = [b for b in range(len(starts)) if b not in reached]
+    for b, s in enumerate(starts):
+        last = (starts[b + 1] if b + 1 < len(starts) else n) - 1
+        js = jumps[last]
+        if js is EVERY or js == EVERY:
+            succ[b] = succ[b] + (orphans or list(range(len(starts))))
+        succ[b] = sorted(set(succ[b]))
     code._blocks = (starts, succ, block_of)
     return code._blocks
 
@@ -210,6 +220,10 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
 
     result: dict[tuple[int, str], ValueSet] = {}
     defs, guard, where, mentions = code.defs, code.guard, code.where, code.mentions
+    #: (instruction, ids of its sources' value sets) -> (those value sets, its results): a
+    #: block run again on the same entry values gives the very same objects, which joins
+    #: then pass over by identity
+    memo: dict[tuple[int, ...], tuple[list[ValueSet], list[ValueSet] | None]] = {}
 
     def value_of(state: dict[str, ValueSet], src: str | KnownBits) -> ValueSet:
         if src.__class__ is str:
@@ -240,10 +254,16 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
             st = code.step(i, ds[0]) if ds else None
             if st is not None:
                 sources = [value_of(state, s) for s in st.sources]
-                if st.mode == "select":
-                    outs = [join(*sources)] * len(ds)
-                elif st.fn is not None:
-                    outs = _combine_many(st, sources, where[i], width, len(ds))
+                key = (i, *map(id, sources))
+                got = memo.get(key)
+                if got is not None and all(a is b for a, b in zip(got[0], sources)):
+                    outs = got[1]  # the same value sets in: the same objects out
+                else:
+                    if st.mode == "select":
+                        outs = [join(*sources)] * len(ds)
+                    elif st.fn is not None:
+                        outs = _combine_many(st, sources, where[i], width, len(ds))
+                    memo[key] = (sources, outs)
             for k, r in enumerate(ds):
                 if r not in wanted:
                     continue
@@ -259,7 +279,14 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
                     del pending[r]
                 else:
                     pending[r] = (g, new, i)
-                    state[r] = join(skipped(state.get(r, ())), new)
+                    before = state.get(r, ())
+                    key = (-1 - i, id(before), id(new))
+                    got = memo.get(key)
+                    if got is not None and got[0][0] is before and got[0][1] is new:
+                        state[r] = got[1]  # type: ignore[assignment]
+                    else:
+                        state[r] = join(skipped(before), new)
+                        memo[key] = ([before, new], state[r])  # type: ignore[list-item]
         return state
 
     empty: dict[str, ValueSet] = {}
@@ -293,7 +320,8 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
         outs_[b] = out
         for s in succ[b]:
             old = ins[s]
-            new = _join_states(old, out) if old is not None else out
+            new = _join_states(old, out, unknown if visits[s] >= WIDEN else None) \
+                if old is not None else out
             if new is not old:
                 ins[s] = new
                 if not queued[s]:
@@ -309,8 +337,10 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
     return result
 
 
-def _join_states(old: dict[str, ValueSet], new: dict[str, ValueSet]) -> dict[str, ValueSet]:
-    """``old`` joined with ``new``; ``old`` itself when nothing changes."""
+def _join_states(old: dict[str, ValueSet], new: dict[str, ValueSet],
+                 widen: KnownBits | None = None) -> dict[str, ValueSet]:
+    """``old`` joined with ``new``; ``old`` itself when nothing changes.  ``widen``: a value
+    that still changes becomes that (unknown) at once, so a loop ends in few rounds."""
     if old is new:
         return old
     out = None
@@ -318,8 +348,17 @@ def _join_states(old: dict[str, ValueSet], new: dict[str, ValueSet]) -> dict[str
         o = old.get(r)
         if o is v:
             continue
+        if o is not None and len(v) <= len(o):
+            ids = {id(a) for a in o}  # alternatives are interned: equal ones are one object
+            if all(id(a) in ids for a in v):
+                continue  # nothing new (the common case: the same alternatives)
         j = join(o, v) if o is not None else v
         if j != o:
+            if widen is not None:
+                j = (_interned(Alternative(widen, None, None, True,
+                                           all(a.skipped for a in j))),)
+                if j == o:
+                    continue
             if out is None:
                 out = dict(old)
             out[r] = j
@@ -344,6 +383,6 @@ def _combine_many(st: Step, sources: list[ValueSet], origin: tuple[int, str], wi
                 return got[k] if got and len(got) > k else None
             out.append(combine(nth, sources, origin, width, copy=st.mode == "copy"))
     if st.assumes:
-        out = [tuple(Alternative(a.bits, a.origin, a.assumes or st.assumes, a.merged, a.skipped)
-                     for a in vs) for vs in out]
+        out = [tuple(_interned(Alternative(a.bits, a.origin, a.assumes or st.assumes, a.merged,
+                                           a.skipped)) for a in vs) for vs in out]
     return out

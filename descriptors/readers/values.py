@@ -54,6 +54,20 @@ class Alternative:
 ValueSet = tuple[Alternative, ...]
 
 
+#: Alternatives made by :func:`combine`, :func:`join` and :func:`skipped`, one object per
+#: value (bounded): equal alternatives are the same object, so joins compare by identity.
+_INTERN: dict[Alternative, Alternative] = {}
+
+
+def _interned(a: Alternative) -> Alternative:
+    got = _INTERN.get(a)
+    if got is None:
+        if len(_INTERN) >= 1 << 16:
+            _INTERN.clear()
+        got = _INTERN[a] = a
+    return got
+
+
 def meet(values: Sequence[Alternative]) -> KnownBits | None:
     """The known bits every alternative agrees on (``None`` for an empty set)."""
     if not values:
@@ -69,20 +83,30 @@ def _collapse(values: Sequence[Alternative]) -> ValueSet:
     assert kb is not None
     origins = {alt.origin for alt in values}
     assumes = next((alt.assumes for alt in values if alt.assumes), None)
-    return (Alternative(kb, origins.pop() if len(origins) == 1 else None, assumes, True,
-                        all(a.skipped for a in values)),)
+    return (_interned(Alternative(kb, origins.pop() if len(origins) == 1 else None, assumes,
+                                  True, all(a.skipped for a in values))),)
 
 
 def join(*sets: Iterable[Alternative]) -> ValueSet:
     """The union of value sets (duplicates dropped, order kept), merged into one alternative
     when it holds more than :data:`MAX_ALTERNATIVES`.  A set already merged into one
     alternative whose bits are not all known stays merged: what is joined to it is merged in
-    too, so repeated joins (a loop) converge."""
+    too, so repeated joins (a loop) converge.  The alternatives a skipped predicated write
+    left (``skipped``) are limited apart from those written, so a written constant is never
+    merged into what an unrelated earlier value leaves."""
     out: dict[Alternative, None] = {}
     for s in sets:
         for alt in s:
             out[alt] = None
     values = tuple(out)
+    if any(a.skipped for a in values) and not all(a.skipped for a in values):
+        # the values written and those left by a skipped predicated write, each kept apart
+        return _limit(tuple(a for a in values if not a.skipped)) + \
+            _limit(tuple(a for a in values if a.skipped))
+    return _limit(values)
+
+
+def _limit(values: tuple[Alternative, ...]) -> ValueSet:
     if len(values) > MAX_ALTERNATIVES or (len(values) > 1 and any(a.merged for a in values)):
         return _collapse(values)
     return values
@@ -91,7 +115,7 @@ def join(*sets: Iterable[Alternative]) -> ValueSet:
 def single(bits: KnownBits, origin: tuple[int, str] | None = None,
            assumes: str | None = None) -> ValueSet:
     """A value set of one alternative."""
-    return (Alternative(bits, origin, assumes),)
+    return (_interned(Alternative(bits, origin, assumes)),)
 
 
 def combine(fn: Callable[..., KnownBits | None], sources: Sequence[ValueSet],
@@ -117,7 +141,8 @@ def combine(fn: Callable[..., KnownBits | None], sources: Sequence[ValueSet],
             kb = KnownBits.unknown(width)
         assumes = next((alt.assumes for alt in combo if alt.assumes), None)
         where = combo[0].origin if copy and len(combo) == 1 and combo[0].origin else origin
-        out.append(Alternative(kb, where, assumes, False, any(a.skipped for a in combo)))
+        out.append(_interned(Alternative(kb, where, assumes, False,
+                                         any(a.skipped for a in combo))))
     return join(out)
 
 
@@ -128,5 +153,5 @@ def constants(values: Sequence[Alternative]) -> bool:
 
 def skipped(values: Sequence[Alternative]) -> ValueSet:
     """The value set where each alternative holds only if a predicated write did not happen."""
-    return tuple(a if a.skipped else Alternative(a.bits, a.origin, a.assumes, a.merged, True)
-                 for a in values)
+    return tuple(a if a.skipped else _interned(Alternative(a.bits, a.origin, a.assumes,
+                                                            a.merged, True)) for a in values)
