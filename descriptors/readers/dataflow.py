@@ -50,7 +50,7 @@ __all__ = ["Step", "Code", "solve", "blocks", "MAX_ROUNDS", "EVERY"]
 MAX_ROUNDS = 256
 #: Visits of one block after which a value still changing at its entry is taken as unknown
 #: (widening: the iteration then ends in a few more rounds).
-WIDEN = 12
+WIDEN = 4
 
 #: ``Code.jumps`` of an indirect branch: any block may follow.
 EVERY = (-1,)

@@ -1,0 +1,97 @@
+"""Benchmark: ``descgen lint`` on production SASS, against a plain Python regex pass that parses
+every instruction line of the same files.
+
+* ``regex`` -- the baseline: each listing decompressed and read line by line, every
+  instruction line matched by one regular expression (address, guard, opcode, operands) and its
+  operands split on commas (:func:`regex_pass`);
+* ``lint`` -- the call users make: ``descgen lint FILE...`` in a fresh process, start-up
+  included (``-j 1``), and the library call ``descriptors.lint.lint_lines`` on the same lines
+  in this process.
+
+Inputs: the production listings of ``fixtures/production`` (``--all`` for all 40; by default
+the manifest's ``default`` sample).  Best of ``--repeat`` interleaved rounds.  It prints lines
+per second and the ratio to the regex pass; the goal is lint within 4x of it.  Not a test:
+``tests/test_benchmarks.py`` runs it with ``--quick`` so it cannot rot.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PROD = ROOT / "fixtures" / "production"
+GOAL = 4.0
+
+#: One SASS instruction line: address, guard, opcode with modifiers, operands.
+_INSTRUCTION = re.compile(r"\s*/\*([0-9a-f]{4,})\*/\s+(@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)\s*([^;]*);")
+
+
+def regex_pass(paths: list[Path]) -> int:
+    """Parse every instruction line of the listings; the number of instructions."""
+    count = 0
+    for path in paths:
+        with gzip.open(path, "rt") as fh:
+            for line in fh:
+                m = _INSTRUCTION.match(line)
+                if m is not None:
+                    [t.strip() for t in m.group(4).split(",")]
+                    count += 1
+    return count
+
+
+def library_pass(paths: list[Path]) -> int:
+    from descriptors.lint import lint_lines
+    count = 0
+    for path in paths:
+        with gzip.open(path, "rt") as fh:
+            count += sum(1 for _ in lint_lines(fh, file=str(path)))
+    return count
+
+
+def cli_pass(paths: list[Path]) -> int:
+    r = subprocess.run([sys.executable, "-m", "cli.main", "lint", "-j", "1",
+                        *map(str, paths)], cwd=ROOT, capture_output=True, text=True)
+    if r.returncode not in (0, 1):
+        raise SystemExit(f"descgen lint failed ({r.returncode}): {r.stderr.strip()}")
+    return len(r.stdout)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--all", action="store_true", help="all 40 listings, not the default sample")
+    ap.add_argument("--repeat", type=int, default=3, help="interleaved rounds (best of)")
+    ap.add_argument("--quick", action="store_true", help="one small listing, one round")
+    args = ap.parse_args()
+    manifest = json.loads((PROD / "manifest.json").read_text())["fixtures"]
+    chosen = [f for f in manifest if args.all or f["default"]]
+    if args.quick:
+        chosen = sorted(chosen, key=lambda f: f["lines"])[:1]
+        args.repeat = 1
+    paths = [PROD / f["file"] for f in chosen]
+    lines = sum(f["lines"] for f in chosen)
+    best = {"regex": float("inf"), "lint_lines": float("inf"), "descgen lint": float("inf")}
+    for _ in range(max(1, args.repeat)):
+        for name, fn in (("regex", regex_pass), ("lint_lines", library_pass),
+                         ("descgen lint", cli_pass)):
+            t = time.perf_counter()
+            fn(paths)
+            best[name] = min(best[name], time.perf_counter() - t)
+    print(f"{len(paths)} listings, {lines:,} lines (best of {args.repeat})")
+    base = best["regex"]
+    for name, secs in best.items():
+        print(f"{name:<14} {secs:8.3f} s  {lines / secs:>10,.0f} lines/s  {secs / base:6.1f}x regex")
+    ratio = best["descgen lint"] / base
+    print(f"goal: descgen lint within {GOAL}x of the regex pass: "
+          f"{'met' if ratio <= GOAL else 'not met'} ({ratio:.1f}x)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
