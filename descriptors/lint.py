@@ -618,6 +618,27 @@ def _check_alloc(em: _Emitter, ins: Instruction) -> None:
                f"{f.message} ({f.source})", op, "ncols", str(op.value.value))
 
 
+#: Columns one unit of ``UTCATOMSWS.FIND_AND_SET.ALIGN``'s count stands for: nvcc 13.0 writes
+#: tcgen05.alloc's nCols / 32 (128 columns: ``UMOV UR4, 0x4``; fixtures/sass-forms).
+_SASS_ALLOC_UNIT = 32
+
+
+def _check_sass_alloc(em: _Emitter, ins: Instruction) -> None:
+    """``UTCATOMSWS[.2CTA].FIND_AND_SET.ALIGN UPp, URd, URs`` (tcgen05.alloc): the column
+    count in URs, in units of 32 columns, judged as nCols (9.7.16.7.1)."""
+    op = ins.operands[-1] if len(ins.operands) >= 3 else None
+    if op is None or op.value is None:
+        return
+    if not op.value.is_const:
+        em.add("note", "lint.runtime", "column count is computed at run time; not checked", op,
+               "ncols", op.value.pattern())
+        return
+    ncols = op.value.value * _SASS_ALLOC_UNIT
+    for f in check_alloc(ncols):
+        em.add(f.severity, f.rule, f"{ins.opcode} (tcgen05.alloc, nCols = {op.value.value} x "
+               f"{_SASS_ALLOC_UNIT}): {f.message} ({f.source})", op, "ncols", str(ncols))
+
+
 _LDST = re.compile(r"tcgen05\.(ld|st)\b.*?\.(\d+x\d+b(?:x2)?)\.x(\d+)")
 
 
@@ -776,6 +797,8 @@ def check_instruction(file: str, ins: Instruction, arch: str,
             _check_mma(em, ins, ctx, arch)
         elif op.startswith("UTCCP"):
             _check_cp(em, ins, arch)
+        elif op.startswith("UTCATOMSWS") and "FIND_AND_SET" in op:
+            _judge_operands(em, ins, _check_sass_alloc)
     if modelled and not any(f.severity in ("error", "warning") for f in em.out):
         em.add("note", "instruction.legal", f"{mn}: a legal form (ptxas 13.0 agrees with the "
                "instruction model on every generated form)", None, None, None)

@@ -84,8 +84,6 @@ EXPECTED = [
      "UTCHMMA (kind::f16, cta_group::1): the sparsity bit is set but the idescE low word (the sparse metadata TMEM address) is 0, which is what nvcc writes for a dense tcgen05.mma (Table 42)"),
     ("bad_dense_sp.ptx", 61, 65, "error", "idesc.sparse_form", "idesc", "0x08200010",
      "tcgen05.mma.sp.cta_group::1.kind::f16: sparse[2]: tcgen05.mma.sp needs the sparsity bit set (it is 0: a dense descriptor) (Table 42, 9.7.16.10.9.2)"),
-    ("bad_dense_sp.sass", 153, 91, "warning", "idesc.sparse_form", "idesc", "0x08200010",
-     "UTCHMMA (kind::f16, cta_group::1): the sparsity bit is 0 but the idescE low word is a run-time value, as nvcc writes the sparse metadata TMEM address for tcgen05.mma.sp (dense forms get 0) (Table 42)"),
     ("bad_mxf4nvf4_scale_id.ptx", 62, 86, "error", "idesc.scale_id", "idesc", "0x28400480",
      "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.scale_vec::4X: a_scale_id[30:29]: kind::mxf4nvf4 allows scale factor ID 0 or 2, not 1 (Tables 43-44)"),
     ("bad_mxf4nvf4_scale_id.ptx", 62, 86, "error", "idesc.scale_id_4x", "idesc", "0x28400480",
@@ -186,9 +184,10 @@ def test_every_planted_error_is_expected():
             assert got == set(want), (v.name, ext)
     # the only planted errors SASS cannot prove: the sparsity bit against .sp, which has no
     # SASS suffix (the idescE low word hints at it: a warning; see lint docs)
+    # (a dense word with a run-time low word, bad_dense_sp.sass, is a note: production kernels
+    # leave run-time values there for dense MMAs)
     assert [e[:5] for e in EXPECTED if e[3] != "error"] == [
-        ("bad_sparse_dense.sass", 153, 91, "warning", "idesc.sparse_form"),
-        ("bad_dense_sp.sass", 153, 91, "warning", "idesc.sparse_form")]
+        ("bad_sparse_dense.sass", 153, 91, "warning", "idesc.sparse_form")]
 
 
 @pytest.mark.parametrize("v", HELDOUT, ids=lambda v: v.name)
@@ -519,10 +518,13 @@ def test_sass_loops_are_not_guessed():
     assert b.is_const and b.value == 0x4000404000000880
     assert idesc.pattern() == "0x??400490"  # 0x08400490 or 0x10400490
     assert [a.bits.value for a in mma.operands[4].alternatives] == [0x08400490, 0x10400490]
-    # the second trip reads 0x10400490: M=256 under cta_group::1, an error on that path
-    errors = [f for f in lint_lines(text) if f.severity == "error"]
-    assert [(f.rule, f.message.split(":")[0], f.evidence[0]) for f in errors] == [
-        ("idesc.shape", "on some paths", "idesc = 0x10400490 from line 8: UMOV UR5, 0x10400490")]
+    # the second trip reads 0x10400490: M=256 under cta_group::1 on that path.  Whether a
+    # path of a SASS listing's control flow can reach the MMA is not known (a register
+    # reused across a loop looks the same), so a finding of some paths only is a note
+    assert not [f for f in lint_lines(text) if f.severity in ("error", "warning")]
+    some = [f for f in lint_lines(text) if f.rule == "idesc.shape"]
+    assert [(f.severity, f.message.split(":")[0], f.evidence[0]) for f in some] == [
+        ("note", "on some paths", "idesc = 0x10400490 from line 8: UMOV UR5, 0x10400490")]
 
 
 def test_cute_and_triton_style_descriptors():
@@ -608,11 +610,16 @@ REAL = [("01_mma_sm100.ptx.gz", 4), ("04_mma_tma_2sm_sm100.ptx.gz", 12),
         ("01_mma_sm100.sass.gz", 8), ("04_mma_tma_2sm_sm100.sass.gz", 24)]
 
 
+def _written_constant(op):
+    written = {a.bits for a in op.alternatives if not a.skipped}
+    return next(iter(written)) if len(written) == 1 and next(iter(written)).is_const else None
+
+
 #: A/B descriptors the data flow proves constant: in the 2-SM kernel the start address is the
 #: shared memory window's 0x400 ((CgaCtaId << 24) + 0x400, >> 4, & 0x3fff), so 3 of each
 #: 4 MMAs read wholly known descriptors; the rest follow predicated writes after calls.
 CONSTANT_SMEM = {"01_mma_sm100.ptx.gz": 0, "04_mma_tma_2sm_sm100.ptx.gz": 0,
-                 "01_mma_sm100.sass.gz": 0, "04_mma_tma_2sm_sm100.sass.gz": 36}
+                 "01_mma_sm100.sass.gz": 2, "04_mma_tma_2sm_sm100.sass.gz": 36}
 
 
 @pytest.mark.parametrize("name,mmas", REAL)
@@ -630,10 +637,16 @@ def test_real_cutlass_kernels_are_clean(name, mmas):
     # every A/B descriptor operand: wholly constant and valid (no finding), or a run-time note
     reader = read_sass if name.endswith(".sass.gz") else read_ptx
     with gzip.open(CUTLASS / name, "rt") as fh:
-        ops = [o.value for i in reader(fh) if isinstance(i, Instruction) and "MMA" in i.opcode.upper()
-               for o in (i.operands[:2] if name.endswith(".sass.gz") else i.operands[1:3])]
+        operands = [o for i in reader(fh) if isinstance(i, Instruction)
+                    and "MMA" in i.opcode.upper()
+                    for o in (i.operands[:2] if name.endswith(".sass.gz") else i.operands[1:3])]
+    ops = [o.value for o in operands]
     assert len(ops) == 2 * mmas
+    # a value set whose one written alternative is constant (the others left by skipped
+    # predicated writes) is judged as that constant
+    written = [_written_constant(o) for o in operands if not o.value.is_const]
     constant = [kb for kb in ops if kb.is_const]
+    constant += [w for w in written if w is not None]
     assert len(smem) + len(constant) == 2 * mmas
     assert len(constant) == CONSTANT_SMEM[name]
     # SW128, SBO 1024 B, 0b001 -- or, in SASS, unknown: ptxas writes the upper half with
