@@ -138,7 +138,6 @@ LISTING_WORDS = [
     ("UR10", 0, "tmem", None, "word"),
     ("UR11", 0x08400480, "idesc", "mxf4nvf4", "word"),   # UTCOMMA.4X: kind::mxf4nvf4
     ("UR12", 0x100, "tmem", None, "word"),                # the scale factors' column
-    ("R2", 0, "tmem", None, "word"),
     ("UR10", 0, "tmem", None, "word"),
     ("UR11", 0x10C00000, "idesc", "mxf8f6f4", "word"),  # UTCQMMA + scales: kind::mxf8f6f4
     ("UR12", 0x100, "tmem", None, "word"),
@@ -546,12 +545,12 @@ def test_cli_plain_is_stable_text():
     assert lines[0].startswith("descriptor words in " + str(DUMPS / "nvdisasm.txt"))
     assert lines[1].split() == ["line", "where", "value", "confidence", "verdict", "reading"]
     assert lines[2].split()[:7] == ["601", "UR7", "0x40004040", "high", "0.99", "valid", "smem"]
-    assert lines[-1] == f"21 descriptor words found in {DUMPS / 'nvdisasm.txt'}, 13 distinct"
+    assert lines[-1] == f"20 descriptor words found in {DUMPS / 'nvdisasm.txt'}, 13 distinct"
     assert "idesc 0x08400480  kind::mxf4nvf4  (Instruction descriptor (kind::mxf4, mxf4nvf4); " \
            "32-bit; PTX Table 44)" in result.stdout
     assert "\x1b[" not in result.stdout
     table = dump(str(DUMPS / "nvdisasm.txt"), "--plain", "--table-only").stdout.splitlines()
-    assert len(table) == 2 + 21 + 1
+    assert len(table) == 2 + 20 + 1
 
 
 def test_cli_json_from_stdin():

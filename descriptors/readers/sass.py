@@ -475,9 +475,10 @@ def _uses(ins: _Ins) -> list[tuple[int, str, str, str | None, tuple[str, ...]]]:
     out = []
     mma = ins.op.startswith("UTC") and "MMA" in ins.op
     if mma or ins.op.startswith("UTCCP"):
-        # what lint judges: the descriptors, the idescE low word before idesc[..] and a .ws
-        # zero-column mask; the accumulator's and the scale factors' TMEM addresses are not
-        # followed (they are loop-carried values whose data flow costs most of the reading)
+        # what lint judges and dump names: the descriptors, the idescE low word before
+        # idesc[..], the scale factors' TMEM address and a .ws zero-column mask; A's and the
+        # accumulator's TMEM addresses are not followed (loop-carried values whose data flow
+        # would cost most of the reading)
         texts = [t for t, _ in ins.ops]
         keep = set()
         for k, t in enumerate(texts):
@@ -485,9 +486,9 @@ def _uses(ins: _Ins) -> list[tuple[int, str, str, str | None, tuple[str, ...]]]:
                 keep.add(k)
                 if t.startswith("idesc[") and k and texts[k - 1].startswith("tmem["):
                     keep.add(k - 1)
-            elif mma and not t.startswith(("tmem[", "[")) and _reg_name(t) and \
-                    any(x.startswith("idesc[") for x in texts[:k]):
-                keep.add(k)
+            elif mma and any(x.startswith("idesc[") for x in texts[:k]) and (
+                    t.startswith("tmem[") or (not t.startswith("[") and _reg_name(t))):
+                keep.add(k)  # the scale factors' TMEM address, a .ws zero-column mask
     elif ins.op.startswith(("LDTM", "STTM", "UTCBAR")):
         keep = set()  # no rule of these reads a value (see descriptors.lint)
     else:
