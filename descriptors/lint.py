@@ -606,16 +606,9 @@ def _check_zcm(em: _Emitter, op: Operand, m: int | None, arch: str) -> None:
 
 
 def _check_alloc(em: _Emitter, ins: Instruction) -> None:
-    op = ins.operands[1] if len(ins.operands) > 1 else None
-    if op is None or op.value is None:
-        return
-    if not op.value.is_const:
-        em.add("note", "lint.runtime", "column count is computed at run time; not checked", op,
-               "ncols", op.value.pattern())
-        return
-    for f in check_alloc(op.value.value):
-        em.add(f.severity, f.rule, f"{ins.opcode.split('.')[0]}.{ins.opcode.split('.')[1]}: "
-               f"{f.message} ({f.source})", op, "ncols", str(op.value.value))
+    """``tcgen05.alloc``/``dealloc``: the column count (PTX operand 2)."""
+    _check_ncols(em, ins.operands[1] if len(ins.operands) > 1 else None,
+                 f"{ins.opcode.split('.')[0]}.{ins.opcode.split('.')[1]}", 1)
 
 
 #: Columns one unit of ``UTCATOMSWS.FIND_AND_SET.ALIGN``'s count stands for: nvcc 13.0 writes
@@ -626,17 +619,23 @@ _SASS_ALLOC_UNIT = 32
 def _check_sass_alloc(em: _Emitter, ins: Instruction) -> None:
     """``UTCATOMSWS[.2CTA].FIND_AND_SET.ALIGN UPp, URd, URs`` (tcgen05.alloc): the column
     count in URs, in units of 32 columns, judged as nCols (9.7.16.7.1)."""
-    op = ins.operands[-1] if len(ins.operands) >= 3 else None
+    _check_ncols(em, ins.operands[-1] if len(ins.operands) >= 3 else None,
+                 f"{ins.opcode} (tcgen05.alloc, nCols in units of {_SASS_ALLOC_UNIT})",
+                 _SASS_ALLOC_UNIT)
+
+
+def _check_ncols(em: _Emitter, op: Operand | None, label: str, unit: int) -> None:
+    """A column count (``unit`` columns per unit of the operand) against
+    :func:`descriptors.tmem.check_alloc`; a run-time count is a note."""
     if op is None or op.value is None:
         return
     if not op.value.is_const:
         em.add("note", "lint.runtime", "column count is computed at run time; not checked", op,
                "ncols", op.value.pattern())
         return
-    ncols = op.value.value * _SASS_ALLOC_UNIT
+    ncols = op.value.value * unit
     for f in check_alloc(ncols):
-        em.add(f.severity, f.rule, f"{ins.opcode} (tcgen05.alloc, nCols = {op.value.value} x "
-               f"{_SASS_ALLOC_UNIT}): {f.message} ({f.source})", op, "ncols", str(ncols))
+        em.add(f.severity, f.rule, f"{label}: {f.message} ({f.source})", op, "ncols", str(ncols))
 
 
 _LDST = re.compile(r"tcgen05\.(ld|st)\b.*?\.(\d+x\d+b(?:x2)?)\.x(\d+)")

@@ -168,7 +168,8 @@ class _Ins:
     __slots__ = ("line", "col", "addr", "pred", "op", "ops", "text", "dests", "facts")
 
     def __init__(self, line, col, addr, pred, op, ops, text):
-        self.line, self.col, self.addr, self.pred, self.op = line, col, addr, pred, op
+        self.line, self.col, self.addr, self.op = line, col, addr, op
+        self.pred = pred.strip() if pred else None
         self.ops, self.text = ops, text
         self.dests = tuple(_dests(self))
         self.facts: tuple[Fact, ...] = ()

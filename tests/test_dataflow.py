@@ -1,0 +1,102 @@
+"""The SASS data flow (descriptors.readers.dataflow, through the SASS reader): what a register
+holds where an MMA reads it, path by path."""
+
+from __future__ import annotations
+
+from descriptors.lint import lint_lines
+from descriptors.readers import Instruction, sniff
+from descriptors.readers.sass import read_sass
+
+MMA = "UTCHMMA gdesc[UR8], gdesc[UR10], tmem[UR6], tmem[UR4], idesc[UR5], UPT ;"
+
+
+def _idesc(lines: list[str]):
+    mma = next(i for i in read_sass(lines) if isinstance(i, Instruction) and "MMA" in i.opcode)
+    return mma.operands[4]
+
+
+def _addressed(lines: list[str]) -> list[str]:
+    return [f"        /*{16 * i:04x}*/                   {t}" for i, t in enumerate(lines)]
+
+
+def test_a_later_write_kills_an_earlier_one():
+    op = _idesc(_addressed(["UMOV UR5, 0x10400490 ;", "UMOV UR5, 0x8400490 ;", MMA]))
+    assert op.value.value == 0x08400490 and not op.alternatives
+
+
+def test_branches_merge_their_values():
+    # if (p) UR5 = a; else UR5 = b; MMA
+    op = _idesc(_addressed(["@P0 BRA 0x30 ;", "UMOV UR5, 0x8400490 ;", "BRA 0x40 ;",
+                            "UMOV UR5, 0x8200490 ;", MMA]))
+    assert sorted(a.bits.value for a in op.alternatives) == [0x08200490, 0x08400490]
+    assert op.value.pattern() == "0x08?00490"
+
+
+def test_complementary_guards_replace_the_value_before():
+    op = _idesc(_addressed(["UMOV UR5, 0x1 ;", "@P0 UMOV UR5, 0x8400490 ;",
+                            "@!P0 UMOV UR5, 0x8200490 ;", MMA]))
+    assert sorted(a.bits.value for a in op.alternatives) == [0x08200490, 0x08400490]
+    assert not any(a.skipped for a in op.alternatives)
+    # the predicate written in between: the guards are no longer complementary
+    op = _idesc(_addressed(["UMOV UR5, 0x1 ;", "@P0 UMOV UR5, 0x8400490 ;",
+                            "ISETP.NE.AND P0, PT, R2, RZ, PT ;", "@!P0 UMOV UR5, 0x8200490 ;",
+                            MMA]))
+    # (both earlier values now hold only where the second guarded write is skipped)
+    assert sorted(a.bits.value for a in op.alternatives if a.skipped) == [1, 0x08400490]
+    assert [a.bits.value for a in op.alternatives if not a.skipped] == [0x08200490]
+
+
+def test_not_yet_written_is_no_value():
+    op = _idesc(_addressed(["@!UP1 UMOV UR5, 0x8420490 ;", "@!UP2 " + MMA]))
+    assert op.value.is_const and op.value.value == 0x08420490
+
+
+def test_a_call_may_change_any_register():
+    op = _idesc(_addressed(["UMOV UR5, 0x8400490 ;", "CALL.ABS.NOINC R8 ;", MMA]))
+    assert op.value.is_unknown
+
+
+def test_a_loop_step_ends_unknown_and_the_loop_ends():
+    # UR5 += 1 around a back edge: still changing after a few trips, so unknown (widening),
+    # and the iteration ends
+    op = _idesc(_addressed(["UMOV UR5, 0x8400490 ;", MMA, "UIADD3 UR5, UPT, UPT, UR5, 0x1, URZ ;",
+                            "@P0 BRA 0x10 ;", "EXIT ;"]))
+    assert op.value.is_unknown
+    findings = list(lint_lines(_addressed(["UMOV UR5, 0x8400490 ;", MMA,
+                                           "UIADD3 UR5, UPT, UPT, UR5, 0x1, URZ ;",
+                                           "@P0 BRA 0x10 ;", "EXIT ;"])))
+    assert [f.rule for f in findings if f.operand == "idesc"] == ["lint.runtime"]
+
+
+def test_an_indirect_branch_goes_to_the_blocks_nothing_else_reaches():
+    # BRX to a case block that only it reaches: the value set there comes from the BRX
+    op = _idesc(_addressed(["UMOV UR5, 0x8400490 ;", "BRX R2 -0x10 ;", "EXIT ;", MMA]))
+    assert op.value.value == 0x08400490
+
+
+def test_sass_alloc_column_count():
+    lines = _addressed(["UMOV UR4, 0x3 ;", "UTCATOMSWS.FIND_AND_SET.ALIGN UP0, UR4, UR4 ;",
+                        "UMOV UR5, 0x4 ;", "UTCATOMSWS.FIND_AND_SET.ALIGN UP0, UR6, UR5 ;"])
+    errors = [(f.line, f.rule, f.word) for f in lint_lines(lines) if f.severity == "error"]
+    assert errors == [(2, "tmem.alloc", "96")]  # 3 x 32 columns: not a power of two
+
+
+def test_the_sniffer_knows_header_lines_and_logs():
+    listing = ["", "Fatbin elf code:", "================", "arch = sm_100a", "",
+               "\tcode for sm_100a", "\t.target\tsm_100a", "\t\tFunction : k",
+               '\t.headerflags\t@"EF_CUDA_ACCELERATORS EF_CUDA_SM100"']
+    assert sniff(listing + _addressed([MMA])) == "sass"
+    assert sniff(["\t.target\tsm_100a", ".version 9.0", ".visible .entry k()"]) == "ptx"
+    log = ["(cuda-gdb) info registers UR4", "UR4            0x8400490           138413200",
+           "idesc=0x08400490", "[block (0,0,0) thread (0,0,0)] adesc=0x4000404000010040"]
+    assert sniff(log + _addressed([MMA])) is None  # a log with SASS in it
+    assert sniff(["#include <cuda.h>", "int main() { return 0; }"]) is None
+
+
+def test_family_build_is_sm_100f():
+    listing = ["\tcode for sm_100", "\t.target\tsm_100", "\t\tFunction : k",
+               '\t.headerflags\t@"EF_CUDA_SM100 EF_CUDA_VIRTUAL_SM(EF_CUDA_SM100)"',
+               *_addressed(["UMOV UR5, 0x8400490 ;", MMA])]
+    arch = next(f for f in lint_lines(listing) if f.rule == "lint.arch")
+    assert arch.message.startswith("arch-gated rules follow sm_100f: target sm_100f from "
+                                   "'code for sm_100' (line 1): no arch-specific 'a'")
