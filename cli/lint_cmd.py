@@ -20,7 +20,7 @@ import os
 import sys
 from collections.abc import Iterator
 from itertools import chain, islice
-from typing import IO, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -32,42 +32,15 @@ from descriptors.errors import InputError
 from .common import REPORT_FORMATS, format_option
 from .inputs import opened, report
 from descriptors.lint import LintFinding, lint_lines, order
-from descriptors.readers import MAX_LINE, sniff
-from descriptors.readers.binary import Input
+from descriptors.readers import SNIFF_LINES, sniff
+from descriptors.readers.binary import Input, text_lines
 from descriptors.validate import ARCHES
 
-#: Bytes read from the start of an input to tell text from binary data.
-_SNIFF = 8192
-#: Lines the readers look at to tell PTX from SASS (:func:`descriptors.readers.read`).
-_SNIFF_LINES = 200
 
 
 LintFormat, LintFormatOpt = format_option("LintFormat", REPORT_FORMATS, {
     "text": "compiler-style diagnostics with their evidence (--plain: no colour)",
     "json": "{findings}"})
-
-
-def _lines(stream: IO[bytes], name: str):
-    """Decoded lines of a byte stream in constant memory: each line is read at most
-    4 * MAX_LINE bytes at a time and the rest of a longer line is dropped.  Refuses binary
-    data (NUL bytes at the start)."""
-    first = True
-    limit = MAX_LINE * 4
-    while True:
-        raw = stream.readline(limit)
-        if not raw:
-            return
-        if first:
-            first = False
-            if b"\x00" in raw[:_SNIFF]:
-                raise InputError(f"{name}: binary data, not PTX or SASS text (nor a CUDA "
-                                 "binary or gzip file)")
-        if not raw.endswith(b"\n"):
-            while True:  # drop the rest of an over-long line
-                more = stream.readline(limit)
-                if not more or more.endswith(b"\n"):
-                    break
-        yield raw.decode("utf-8", "replace").rstrip("\r\n")[:MAX_LINE]
 
 
 _STYLE = {"error": "bold red", "warning": "bold magenta", "note": "bold cyan"}
@@ -90,8 +63,8 @@ def _no_code(inp: Input, head: list[str]) -> InputError:
 
 
 def _lint_input(inp: Input, arch: str | None) -> list[LintFinding]:
-    lines = _lines(inp.stream, inp.name)
-    head = list(islice(lines, _SNIFF_LINES))
+    lines = text_lines(inp.stream, inp.name)
+    head = list(islice(lines, SNIFF_LINES))
     findings = order(list(lint_lines(chain(head, lines), file=inp.name, arch=arch)))
     # nothing read as code: no tcgen05 instruction, and the lines the readers look at to tell
     # the dialect (the same head) are neither PTX nor SASS

@@ -424,9 +424,9 @@ class _Endless(io.RawIOBase):
 
 
 def _peak(lines: int) -> tuple[int, list]:
-    from cli.lint_cmd import _lines
+    from descriptors.readers.binary import text_lines
     tracemalloc.start()
-    out = list(lint_lines(_lines(_Endless(lines), "big"), file="big"))
+    out = list(lint_lines(text_lines(_Endless(lines), "big"), file="big"))
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     return peak, out

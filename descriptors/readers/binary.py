@@ -389,12 +389,21 @@ def open_input(source: str | os.PathLike[str] | IO[bytes], *, name: str | None =
         yield Input(_buffered(read, label), label, "text")
 
 
-def _lines(stream: IO[bytes]) -> Iterator[str]:
+def text_lines(stream: IO[bytes], name: str | None = None) -> Iterator[str]:
+    """Decoded lines of a byte stream in constant memory: each line is read at most
+    4 * MAX_LINE bytes at a time and the rest of a longer line is dropped.  With ``name``,
+    binary data (NUL bytes at the start) is refused with :class:`InputError`."""
     limit = MAX_LINE * 4
+    first = name is not None
     while True:
         raw = stream.readline(limit)
         if not raw:
             return
+        if first:
+            first = False
+            if b"\x00" in raw[:8192]:
+                raise InputError(f"{name}: binary data, not PTX or SASS text (nor a CUDA "
+                                 "binary or gzip file)")
         if not raw.endswith(b"\n"):
             while True:  # drop the rest of an over-long line
                 more = stream.readline(limit)
@@ -420,4 +429,4 @@ def sass_lines(path: str | os.PathLike[str], *, ptx: bool = False,
     from the iterator when cuobjdump fails late); :class:`~descriptors.errors.ToolNotFoundError`
     when there is no cuobjdump (:func:`find_cuobjdump`)."""
     with open_input(path, ptx=ptx, cuobjdump=cuobjdump) as opened:
-        yield _lines(opened.stream)
+        yield text_lines(opened.stream)
