@@ -38,6 +38,7 @@ the line that made it.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -298,11 +299,18 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
     for b, ss in enumerate(succ):
         for s in ss:
             preds[s].append(b)
+    # only the blocks from which a use can be reached matter: the others are not iterated
+    useful = [False] * nb
+    stack = [block_of[i] for i in use_at]
+    while stack:
+        b = stack.pop()
+        if not useful[b]:
+            useful[b] = True
+            stack.extend(p for p in preds[b] if not useful[p])
     visits = [0] * nb
-    work = list(range(nb))
-    queued = [True] * nb
+    work = [b for b in range(nb) if useful[b]]
+    queued = list(useful)
     gave_up = False
-    import heapq
     heapq.heapify(work)
     while work:
         b = heapq.heappop(work)
@@ -319,6 +327,8 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
             continue
         outs_[b] = out
         for s in succ[b]:
+            if not useful[s]:
+                continue
             old = ins[s]
             new = _join_states(old, out, unknown if visits[s] >= WIDEN else None) \
                 if old is not None else out
