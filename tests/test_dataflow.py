@@ -3,6 +3,8 @@ holds where an MMA reads it, path by path."""
 
 from __future__ import annotations
 
+import pytest
+
 from descriptors.lint import lint_lines
 from descriptors.readers import Instruction, sniff
 from descriptors.readers.sass import read_sass
@@ -100,3 +102,39 @@ def test_family_build_is_sm_100f():
     arch = next(f for f in lint_lines(listing) if f.rule == "lint.arch")
     assert arch.message.startswith("arch-gated rules follow sm_100f: target sm_100f from "
                                    "'code for sm_100' (line 1): no arch-specific 'a'")
+
+
+# ---------------------------------------------------------------- dump and lint: the same facts
+
+def _code_fixtures():
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent / "fixtures"
+    paths = sorted((root / "lint").glob("*.sass")) + sorted((root / "lint").glob("*.ptx")) + \
+        [root / "dumps" / "cuobjdump-sass.txt", root / "dumps" / "nvdisasm.txt"]
+    return [pytest.param(p, id=p.name) for p in paths if "MMA" in p.read_text().upper()]
+
+
+@pytest.mark.parametrize("path", _code_fixtures())
+def test_dump_reports_every_constant_word_lint_judges(path):
+    """dump and lint read one reader: every MMA instruction or shared memory descriptor that
+    lint judges as a constant word (one value on every path) is a word dump reports, with the
+    family the operand names."""
+    from descriptors.dump import scan
+    from descriptors.readers import read
+    from descriptors.readers.ptx import mma_operands
+    lines = path.read_text().splitlines()
+    dialect, items = read(lines)
+    want: set[tuple[int, str]] = set()
+    for ins in items:
+        if not isinstance(ins, Instruction) or "MMA" not in ins.opcode.upper():
+            continue
+        if dialect == "ptx":
+            ops = {r: o for r, o in mma_operands(ins).items() if r != "zcm"}.items()
+        else:
+            ops = [("idesc" if o.text.startswith("idesc[") else "a_desc", o)
+                   for o in ins.operands if o.text.startswith(("idesc[", "gdesc["))]
+        for role, op in ops:
+            if op.value is not None and op.value.is_const and not op.alternatives:
+                want.add((op.value.value, "idesc" if role == "idesc" else "smem"))
+    got = {(f.word, f.best.descriptor) for f in scan("\n".join(lines))}
+    assert want and want <= got, sorted(want - got)
