@@ -666,19 +666,23 @@ def _arch(state: dict[str, object]) -> tuple[str | None, str | None]:
 
 def _items(lines: Iterable[str], first_line: int = 1) -> Iterator[tuple[str, object]]:
     for lineno, line in enumerate(lines, first_line):
-        m = _LINE.match(line) if ";" in line else _LINE_BARE.match(line)
-        if True:
-            if m is not None:
-                rest = m.group("rest")
-                col0 = m.start("rest") + 1
-                ops = _split(rest, col0)
-                addr = int(m.group("addr"), 16) if m.group("addr") else None
-                end = m.end() - 1 if line[m.end() - 1:m.end()] == ";" else m.end()
-                text = " ".join(line[m.start("pred") if m.group("pred") else m.start("op"):
-                                     end].split())
-                yield "ins", _Ins(lineno, m.start("op") + 1, addr, m.group("pred"), m.group("op"),
-                                  ops, text)
-                continue
+        if ";" in line:
+            m = _LINE.match(line)
+        elif line.lstrip()[:3] == "/* ":
+            continue  # the second encoding word of a cuobjdump instruction (/* 0x... */)
+        else:
+            m = _LINE_BARE.match(line)
+        if m is not None:
+            rest = m.group("rest")
+            col0 = m.start("rest") + 1
+            ops = _split(rest, col0)
+            addr = int(m.group("addr"), 16) if m.group("addr") else None
+            end = m.end() - 1 if line[m.end() - 1:m.end()] == ";" else m.end()
+            text = " ".join(line[m.start("pred") if m.group("pred") else m.start("op"):
+                                 end].split())
+            yield "ins", _Ins(lineno, m.start("op") + 1, addr, m.group("pred"), m.group("op"),
+                              ops, text)
+            continue
         stripped = line.strip()
         if not stripped or stripped.startswith("/*"):
             continue

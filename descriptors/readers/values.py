@@ -68,6 +68,21 @@ def _interned(a: Alternative) -> Alternative:
     return got
 
 
+#: Value sets made by :func:`join` and :func:`single`, one object per set (bounded), keyed by
+#: their interned alternatives' identities: equal sets are the same object.
+_SETS: dict[tuple[int, ...], ValueSet] = {}
+
+
+def _interned_set(values: ValueSet) -> ValueSet:
+    key = tuple(map(id, values))
+    got = _SETS.get(key)
+    if got is None:
+        if len(_SETS) >= 1 << 16:
+            _SETS.clear()
+        got = _SETS[key] = values  # (the tuple keeps its alternatives, and so their ids, alive)
+    return got
+
+
 def meet(values: Sequence[Alternative]) -> KnownBits | None:
     """The known bits every alternative agrees on (``None`` for an empty set)."""
     if not values:
@@ -101,9 +116,9 @@ def join(*sets: Iterable[Alternative]) -> ValueSet:
     values = tuple(out)
     if any(a.skipped for a in values) and not all(a.skipped for a in values):
         # the values written and those left by a skipped predicated write, each kept apart
-        return _limit(tuple(a for a in values if not a.skipped)) + \
-            _limit(tuple(a for a in values if a.skipped))
-    return _limit(values)
+        return _interned_set(_limit(tuple(a for a in values if not a.skipped)) +
+                             _limit(tuple(a for a in values if a.skipped)))
+    return _interned_set(_limit(values))
 
 
 def _limit(values: tuple[Alternative, ...]) -> ValueSet:
@@ -115,7 +130,7 @@ def _limit(values: tuple[Alternative, ...]) -> ValueSet:
 def single(bits: KnownBits, origin: tuple[int, str] | None = None,
            assumes: str | None = None) -> ValueSet:
     """A value set of one alternative."""
-    return (_interned(Alternative(bits, origin, assumes)),)
+    return _interned_set((_interned(Alternative(bits, origin, assumes)),))
 
 
 def combine(fn: Callable[..., KnownBits | None], sources: Sequence[ValueSet],
