@@ -98,7 +98,7 @@ from .enums import KINDS, kind_named
 from .errors import ParameterError, shorten
 from .layouts import IDESC, LAYOUTS, SMEM, TMEM, ZCM
 from .printer import to_json
-from .readers import gdb, printf
+from .readers import SASS_FUNCTION, SASS_INSTRUCTION, gdb, printf
 from .validate import TMEM_COLUMNS as _TMEM_COLUMNS
 from .validate import TMEM_LANES as _TMEM_LANES
 from .validate import ARCHES, SHAPES, Finding, is_valid, validate
@@ -1151,10 +1151,10 @@ class _Scanner:
                 self.tokens(lineno, value, "print", name, register)
                 return
         self.expr = None
-        if first in _FUNCTION_FIRST and _FUNCTION_START.match(line):
+        if first in _FUNCTION_FIRST and SASS_FUNCTION.match(line):
             self.sass_line(lineno, line)
             return
-        if ("A" <= first <= "Z" or first == "@") and _SASS_BARE.match(line):
+        if ("A" <= first <= "Z" or first == "@") and SASS_INSTRUCTION.match(line):
             self.sass_line(lineno, line)
             return
         self.tokens(lineno, line, "printf")
@@ -1164,12 +1164,6 @@ class _Scanner:
 
 
 _FUNCTION_FIRST = frozenset("F.")
-#: Where a SASS function starts in a log (register values do not carry over).
-_FUNCTION_START = re.compile(r"\s*(?:Function\s*:|\.text\.|\.section\s)")
-#: A SASS instruction pasted without its address: an upper-case opcode whose first operand is
-#: a register, a predicate, an address or an MMA operand.
-_SASS_BARE = re.compile(r"\s*(?:@!?U?P(?:T|\d{1,2})\s+)?[A-Z][A-Z0-9]{1,15}(?:\.[A-Za-z0-9_]{1,16}){0,8}"
-                        r"\s+(?:(?:U?R\d{1,3}|U?RZ|!?U?P(?:T|\d))\b|[\[{]|(?:gdesc|tmem)\[)")
 #: Lines of a log between two SASS lines that still keep them one run, and the longest run.
 _SEGMENT_GAP = 64
 _SEGMENT_MAX = 1 << 16

@@ -39,7 +39,8 @@ from .knownbits import KnownBits
 from .values import Alternative
 
 __all__ = ["KnownBits", "Alternative", "Operand", "Instruction", "Fact", "MAX_LINE", "MAX_FUNCTION", "sniff",
-           "read", "iter_text_lines", "SNIFF_LINES", "K_STEP_BITS", "K_STEP_MAX", "K_STEP_ASSUMPTION"]
+           "read", "iter_text_lines", "SNIFF_LINES", "SASS_INSTRUCTION",
+           "SASS_FUNCTION", "K_STEP_BITS", "K_STEP_MAX", "K_STEP_ASSUMPTION"]
 
 #: Characters of one line that are read; the rest of a longer line is dropped.
 MAX_LINE = 4096
@@ -131,9 +132,16 @@ _SASS_ONLY = re.compile(r"\s*(?:/\*[0-9a-fA-F]{4,}\*/|Function\s*:|code for sm_|
                         r"arch\s*=\s*sm_|\.headerflags\b|\.elftype\b|\.sectioninfo\b|"
                         r"\.sectionflags\b|\.section\s+\.(?:text|nv)\.|//-+ \.(?:text|nv)\.|"
                         r"\.text\.[\w$.]+:)")
-#: A SASS instruction without its address (pasted, or cuda-gdb's ``x/i``).
-_SASS_INSTRUCTION = re.compile(r"\s*(?:@!?U?P\w+\s+)?(?:U?[A-Z][A-Z0-9]+(?:\.[A-Za-z0-9_]+)*\s+"
-                               r"(?:U?R\d|U?RZ|gdesc\[|tmem\[|\[U?R)|UTC[A-Z]+)")
+#: A SASS instruction without its address (pasted into a log, or cuda-gdb's ``x/i``): an
+#: upper-case opcode whose first operand is a register, a predicate, an address or an MMA
+#: operand.  The one definition the sniffer and ``dump``'s reading of logs share.
+SASS_INSTRUCTION = re.compile(r"\s*(?:@!?U?P(?:T|\d{1,2})\s+)?[A-Z][A-Z0-9]{1,15}"
+                              r"(?:\.[A-Za-z0-9_]{1,16}){0,8}\s+(?:(?:U?R\d{1,3}|U?RZ|!?U?P(?:T|\d))\b|"
+                              r"[\[{]|(?:gdesc|tmem|idesc)\[)")
+#: Where a SASS function starts (``Function : name``, ``.text.name:``, ``.section
+#: .text.name``), with its name: register values do not carry over.
+SASS_FUNCTION = re.compile(r"\s*(?:Function\s*:\s*(\S+)|\.text\.([\w$.]+)\s*:|"
+                           r"\.section\s+\.text\.([\w$.]+))")
 #: Lines only PTX has: module directives, register declarations, lower-case instructions on
 #: ``%`` registers.
 _PTX_ONLY = re.compile(r"\s*(?:\.version\s+\d|\.address_size\b|\.visible\b|\.entry\b|\.func\b|"
@@ -169,7 +177,7 @@ def sniff(lines: Iterable[str]) -> str | None:
             sass += 2
         elif _PTX_ONLY.match(line):
             ptx += 1
-        elif _SASS_INSTRUCTION.match(line):
+        elif SASS_INSTRUCTION.match(line):
             sass += 1
         elif line.lstrip().startswith(".target"):
             target = True

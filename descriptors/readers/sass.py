@@ -64,8 +64,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-from . import (K_STEP_ASSUMPTION, K_STEP_BITS, K_STEP_MAX, MAX_FUNCTION, Fact, Instruction,
-               Operand)
+from . import (K_STEP_ASSUMPTION, K_STEP_BITS, K_STEP_MAX, MAX_FUNCTION, SASS_FUNCTION, Fact,
+               Instruction, Operand)
 from .dataflow import EVERY, Code, Step, solve
 from .knownbits import KnownBits
 from .values import Alternative, ValueSet, join, meet, single
@@ -124,7 +124,6 @@ _LINE_BARE = re.compile(r"\s*+(?:/\*(?P<addr>[0-9A-Fa-f]{1,8})\*/)?+\s*+(?P<pred
                         r"\s++)?+(?P<op>(?>U?" + _OPCODE + r"))\s++(?P<rest>(?:U?R\d{1,3}|U?RZ|"
                         r"!?U?P(?:T|\d)|\[|\{|gdesc\[|tmem\[|idesc\[)[^;]*+)\Z")
 _LABEL = re.compile(r"\s*(\.L_x_\d+|\.?[A-Za-z_$][\w$.]*)\s*:\s*(?://.*)?\Z")
-_FUNC = re.compile(r"\s*(?:Function\s*:\s*(\S+)|\.text\.([\w$.]+)\s*:|\.section\s+\.text\.([\w$.]+))")
 _ARCH = re.compile(r"(?:code for|\.target|arch\s*=)\s*(sm_\d+[af]?)")
 _REG = re.compile(r"(-|~|!)?\|?(U?R)(\d{1,3}|Z)(?:\.(?:reuse|H0|H1|B\d))*\|?\Z")
 _PREDREG = re.compile(r"!?U?P(?:T|\d{1,2})\Z")
@@ -686,7 +685,7 @@ def _items(lines: Iterable[str], first_line: int = 1) -> Iterator[tuple[str, obj
         stripped = line.strip()
         if not stripped or stripped.startswith("/*"):
             continue
-        fm = _FUNC.match(line)
+        fm = SASS_FUNCTION.match(line)
         if fm:
             yield "function", next(g for g in fm.groups() if g)
             continue
