@@ -78,10 +78,10 @@ from .readers.knownbits import KnownBits
 from .readers.ptx import parse_immediate
 # SASS MMA opcode -> candidate kinds, and the scale vector of block-scaled forms: facts of the
 # SASS text, kept by the reader for lint and dump alike
-from .readers.sass import SASS_MMA, mma_kinds
+from .readers.sass import SASS_MMA, is_4x, mma_kinds
 from .readers.sass import SASS_SCALE_VEC as _SASS_SCALE_VEC
 from .readers.values import MAX_ALTERNATIVES, Alternative
-from .tmem import check_alloc
+from .tmem import ALLOC_MIN, check_alloc
 from .validate import ARCHES, SEVERITIES, Finding, validate, validate_pair
 
 __all__ = ["LintFinding", "lint_lines", "check_instruction", "order", "SASS_MMA", "DEFAULT_ARCH"]
@@ -163,7 +163,7 @@ def _sass_context(ins: Instruction) -> _Context | None:
     ctx = _Context(kinds, 2 if "2CTA" in parts else 1, "WS" in parts, None, block_scaled)
     ctx.a_tmem = roles[0][0] == "tmem" if roles else False
     if ctx.block_scale:  # observed: UTCQMMA 1X; UTCOMMA 2X (.scale_vec::2X, .block32), .4X 4X
-        ctx.scale_vec = "4X" if "4X" in parts else _SASS_SCALE_VEC.get(parts[0])
+        ctx.scale_vec = "4X" if is_4x(ins.opcode) else _SASS_SCALE_VEC.get(parts[0])
     ctx.label = f"{ins.opcode} (" + " or ".join(f"kind::{k}" for k in kinds) + \
         f", cta_group::{ctx.cta_group}{', .ws' if ctx.ws else ''})"
     return ctx
@@ -612,8 +612,9 @@ def _check_alloc(em: _Emitter, ins: Instruction) -> None:
 
 
 #: Columns one unit of ``UTCATOMSWS.FIND_AND_SET.ALIGN``'s count stands for: nvcc 13.0 writes
-#: tcgen05.alloc's nCols / 32 (128 columns: ``UMOV UR4, 0x4``; fixtures/sass-forms).
-_SASS_ALLOC_UNIT = 32
+#: tcgen05.alloc's nCols in allocation units (128 columns: ``UMOV UR4, 0x4``; fixtures/sass-forms),
+#: the 32-column unit of 9.7.16.1.2.
+_SASS_ALLOC_UNIT = ALLOC_MIN
 
 
 def _check_sass_alloc(em: _Emitter, ins: Instruction) -> None:

@@ -138,3 +138,28 @@ def test_dump_reports_every_constant_word_lint_judges(path):
                 want.add((op.value.value, "idesc" if role == "idesc" else "smem"))
     got = {(f.word, f.best.descriptor) for f in scan("\n".join(lines))}
     assert want and want <= got, sorted(want - got)
+
+
+def _forms():
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent / "fixtures" / "sass-forms"
+    return [pytest.param(p, id=p.name) for p in sorted((root / "out").iterdir())
+            + sorted((root / "src").glob("*.ptx"))]
+
+
+@pytest.mark.parametrize("path", _forms())
+def test_every_compiled_form_lints_clean(path):
+    """Every tcgen05 form ptxas assembled (fixtures/sass-forms: each MMA kind, cta_group 1 and
+    2, .ws, .sp, block scaling with .4X on sm_100a and .BLOCK16 on sm_103a, cp, alloc, ld/st),
+    as cuobjdump and nvdisasm list it, and the PTX it was assembled from: no error or
+    warning."""
+    import gzip
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt") as fh:
+        lines = fh.read().splitlines()
+    found = list(lint_lines(lines, file=path.name))
+    assert [f.header() for f in found if f.severity in ("error", "warning")] == []
+    from descriptors.readers import read
+    mmas = [i for i in read(lines)[1] if isinstance(i, Instruction) and "MMA" in i.opcode.upper()]
+    if "mma" in path.name or "family" in path.name or "sm103a" in path.name:
+        assert mmas

@@ -32,7 +32,7 @@ kind::mxf8f6f4.block_scale             ``UTCQMMA`` + a ``tmem[URs]`` operand aft
                                        (scale A / B TMEM addresses in URs / URs+1)
 kind::mxf4.block_scale (scale_vec 2X)  ``UTCOMMA``
 kind::mxf4nvf4 .scale_vec::2X/.block32  ``UTCOMMA``
-kind::mxf4nvf4 .scale_vec::4X/.block16  ``UTCOMMA.4X``
+kind::mxf4nvf4 .scale_vec::4X/.block16  ``UTCOMMA.4X`` (sm_103a: ``UTCOMMA.BLOCK16``)
 kind::i8                               ``UTCIMMA``
 A from Tensor Memory (``[a-tmem]``)    first operand ``tmem[URa]`` instead of ``gdesc[URa]``
 .collector::a::fill                    ``gdesc[URa].A_KEEP``
@@ -70,7 +70,8 @@ from .dataflow import EVERY, Code, Step, solve
 from .knownbits import KnownBits
 from .values import Alternative, ValueSet, join, meet, single
 
-__all__ = ["read_sass", "SASS_MMA", "SASS_SCALE_VEC", "SASS_4X", "mma_kinds"]
+__all__ = ["read_sass", "SASS_MMA", "SASS_SCALE_VEC", "SASS_4X", "SASS_4X_SUFFIXES", "mma_kinds",
+           "is_4x"]
 
 #: SASS MMA opcode -> candidate kinds (observed with nvcc 13.0 for sm_100a; the table above).
 #: Block-scaled kinds carry a scale ``tmem[..]`` operand.
@@ -89,6 +90,15 @@ SASS_4X = ("mxf4nvf4",)
 
 
 
+#: The suffixes of scale_vec::4X (block16): ``.4X`` for sm_100a, ``.BLOCK16`` for sm_103a (the
+#: same encoding, spelled by target; fixtures/sass-forms).
+SASS_4X_SUFFIXES = frozenset({"4X", "BLOCK16"})
+
+
+def is_4x(opcode: str) -> bool:
+    """A block-scaled SASS MMA with scale_vec::4X (``UTCOMMA.4X``, ``UTCOMMA.2CTA.BLOCK16``)."""
+    return not SASS_4X_SUFFIXES.isdisjoint(opcode.split(".")[1:])
+
 
 def mma_kinds(opcode: str, operands: Iterable[str]) -> tuple[tuple[str, ...], bool]:
     """The kinds a SASS MMA may be (from :data:`SASS_MMA`) and whether it is block-scaled: a
@@ -106,7 +116,7 @@ def mma_kinds(opcode: str, operands: Iterable[str]) -> tuple[tuple[str, ...], bo
             block_scale = True
     block_scale = block_scale and bool(entry[1])
     kinds = entry[1] if block_scale or not entry[0] else entry[0]
-    if "4X" in parts and any(k in SASS_4X for k in kinds):
+    if is_4x(opcode) and any(k in SASS_4X for k in kinds):
         kinds = tuple(k for k in kinds if k in SASS_4X)
     return kinds, bool(entry[1]) and (block_scale or not entry[0])
 
