@@ -41,8 +41,10 @@ one per ``selp`` arm or combination of them, each with the line that made it), e
 judges each alternative (every combination, for checks of several operands, up to
 :data:`~descriptors.readers.values.MAX_ALTERNATIVES`; past that, what they all agree on).  A
 finding of every alternative is reported as for one value, its evidence naming each; a finding
-of only some is reported with the same severity, its message prefixed ``on some paths:`` and its
-evidence naming the alternatives that break the rule.
+of only some is a note, its message prefixed ``on some paths:`` and its evidence naming the
+alternatives that break the rule: whether each alternative can happen is not known (a select
+on a kernel parameter -- CuTe DSL chooses the negate bits so for every kind, kind::i8 too --
+or SASS paths that meet where control flow does).
 
 One rule goes beyond the instructions themselves: a K step must not carry out of the 14-bit
 start address (Table 40; ``advance_descriptor`` refuses such a step).  So in PTX a 64-bit
@@ -313,10 +315,11 @@ def _judge(em: _Emitter, ops: _Named, check: Callable[..., _R]) -> list[_R]:
         words = list(dict.fromkeys(f.word for _, f in found if f.word is not None))
         at = names.index(operand) if operand in names else None
         values = [runs[i][0][at] for i, _ in found] if at is not None else []
-        # SASS alternatives meet where control flow does, and whether every such path can
-        # reach the instruction is not known (a register reused across a loop): a finding of
-        # only some of them is a note there; PTX's come from selects, each a real value
-        if not every and em.ins.dialect == "sass" and severity != "note":
+        # a finding of only some alternatives is a note: whether each can happen is not known
+        # (SASS: paths meet where control flow does, and a register reused across a loop looks
+        # the same; PTX: a select on a kernel parameter, as CuTe DSL chooses the negate bits
+        # for every kind, kind::i8 too, whose host code never sets them)
+        if not every and severity != "note":
             severity = "note"
         em.out.append(replace(found[0][1], severity=severity, word=_one_word(words, [
             o.value if o is not None else None for o in values]),
