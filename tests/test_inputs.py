@@ -426,7 +426,7 @@ def test_dump_several_files():
     assert set(json.loads(run("dump", "-f", "json", str(a)).stdout)) == {"input", "findings"}
 
 
-@pytest.mark.parametrize("fmt", ["text", "json"])
+@pytest.mark.parametrize("fmt", ["json", pytest.param("text", marks=pytest.mark.nvcc_all)])
 def test_lint_jobs_output_is_identical(fmt, tmp_path):
     files = [str(LINT / n) for n in ("bad_reserved.ptx", "f16_cta1.sass", "bad_zcm_shift.sass",
                                      "src/mma.cu", "bad_m256_cta1.ptx", "kstep64_clean.sass")]
@@ -455,6 +455,7 @@ def test_lint_jobs_in_a_fresh_process():
 
 # ------------------------------------------------------------------ the fixture rebuilds
 
+@pytest.mark.nvcc_all
 @needs_cuobjdump
 def test_cubin_rebuilds(tmp_path):
     """build.sh's cubin command, rerun: its listing is the committed one."""
