@@ -19,10 +19,12 @@ for every instruction checks its descriptor operands **for that instruction**:
   (:func:`descriptors.tmem.check_alloc`).
 * ``tcgen05.cp`` -- its shared memory descriptor (PTX and SASS ``UTCCP``).
 * ``tcgen05.shift`` -- a constant ``taddr`` (lane aligned to 32, 9.7.16.9.3).
-* ``tcgen05.ld`` / ``tcgen05.st`` (PTX) -- the register vector against Tables 47/48 and, when
+* ``tcgen05.ld`` / ``tcgen05.st`` -- in PTX the register vector against Tables 47/48; when
   the Tensor Memory address is constant, the access rules of
-  :func:`descriptors.tmem.footprint` (lanes, columns, ``.pack``/``.unpack``, ``.red``).  SASS
-  ``LDTM``/``STTM`` do not show the shape and are not judged.
+  :func:`descriptors.isa.tmem.footprint` (lanes, columns, ``.pack``/``.unpack``, ``.red``).
+  SASS ``LDTM``/``STTM`` name their form in the opcode
+  (:func:`descriptors.readers.sass.tmem_access`); each half of ``.16x32bx2`` is judged alone.
+* every function: one ``.cta_group`` for all its tcgen05 instructions (9.7.16.12.1).
 * ``stmatrix``, ``wmma.load``, ``tcgen05.ld`` / ``tcgen05.st`` (PTX) -- the instruction models
   of :mod:`descriptors.isa.instructions` (the rules ptxas agrees with on every generated form):
   qualifiers, operand list, vector size, register types (from the function's ``.reg``
@@ -80,7 +82,7 @@ from ..readers.knownbits import KnownBits
 from ..readers.ptx import parse_immediate
 # SASS MMA opcode -> candidate kinds, and the scale vector of block-scaled forms: facts of the
 # SASS text, kept by the reader for lint and dump alike
-from ..readers.sass import SASS_MMA, is_4x, mma_kinds
+from ..readers.sass import SASS_MMA, cta_group, is_4x, mma_kinds, tmem_access
 from ..readers.sass import SASS_SCALE_VEC as _SASS_SCALE_VEC
 from ..readers.values import MAX_ALTERNATIVES, Alternative
 from ..isa.tmem import ALLOC_MIN, check_alloc
@@ -649,7 +651,7 @@ def _check_ldst(em: _Emitter, ins: Instruction, arch: str) -> None:
     """tcgen05.ld/st: the register vector against Tables 47/48, and the access's footprint
     (:func:`descriptors.tmem.footprint`) when the Tensor Memory address is constant."""
     from ..errors import ParameterError
-    from ..isa.tmem import footprint, registers
+    from ..isa.tmem import registers
     m = _LDST.match(ins.opcode)
     if m is None:
         return
@@ -673,24 +675,56 @@ def _check_ldst(em: _Emitter, ins: Instruction, arch: str) -> None:
             em.add("error", f"tmem.{op}.num", f"{ins.opcode}: the vector has {n} registers; "
                    f".{shape}.x{num} moves {regs} per thread (Table {47 if op == 'ld' else 48})",
                    vec, "registers", str(n))
-    if addr is None or addr.value is None or not addr.value.is_const:
-        return
     if shape.endswith("x2") and imm is None:
         return
+    red = (re.search(r"\.(min|max)\b", ins.opcode) or [None, None])[1] \
+        if ".red" in ins.opcode else None
+    red_type = (re.search(r"\.([us]32|f32)$", ins.opcode) or [None, "f32"])[1]
+    _check_footprint(em, ins.opcode, addr, op, shape, num, pack=".pack::16b" in ins.opcode,
+                     unpack=".unpack::16b" in ins.opcode, red=red, red_type=red_type,
+                     imm=imm, arch=arch)
+
+
+def _check_footprint(em: _Emitter, what: str, addr: Operand | None, op: str, shape: str,
+                     num: int, half: bool = False, **access: Any) -> None:
+    """The access rules of :func:`descriptors.isa.tmem.footprint` for a constant Tensor
+    Memory address (lanes, columns, the warp's lane quarter, ``.pack``, ``.red``).  ``half``:
+    one half of a ``.16x32bx2`` access alone (SASS), given as both halves at the same address
+    (``immHalfSplitoff`` 0) with the pairing rule left out: that one is not visible here."""
+    from ..errors import ParameterError
+    from ..isa.tmem import footprint
+    if addr is None or addr.value is None or not addr.value.is_const:
+        return
+    imm, arch = access.pop("imm"), access.pop("arch")
     try:
-        fp = footprint(op, shape, num, addr.value.value, pack=".pack::16b" in ins.opcode,
-                       unpack=".unpack::16b" in ins.opcode,
-                       red=(re.search(r"\.(min|max)\b", ins.opcode) or [None, None])[1]
-                       if ".red" in ins.opcode else None,
-                       imm_half_splitoff=imm, arch=arch)
+        fp = footprint(op, shape, num, addr.value.value, imm_half_splitoff=imm, arch=arch,
+                       **access)
     except ParameterError as exc:
-        em.add("error", f"tmem.{op}.num", f"{ins.opcode}: {exc}", addr, "taddr",
-               addr.value.pattern())
+        em.add("error", f"tmem.{op}.num", f"{what}: {exc}", addr, "taddr", addr.value.pattern())
         return
     for f in fp.verdict:
-        if f.severity in ("error", "warning"):
+        if f.severity in ("error", "warning") and not (half and f.rule.endswith(".split")):
             em.add(f.severity, f.rule, f"tcgen05.{op}: {f.message} ({f.source})", addr, "taddr",
                    addr.value.pattern())
+
+
+def _check_sass_ldst(em: _Emitter, ins: Instruction, arch: str) -> None:
+    """``LDTM``/``STTM``: the tcgen05.ld/st the opcode says
+    (:func:`descriptors.readers.sass.tmem_access`), judged by its footprint when the Tensor
+    Memory address is constant.  Each half of ``.16x32bx2`` is its own instruction at its own
+    address (``tmem[URn+0x10]``): judged as a ``.16x32b`` access there.  The register vector
+    is not in the listing (one register is printed)."""
+    acc = tmem_access(ins.opcode)
+    if acc is None:
+        em.add("note", "lint.unjudged", f"{ins.opcode}: a suffix not seen in compiled code; "
+               "not judged", None, None, None)
+        return
+    addr = next((o for o in ins.operands if o.memory), None)
+    _check_footprint(em, f"{ins.opcode} ({acc.ptx})", addr, acc.op, acc.shape, acc.num,
+                     pack=acc.pack and acc.op == "ld", unpack=acc.pack and acc.op == "st",
+                     red=acc.red, red_type=acc.red_type if acc.red else "f32",
+                     half=acc.half is not None, imm=0 if acc.half is not None else None,
+                     arch=arch)
 
 
 def _check_shift(em: _Emitter, ins: Instruction, arch: str) -> None:
@@ -802,10 +836,46 @@ def check_instruction(file: str, ins: Instruction, arch: str,
             _check_cp(em, ins, arch)
         elif op.startswith("UTCATOMSWS") and "FIND_AND_SET" in op:
             _judge_operands(em, ins, _check_sass_alloc)
+        elif op.startswith(("LDTM", "STTM")):
+            _judge_operands(em, ins, lambda sub, i: _check_sass_ldst(sub, i, arch))
+        elif op.startswith("UTCSHIFT"):
+            _judge_operands(em, ins, lambda sub, i: _check_shift(sub, i, arch))
     if modelled and not any(f.severity in ("error", "warning") for f in em.out):
         em.add("note", "instruction.legal", f"{mn}: a legal form (ptxas 13.0 agrees with the "
                "instruction model on every generated form)", None, None, None)
     return em.out
+
+
+class _CtaGroups:
+    """"All tcgen05 instructions within a kernel must specify the same value for the
+    .cta_group qualifier" (PTX ISA 9.7.16.12.1; ptxas refuses such a function: "uses single
+    CTA(.cta_group::1) and CTA pair granularity(.cta_group::2) and that is not allowed").  The
+    first instruction of a function that shows its cta_group sets it (PTX ``.cta_group::N``;
+    SASS ``.2CTA``, :func:`descriptors.readers.sass.cta_group`); each later one that differs is
+    an error."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.first: dict[str | None, tuple[int, Instruction]] = {}
+
+    def check(self, ins: Instruction) -> LintFinding | None:
+        if ins.dialect == "ptx":
+            m = _PTX_CTA.search(ins.opcode)
+            group = int(m.group(1)) if m else None
+        else:
+            group = cta_group(ins.opcode)
+        if group is None:
+            return None
+        first = self.first.setdefault(ins.function, (group, ins))
+        if first[0] == group:
+            return None
+        other = first[1]
+        return LintFinding(self.file, ins.line, ins.col, "error", "tcgen05.cta_group",
+                           f"{ins.opcode}: cta_group::{group}, but {other.opcode} on line "
+                           f"{other.line} of the same function uses cta_group::{first[0]}: "
+                           "all tcgen05 instructions within a kernel must specify the same "
+                           ".cta_group (PTX ISA 9.7.16.12.1; ptxas refuses the function)",
+                           ins.text)
 
 
 def lint_lines(lines: Iterable[str], *, file: str = "<stdin>", arch: str | None = None,
@@ -819,6 +889,7 @@ def lint_lines(lines: Iterable[str], *, file: str = "<stdin>", arch: str | None 
     dialect, items = read(lines)
     seen = False
     told = False
+    groups = _CtaGroups(file)
     for item in items:
         if isinstance(item, Fact):
             if item.use == "split":
@@ -841,6 +912,9 @@ def lint_lines(lines: Iterable[str], *, file: str = "<stdin>", arch: str | None 
                        f"the input names no target; assuming {DEFAULT_ARCH} (--arch to choose)"))
             yield LintFinding(file, 0, 0, "note", "lint.arch",
                               f"arch-gated rules follow {target}: {why}", "")
+        clash = groups.check(item)
+        if clash is not None:
+            yield clash
         try:
             yield from check_instruction(file, item, target,
                                          arch or _target_name(item.arch) or DEFAULT_ARCH)
