@@ -16,8 +16,8 @@ import typer
 import descriptors
 from descriptors import InvalidDescriptorError
 from descriptors.errors import shorten
-from descriptors.output import FORMATS, NAMED_FORMATS, json_value, render_word
-from descriptors.validate import ARCHES, Finding, is_valid, validate
+from descriptors.tools.output import FORMATS, NAMED_FORMATS, json_value, render_word
+from descriptors.rules.validate import ARCHES, Finding, is_valid, validate
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -103,7 +103,7 @@ def _name_unused(name: str | None, fmt: str, why: str | None = None) -> None:
                          f"(--name applies to --format {'/'.join(NAMED_FORMATS)})\n")
 
 
-#: A parameter as JSON gives it (integer text as a number): :func:`descriptors.output.json_value`.
+#: A parameter as JSON gives it (integer text as a number): :func:`descriptors.tools.output.json_value`.
 _typed = json_value
 
 
@@ -137,7 +137,7 @@ def _emit(descriptor: str, params: dict[str, Any], fmt: OutFormat, name: str | N
 def _show_word(descriptor: str, word: int, kind: str | None, findings: list[Finding],
                plain_: bool, no_color: bool) -> None:
     """``--format text`` of a word command: the decoded word as ``descgen decode`` shows it."""
-    from descriptors import printer
+    from descriptors.tools import printer
 
     decoded = descriptors.decode(descriptor, word, kind=kind if descriptor == "idesc" else None)
     if plain_:

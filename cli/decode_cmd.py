@@ -14,9 +14,9 @@ import typer
 
 import descriptors
 from descriptors.errors import shorten
-from descriptors.printer import plain, rank_readings, to_json
-from descriptors.printer import render as render_rich
-from descriptors.validate import Finding, is_valid, validate, validate_pair
+from descriptors.tools.printer import plain, rank_readings, to_json
+from descriptors.tools.printer import render as render_rich
+from descriptors.rules.validate import Finding, is_valid, validate, validate_pair
 
 from .main import EXIT_INVALID
 from .common import (AllocOpt, ArchOpt, AsOpt, CtaOpt, DecodeFormat, DecodeFormatOpt, Descriptor,
@@ -138,10 +138,10 @@ def check_cmd(
                                "findings": [{**f.to_dict(), "value": _typed(f.value)}
                                             for f in findings]}, indent=2))
     elif plain_:
-        from descriptors.printer import plain_findings
+        from descriptors.tools.printer import plain_findings
         typer.echo(plain_findings(findings))
     else:
-        from descriptors.printer import render_findings
+        from descriptors.tools.printer import render_findings
         _console(no_color).print(render_findings(findings))
     if not is_valid(findings):
         raise typer.Exit(EXIT_INVALID)

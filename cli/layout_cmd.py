@@ -19,9 +19,9 @@ from typing import Annotated, Any
 import typer
 
 from descriptors import ParameterError, parse_int
-from descriptors.cute_layout import CuteDescriptor, cute_layout_descriptor, descriptor_cute_layout
+from descriptors.layout.cute_layout import CuteDescriptor, cute_layout_descriptor, descriptor_cute_layout
 from .common import NoColorOpt, PlainOpt, _alias, _console, format_option
-from descriptors.smem_layout import (DTYPES, DescriptorLayout, KStep, SmemLayout, _tile,
+from descriptors.layout.smem_layout import (DTYPES, DescriptorLayout, KStep, SmemLayout, _tile,
                                      atom_table, explain_descriptor, layout_descriptor,
                                      tiling_table)
 
@@ -206,7 +206,7 @@ def _rich(lines: list[_Line]) -> Any:
     from rich.table import Table
     from rich.text import Text
 
-    from descriptors.printer import render_properties
+    from descriptors.tools.printer import render_properties
 
     title = lines[0]
     rows = [line for line in lines[1:] if isinstance(line, tuple)]

@@ -3,7 +3,7 @@
 ``--format json`` gives ``{"descriptor", "word", "fields", "params", "findings", "valid"}``
 (schema ``word``); ``zcm --show`` the masks (``zcm-show``), ``tmem --ld/--st`` the footprint
 (``tmem-footprint``), ``tmem --datapath`` the layout (``tmem-datapath``): see
-:data:`descriptors.output.JSON_SCHEMAS`.
+:data:`descriptors.tools.output.JSON_SCHEMAS`.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import Annotated, Any
 import typer
 
 import descriptors
-from descriptors.output import NAMED_FORMATS, render_word
-from descriptors.validate import validate
+from descriptors.tools.output import NAMED_FORMATS, render_word
+from descriptors.rules.validate import validate
 
 from .common import (ArchOpt, ForceOpt, FormatOpt, NameOpt, NoColorOpt, OutFormat, PlainOpt,
                      _alias, _checked, _emit, _list, _name_unused, _params_for, _show,
@@ -104,8 +104,8 @@ def zcm_cmd(
 ) -> None:
     """Zero-column mask descriptor of tcgen05.mma.ws (64-bit; PTX Table 45): from raw fields, or
     synthesised from the mask you want; --show renders the masks it generates."""
-    from descriptors import zcm as zcm_lib
-    from descriptors.printer import plain_mask, render_mask
+    from descriptors.words import zcm as zcm_lib
+    from descriptors.tools.printer import plain_mask, render_mask
 
     for option, value in (("--from-mask", from_mask), ("--conv", conv)):
         if value is not None and not value.strip():
@@ -197,7 +197,7 @@ def tmem_cmd(
 ) -> None:
     """Tensor Memory address (32-bit; PTX 9.7.16.1.1) from lane and column; with --ld/--st the
     footprint and verdict of a tcgen05.ld/st; with --datapath the data-path layout of an M."""
-    from descriptors import tmem as tm
+    from descriptors.isa import tmem as tm
 
     address = _alias(taddr, address_old, "--taddr", "--address")
     split = _alias(imm_half_splitoff, split_old, "--imm-half-splitoff", "--split")
@@ -216,7 +216,7 @@ def tmem_cmd(
         if fmt is OutFormat.json:
             typer.echo(json.dumps(dl.to_dict(), indent=2))
         else:
-            from descriptors.printer import render_datapath
+            from descriptors.tools.printer import render_datapath
             _show(render_datapath(dl), _plain_datapath(dl), plain_, no_color)
         return
     if ld is None and st is None:
@@ -243,7 +243,7 @@ def tmem_cmd(
     if fmt is OutFormat.json:
         typer.echo(json.dumps(fp.to_dict(), indent=2))
     else:  # errors go to stderr, below
-        from descriptors.printer import plain_footprint, render_footprint
+        from descriptors.tools.printer import plain_footprint, render_footprint
         _show(render_footprint(fp), plain_footprint(fp), plain_, no_color)
     _checked(fp.verdict, force, f"the {fp.ptx}")
 

@@ -26,7 +26,7 @@ from typer.testing import CliRunner
 import descriptors
 from cli.main import app
 from descriptors import DescgenError, ParameterError
-from descriptors.dump import (MAX_LINE, Candidate, DumpFinding, classify, iter_lines, scan,
+from descriptors.tools.dump import (MAX_LINE, Candidate, DumpFinding, classify, iter_lines, scan,
                               scan_lines, scan_stream)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -185,7 +185,7 @@ def test_nvdisasm_fixture():
 def test_dump_and_lint_read_the_same_facts():
     """dump and lint consume one reader: every MMA operand value lint judges is a word dump
     reports (or, known in part, the immediate of its upper half)."""
-    from descriptors.lint import lint_lines
+    from descriptors.tools.lint import lint_lines
     for name in ("cuobjdump-sass.txt", "nvdisasm.txt"):
         text = (DUMPS / name).read_text()
         words = {f.word for f in scan(text)}
@@ -681,7 +681,7 @@ def test_progress_bar_drawn_on_a_terminal(tmp_path, monkeypatch):
     from rich.console import Console
 
     from cli import dump_cmd
-    from descriptors.dump import scan_stream
+    from descriptors.tools.dump import scan_stream
 
     path = _big_file(tmp_path)
     monkeypatch.setattr(dump_cmd, "PROGRESS_MIN_BYTES", 1024)

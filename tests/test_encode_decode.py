@@ -13,7 +13,7 @@ import pytest
 import descriptors
 from descriptors import (DESCRIPTORS, KINDS, LAYOUTS, PARAMETERS, SMEM, TMEM, ZCM, DescgenError,
                          FieldError, KindRequiredError, ParameterError, WordError)
-from descriptors.enums import LBO_MODE, MAJOR, MAX_SHIFT, SWIZZLE
+from descriptors.words.enums import LBO_MODE, MAJOR, MAX_SHIFT, SWIZZLE
 
 KIND_NAMES = list(KINDS)
 BLOCK_SCALED = [k for k, v in KINDS.items() if v.block_scaled]

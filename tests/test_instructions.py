@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from descriptors import tmem
-from descriptors.instructions import (MODELS, WMMA_FRAGMENT_REGISTERS, InstructionError,
+from descriptors.isa import tmem
+from descriptors.isa.instructions import (MODELS, WMMA_FRAGMENT_REGISTERS, InstructionError,
                                       check_instruction, parse_instruction, parse_registers,
                                       parse_target, resolve, vector_size)
-from descriptors.validate import ARCHES
+from descriptors.rules.validate import ARCHES
 
 
 def errors(line: str, **kw) -> list[str]:

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from helpers import run
 
-from descriptors.lint import SASS_MMA, lint_lines
+from descriptors.tools.lint import SASS_MMA, lint_lines
 from descriptors.readers import Instruction, sniff
 from descriptors.readers.ptx import read_ptx
 from descriptors.readers.sass import read_sass
@@ -473,7 +473,7 @@ def test_fixtures_rebuild_all(name, tmp_path):
 # ------------------------------------------------------------------ dump on PTX (same reader)
 
 def test_dump_finds_ptx_immediates():
-    from descriptors.dump import scan
+    from descriptors.tools.dump import scan
     found = scan((FIX / "f16_ws.ptx").read_text())
     got = [(f.line, f.source, f.hex, f.best.descriptor, f.best.kind, f.best.valid) for f in found]
     assert got == [(51, "ptx", "0x4000404000000000", "smem", None, True),

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from descriptors import (FieldError, decode, encode, encode_raw, validate, validate_pair)
-from descriptors import tmem as tm
+from descriptors.isa import tmem as tm
 
 F16 = {"kind": "f16", "a_type": "bf16", "b_type": "bf16", "m": 128, "n": 256}
 
@@ -219,7 +219,7 @@ def test_the_spec_rule_is_enforced(spec: SpecRule):
 
 def test_every_rule_of_the_code_traces_to_the_spec():
     """Each validator rule names a PTX source, and most are exercised by a row above."""
-    from descriptors.validate import RULES as CODE_RULES
+    from descriptors.rules.validate import RULES as CODE_RULES
     covered = {r.rule for r in RULES if isinstance(r.rule, str)}
     for rule in CODE_RULES.values():
         assert rule.source, rule.id

@@ -1,5 +1,5 @@
 """Table-driven tests of the validator: a legal and an illegal input for EVERY rule of
-``descriptors.validate.RULES`` (the table must cover exactly the registered rule ids), plus the
+``descriptors.rules.validate.RULES`` (the table must cover exactly the registered rule ids), plus the
 ``encode.field`` finding, the real-world fixtures, a never-raises property and the refusals of
 malformed questions.
 
@@ -25,7 +25,7 @@ import descriptors
 from descriptors import (ARCHES, KINDS, LAYOUTS, RULES, SMEM, TMEM, ZCM, Finding,
                          KindRequiredError, ParameterError, decode, encode, encode_raw, is_valid,
                          validate, validate_pair)
-from descriptors.bits import Layout
+from descriptors.words.bits import Layout
 
 SEVERITIES = ("error", "warning", "note")
 

@@ -6,7 +6,7 @@ names, byte values, swizzle names ...); ``encode_raw`` builds one from raw field
 field (reserved ones included) and the semantic values; ``readings`` lists every layout's
 reading of a word.  Nothing is silently truncated: a value that does not fit raises
 :class:`~descriptors.errors.FieldError` naming the field, its bits, the value and what is
-allowed, with the PTX table.  Field positions come from :mod:`descriptors.layouts` only.
+allowed, with the PTX table.  Field positions come from :mod:`descriptors.words.layouts` only.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from typing import Any
 
 from .bits import Field, Layout
 from .enums import KINDS, LBO_MODE, MAJOR, MAX_SHIFT, SWIZZLE, EnumTable, Kind, kind_named
-from .errors import DescgenError, KindRequiredError, ParameterError, WordError
-from .errors import shorten as _short
+from ..errors import DescgenError, KindRequiredError, ParameterError, WordError
+from ..errors import shorten as _short
 from .layouts import IDESC, LAYOUTS, SMEM, TMEM, ZCM
 
 __all__ = [
@@ -668,7 +668,7 @@ def _descriptor(descriptor: Any) -> str:
 
 
 def layout_for(descriptor: str, kind: str | None = None) -> Layout:
-    """The :class:`~descriptors.bits.Layout` of ``descriptor`` (an idesc needs its ``kind``)."""
+    """The :class:`~descriptors.words.bits.Layout` of ``descriptor`` (an idesc needs its ``kind``)."""
     d = _descriptor(descriptor)
     if d != "idesc":
         if kind is not None:

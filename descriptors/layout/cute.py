@@ -40,7 +40,7 @@ import re
 from dataclasses import dataclass
 from typing import Union
 
-from .errors import LayoutError, ParameterError
+from ..errors import LayoutError, ParameterError
 
 __all__ = ["CuteSyntaxError", "IntTuple", "Swizzle", "Pointer", "CuteLayout", "parse_layout",
            "format_tuple", "leaves", "size", "rank"]

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .codec import Decoded, decode, encode, parse_int
-from .errors import DescgenError, ParameterError, shorten
+from ..errors import DescgenError, ParameterError, shorten
 from .layouts import ZCM
 
 __all__ = ["ZcmMask", "NoDescriptorError", "SUBMASKS", "MAX_N", "WS_N", "generate", "synthesise",

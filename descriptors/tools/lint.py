@@ -7,9 +7,9 @@ for every instruction checks its descriptor operands **for that instruction**:
 
 * ``tcgen05.mma`` (dense, ``.sp``, ``.ws``, ``.block_scale``, ``cta_group::1/2``) -- the
   instruction descriptor with the instruction's kind, ``cta_group``, ``.ws`` and ``.sp``
-  (:func:`descriptors.validate.validate`: Table 39 shapes, types per kind, reserved bits, max
+  (:func:`descriptors.rules.validate.validate`: Table 39 shapes, types per kind, reserved bits, max
   shift, sparsity, ``.scale_vec``, target arch); the A/B shared memory descriptors' constant fields; when the
-  words are known, the pair rules (:func:`~descriptors.validate.validate_pair`); the
+  words are known, the pair rules (:func:`~descriptors.rules.validate.validate_pair`); the
   zero-column mask of ``.ws`` with the idesc's M.  In SASS the opcode gives the context
   (:data:`SASS_MMA`; ``UTCHMMA`` is kind::f16 or kind::tf32, so the word is judged under both
   and an error is reported only when every candidate kind breaks a rule).  SASS has no ``.sp``
@@ -24,7 +24,7 @@ for every instruction checks its descriptor operands **for that instruction**:
   :func:`descriptors.tmem.footprint` (lanes, columns, ``.pack``/``.unpack``, ``.red``).  SASS
   ``LDTM``/``STTM`` do not show the shape and are not judged.
 * ``stmatrix``, ``wmma.load``, ``tcgen05.ld`` / ``tcgen05.st`` (PTX) -- the instruction models
-  of :mod:`descriptors.instructions` (the rules ptxas agrees with on every generated form):
+  of :mod:`descriptors.isa.instructions` (the rules ptxas agrees with on every generated form):
   qualifiers, operand list, vector size, register types (from the function's ``.reg``
   declarations), ``immHalfSplitoff``/``stride``, the target (the module's ``.target``, any
   ``sm_NN``, or ``--arch``); with constant operands, address alignment (stmatrix 16 bytes,
@@ -72,19 +72,19 @@ from dataclasses import asdict, dataclass, field, replace
 from itertools import product
 from typing import Any, TypeVar
 
-from .codec import decode
-from .enums import KINDS
-from .errors import DescgenError
-from .readers import Fact, Instruction, Operand, read
-from .readers.knownbits import KnownBits
-from .readers.ptx import parse_immediate
+from ..words.codec import decode
+from ..words.enums import KINDS
+from ..errors import DescgenError
+from ..readers import Fact, Instruction, Operand, read
+from ..readers.knownbits import KnownBits
+from ..readers.ptx import parse_immediate
 # SASS MMA opcode -> candidate kinds, and the scale vector of block-scaled forms: facts of the
 # SASS text, kept by the reader for lint and dump alike
-from .readers.sass import SASS_MMA, is_4x, mma_kinds
-from .readers.sass import SASS_SCALE_VEC as _SASS_SCALE_VEC
-from .readers.values import MAX_ALTERNATIVES, Alternative
-from .tmem import ALLOC_MIN, check_alloc
-from .validate import ARCHES, SEVERITIES, Finding, validate, validate_pair
+from ..readers.sass import SASS_MMA, is_4x, mma_kinds
+from ..readers.sass import SASS_SCALE_VEC as _SASS_SCALE_VEC
+from ..readers.values import MAX_ALTERNATIVES, Alternative
+from ..isa.tmem import ALLOC_MIN, check_alloc
+from ..rules.validate import ARCHES, SEVERITIES, Finding, validate, validate_pair
 
 __all__ = ["LintFinding", "lint_lines", "check_instruction", "order", "SASS_MMA", "DEFAULT_ARCH"]
 
@@ -94,7 +94,7 @@ DEFAULT_ARCH = "sm_100a"
 class LintFinding:
     """One diagnostic: ``file``, ``line`` and ``col`` (1-based; ``col`` of the operand, 0 for a
     whole-file note), ``severity`` (error / warning / note), ``rule`` (a
-    :data:`descriptors.validate.RULES` or :data:`descriptors.tmem.ACCESS_RULES` id, or a
+    :data:`descriptors.rules.validate.RULES` or :data:`descriptors.tmem.ACCESS_RULES` id, or a
     ``lint.*`` id), ``message`` (the instruction's context, the field with its bit range, the
     rule's text and its PTX source), ``instruction`` (its text), ``operand`` (``idesc``,
     ``a_desc``, ``b_desc``, ``zcm``, ``s_desc``, ``taddr``, ``ncols``, ``registers``), ``word``
@@ -367,7 +367,7 @@ def _summary(descriptor: str, word: int, kind: str | None) -> str:
 def _check_mma(em: _Emitter, ins: Instruction, ctx: _Context, arch: str) -> None:
     ops = list(ins.operands)
     if ins.dialect == "ptx":
-        from .readers.ptx import mma_operands
+        from ..readers.ptx import mma_operands
         by_role = mma_operands(ins)
         a, b = by_role.get("a_desc"), by_role.get("b_desc")
         idesc, zcm = by_role.get("idesc"), by_role.get("zcm")
@@ -526,7 +526,7 @@ def _sass_sparse_hint(em: _Emitter, ctx: _Context, op: Operand, kb: KnownBits, l
 
 
 def _layout(kind: str):
-    from .layouts import LAYOUTS
+    from ..words.layouts import LAYOUTS
     return LAYOUTS[KINDS[kind].layout]
 
 
@@ -542,7 +542,7 @@ def _check_smem(em: _Emitter, op: Operand | None, name: str, arch: str) -> None:
         em.add("note", "lint.runtime", f"{label} shared memory descriptor is computed at run "
                "time; not checked", op, name, word)
         return
-    from .layouts import SMEM
+    from ..words.layouts import SMEM
     lay = {f.name: f for f in SMEM.fields}
     fs = [f for f in _certain(lambda w: validate("smem", w, arch=arch), {"w": kb})
           if _field_known(lay, f.field, kb)]
@@ -596,7 +596,7 @@ def _check_zcm(em: _Emitter, op: Operand, m: int | None, arch: str) -> None:
         em.add("note", "lint.runtime", "zero-column mask descriptor is computed at run time; "
                "not checked", op, "zcm", word)
         return
-    from .layouts import ZCM
+    from ..words.layouts import ZCM
     lay = {f.name: f for f in ZCM.fields}
     params = {"m": m} if m is not None else {}
     fs = [f for f in _certain(lambda w: validate("zcm", w, arch=arch, **params), {"w": kb})
@@ -648,8 +648,8 @@ _LDST = re.compile(r"tcgen05\.(ld|st)\b.*?\.(\d+x\d+b(?:x2)?)\.x(\d+)")
 def _check_ldst(em: _Emitter, ins: Instruction, arch: str) -> None:
     """tcgen05.ld/st: the register vector against Tables 47/48, and the access's footprint
     (:func:`descriptors.tmem.footprint`) when the Tensor Memory address is constant."""
-    from .errors import ParameterError
-    from .tmem import footprint, registers
+    from ..errors import ParameterError
+    from ..isa.tmem import footprint, registers
     m = _LDST.match(ins.opcode)
     if m is None:
         return
@@ -721,7 +721,7 @@ def _check_model(em: _Emitter, ins: Instruction, arch: str) -> None:
     (:func:`descriptors.instructions.check_parsed`) -- qualifiers, operands, vector size and
     register types (from the module's ``.reg`` declarations), target, and with constant
     operands address alignment and wmma strides."""
-    from .instructions import (InstructionError, check_parsed, model_for, parse_instruction,
+    from ..isa.instructions import (InstructionError, check_parsed, model_for, parse_instruction,
                                resolve)
     try:
         p = parse_instruction(ins.text)
@@ -775,7 +775,7 @@ def check_instruction(file: str, ins: Instruction, arch: str,
     warning gets an ``instruction.legal`` note, so every line of a snippet has a verdict."""
     em = _Emitter(file, ins)
     op = ins.opcode
-    from .instructions import MODELS
+    from ..isa.instructions import MODELS
     mn = next((m for m in MODELS if op.startswith(m + ".")), None) if ins.dialect == "ptx" \
         else None
     modelled = mn is not None
@@ -814,7 +814,7 @@ def lint_lines(lines: Iterable[str], *, file: str = "<stdin>", arch: str | None 
     ``.target``, SASS ``code for sm_..``; :data:`DEFAULT_ARCH` when it names none).  Raises
     :class:`~descriptors.errors.ParameterError` for an unknown ``arch``."""
     if arch is not None and arch not in ARCHES:
-        from .errors import ParameterError
+        from ..errors import ParameterError
         raise ParameterError(f"unknown architecture {arch!r}; known: " + ", ".join(ARCHES))
     dialect, items = read(lines)
     seen = False
@@ -854,7 +854,7 @@ def lint_lines(lines: Iterable[str], *, file: str = "<stdin>", arch: str | None 
 
 def _target_name(name: str | None) -> str | None:
     """``name`` when it is a target the instruction models read (``sm_90a``, ``sm_120f``)."""
-    from .instructions import parse_target
+    from ..isa.instructions import parse_target
     if not name:
         return None
     try:

@@ -3,7 +3,7 @@
 ``explain(decoded)`` returns one :class:`FieldReading` per field, MSB first, with the field's
 bit range, raw value and meaning (``N = 256``, ``128B``, ``1024 bytes``).  Bit ranges come from
 the layout (the Construct definitions); meanings come from :attr:`Decoded.values` and the enum
-tables.  :mod:`descriptors.printer` lays them out.
+tables.  :mod:`descriptors.tools.printer` lays them out.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .bits import Field
-from .codec import Decoded
-from .enums import KINDS, LBO_MODE, MAJOR, MAX_SHIFT, SWIZZLE
+from ..words.bits import Field
+from ..words.codec import Decoded
+from ..words.enums import KINDS, LBO_MODE, MAJOR, MAX_SHIFT, SWIZZLE
 
 __all__ = ["FieldReading", "explain"]
 

@@ -17,11 +17,11 @@ from typing import Any
 
 from typing import TYPE_CHECKING
 
-from .bits import Field
-from .codec import Decoded
-from .errors import ParameterError, shorten
+from ..words.bits import Field
+from ..words.codec import Decoded
+from ..errors import ParameterError, shorten
 from .explain import FieldReading, explain
-from .validate import Finding, is_valid
+from ..rules.validate import Finding, is_valid
 
 if TYPE_CHECKING:
     from rich.console import RenderableType

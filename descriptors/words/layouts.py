@@ -5,13 +5,13 @@ Each layout lists its fields **LSB first**, exactly as the PTX table does, one
 an unnamed field is reserved and is named ``reserved_<lsb>``.  Every bit of every word belongs
 to exactly one field, so decoding never loses a bit.  Bit positions, widths, masks, the fast
 codecs and the bit diagrams are all derived from these declarations by
-:func:`descriptors.bits.register`; nothing else in descgen writes a bit position.
+:func:`descriptors.words.bits.register`; nothing else in descgen writes a bit position.
 
 ``print(SMEM.__doc__)`` (or ``descgen layout``-style tools) shows the derived bit diagram.
 
 The declarations run when construct is needed; the layouts themselves come from
-``layouts.derived.json`` while it matches this file (see :mod:`descriptors.bits`).  After
-editing a declaration, rewrite that table with ``python -m descriptors.layouts``.
+``layouts.derived.json`` while it matches this file (see :mod:`descriptors.words.bits`).  After
+editing a declaration, rewrite that table with ``python -m descriptors.words.layouts``.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ _BLOCK_SCALED_ALIASES = {
 @cache
 def declarations() -> tuple[Layout, ...]:
     """Every layout from its Construct definition, in :data:`LAYOUTS` order (imports
-    construct; :func:`descriptors.bits.load` runs this only when the derived table is stale,
+    construct; :func:`descriptors.words.bits.load` runs this only when the derived table is stale,
     and :attr:`Layout.struct` on first use)."""
     from construct import BitsInteger, Default
 
@@ -173,7 +173,7 @@ def declarations() -> tuple[Layout, ...]:
 
 
 _HERE = Path(__file__).resolve().parent
-#: The table :func:`declarations` derives, written by ``python -m descriptors.layouts``.
+#: The table :func:`declarations` derives, written by ``python -m descriptors.words.layouts``.
 DERIVED_TABLE = "layouts.derived.json"
 
 #: Shared memory (matrix) descriptor, 64 bits -- PTX Table 40.  Instruction descriptor for
@@ -186,6 +186,6 @@ SMEM, IDESC, IDESC_MXF8F6F4, IDESC_MXF4, ZCM, TMEM = load(declarations, _HERE, D
 LAYOUTS: dict[str, Layout] = {lay.name: lay for lay in (SMEM, IDESC, IDESC_MXF8F6F4, IDESC_MXF4, ZCM, TMEM)}
 
 
-if __name__ == "__main__":  # python -m descriptors.layouts: rewrite the derived table
+if __name__ == "__main__":  # python -m descriptors.words.layouts: rewrite the derived table
     (_HERE / DERIVED_TABLE).write_text(derived_table(declarations(), _HERE), encoding="utf-8")
     sys.stdout.write(f"wrote {_HERE / DERIVED_TABLE}\n")

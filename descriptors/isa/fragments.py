@@ -1,5 +1,5 @@
 """Fragment maps: which thread holds which element, for the instructions of
-:mod:`descriptors.instructions`.
+:mod:`descriptors.isa.instructions`.
 
 * ``stmatrix`` -- :func:`stmatrix_map`: for each matrix, which thread gives which row address
   (9.7.14.5.16 table: threads ``8i .. 8i+7`` give the rows of matrix ``i``) and, for every
@@ -36,7 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import ParameterError, shorten_text
+from ..errors import ParameterError, shorten_text
 from .instructions import (MODELS, WMMA_FRAGMENTS, WMMA_REGISTER_TYPES, InstructionError,
                            ParsedInstruction, check_parsed, parse_instruction, resolve,
                            vector_size)
@@ -232,7 +232,7 @@ def tcgen05_footprint(text: str | ParsedInstruction, taddr: int | str = 0,
                       imm_half_splitoff: int | None = None):
     """:func:`descriptors.tmem.footprint` of a tcgen05.ld/st line at ``taddr`` (default lane 0,
     column 0; the line's ``taddr`` is a register).  ``immHalfSplitoff`` comes from the line."""
-    from . import tmem
+    from .. import tmem
     p = text if isinstance(text, ParsedInstruction) else parse_instruction(text)
     if p.mnemonic not in ("tcgen05.ld", "tcgen05.st"):
         raise ParameterError(f"{p.mnemonic} is not tcgen05.ld/st")
@@ -240,7 +240,7 @@ def tcgen05_footprint(text: str | ParsedInstruction, taddr: int | str = 0,
     op = p.mnemonic.split(".")[1]
     imm = imm_half_splitoff
     if q["shape"] == "16x32bx2" and imm is None:
-        from .readers.literals import parse_immediate
+        from ..words.literals import parse_immediate
         model = MODELS[p.mnemonic]
         specs = [s for s in model.operands if s.present(q)]
         for spec, (t, _) in zip(specs, p.operands):

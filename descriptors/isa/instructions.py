@@ -10,18 +10,18 @@ One :class:`InstructionModel` per PTX section -- ``stmatrix`` (9.7.14.5.16), ``w
 * the register vector size per combination (stmatrix: ``.num``; wmma.load:
   :data:`WMMA_FRAGMENT_REGISTERS`; tcgen05.ld/st: :func:`descriptors.tmem.registers`, Tables
   49/50 -- derived, not copied) and the register types the vector takes;
-* target-architecture requirements (:class:`~descriptors.targets.ArchRequirement`;
+* target-architecture requirements (:class:`~descriptors.rules.targets.ArchRequirement`;
   tcgen05.ld.red's is ``descriptors.tmem.RED_REQUIREMENT``);
 * value rules (:data:`VALUE_RULES`): address alignment (stmatrix rows 16 bytes, 9.7.14.5.16;
   wmma.load the fragment size, 9.7.14.4.2), wmma strides (9.7.14.4.2) and a constant tcgen05
   ``taddr``'s footprint -- checked when the values are known (``constants``).
 
 :func:`check_instruction` takes one PTX instruction line (text) and returns findings
-(:class:`~descriptors.validate.Finding`: severity, rule id, message, source); every rule cites
+(:class:`~descriptors.rules.validate.Finding`: severity, rule id, message, source); every rule cites
 its PTX section or table.  Lines are parsed by :func:`parse_instruction`, a small parser for one
 statement (label, predicate guard, qualifiers, operands; comments and ``;`` stripped);
 :func:`check_parsed` consumes the :class:`ParsedInstruction`.  ``descgen lint``
-(:mod:`descriptors.lint`) runs the same check on every modelled line its PTX reader yields,
+(:mod:`descriptors.tools.lint`) runs the same check on every modelled line its PTX reader yields,
 with the function's ``.reg`` declarations and the constants its data flow finds.
 
 What decides legality: ptxas (CUDA 13.0, ``-arch=sm_100a``; sm_103a for ``.red``) is the
@@ -68,10 +68,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import ParameterError, shorten, shorten_text
-from .readers.literals import parse_immediate, split_operands
-from .targets import ArchRequirement, Target, parse_target
-from .validate import SEVERITIES, Finding
+from ..errors import ParameterError, shorten, shorten_text
+from ..words.literals import parse_immediate, split_operands
+from ..rules.targets import ArchRequirement, Target, parse_target
+from ..rules.validate import SEVERITIES, Finding
 
 __all__ = [
     "InstructionError", "Group", "Constraint", "OperandSpec", "ArchRequirement",
@@ -461,8 +461,8 @@ WMMA_LOAD = InstructionModel(
 
 def _tcgen05_model(op: str) -> InstructionModel:
     """tcgen05.ld (9.7.16.8.3) or tcgen05.st (9.7.16.8.4); shapes, nums, register counts, the
-    .red shapes/ops/types and arches come from :mod:`descriptors.tmem`."""
-    from . import tmem
+    .red shapes/ops/types and arches come from :mod:`descriptors.isa.tmem`."""
+    from .. import tmem
 
     section = tmem.TABLES[op][2]
     src = f"PTX {section}"
@@ -996,7 +996,7 @@ def _taddr_findings(model: InstructionModel, q: Mapping[str, str | None],
                     specs: list[OperandSpec], ops: list[tuple[str, int]],
                     constants: Mapping[str, int]) -> list[Finding]:
     """A constant ``taddr``: :func:`descriptors.tmem.footprint`'s errors and warnings."""
-    from . import tmem
+    from .. import tmem
     values: dict[str, str] = {spec.name: text for spec, (text, _) in zip(specs, ops)}
     m = _ADDR.match(values.get("taddr", ""))
     if m is None or m.group("base") not in constants:

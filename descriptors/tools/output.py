@@ -11,8 +11,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .codec import decode, format_word, parse_int, word_bits
-from .errors import DescgenError, ParameterError, shorten
+from ..words.codec import decode, format_word, parse_int, word_bits
+from ..errors import DescgenError, ParameterError, shorten
 
 __all__ = ["FORMATS", "NAMED_FORMATS", "DEFAULT_NAMES", "CPP_KEYWORDS", "describe_params", "check_identifier",
            "comment_text", "docstring_text", "render_word", "word_json", "json_value",
@@ -192,7 +192,7 @@ def render_word(descriptor: str, word: int, fmt: str, *, name: str | None = None
     """One word as ``hex`` (``0x%08x``/``0x%016x``), ``c`` or ``cpp`` (the same: a ``constexpr``
     line with the inputs as comment), ``python`` (an assignment) or ``json`` (one line,
     :func:`word_json`: ``{"descriptor", "word", "fields", "params", "findings", "valid"}``;
-    ``findings`` are the :class:`~descriptors.validate.Finding` objects to include).  ``name``
+    ``findings`` are the :class:`~descriptors.rules.validate.Finding` objects to include).  ``name``
     names the constant of ``c``/``cpp``/``python`` (default :data:`DEFAULT_NAMES`); the other
     formats have no name.  Raises :class:`ParameterError` for an unknown format or a name that
     cannot be an identifier."""

@@ -1,6 +1,6 @@
 """From a Construct bit-struct to field tables, fast codecs and bit diagrams.
 
-A layout is declared once, in :mod:`descriptors.layouts`, as Construct sub-constructs listed
+A layout is declared once, in :mod:`descriptors.words.layouts`, as Construct sub-constructs listed
 **LSB first** (the order of the PTX tables).  :func:`register` turns that list into a
 ``construct.BitStruct`` and derives everything else from it:
 
@@ -17,7 +17,7 @@ is reversed before it is handed to Construct, and words travel to Construct as b
 **The derived table.**  Importing construct costs about 14 ms, a tenth of a ``descgen``
 command's start-up, and nothing but the declarations needs it.  :func:`load` therefore builds
 the layouts from ``layouts.derived.json`` -- exactly what :func:`register` derives from the
-declarations, written by ``python -m descriptors.layouts`` -- when that table was derived from
+declarations, written by ``python -m descriptors.words.layouts`` -- when that table was derived from
 the current text of ``layouts.py`` and ``bits.py`` (their CRC-32 is stored in it), and runs the
 declarations otherwise, so a stale table is never used.  The Construct ``BitStruct`` itself
 (:attr:`Layout.struct`) is built from the declarations on first use.  A test fails while the
@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import FieldError, ParameterError, WordError, rewrap, shorten
+from ..errors import FieldError, ParameterError, WordError, rewrap, shorten
 
 if TYPE_CHECKING:
     import construct as cs
@@ -196,7 +196,7 @@ class Layout:
     @property
     def struct(self) -> cs.Construct:
         """The Construct definition: fields MSB first, as ``BitStruct`` reads big-endian bytes
-        (built from the declarations in :mod:`descriptors.layouts` on first use)."""
+        (built from the declarations in :mod:`descriptors.words.layouts` on first use)."""
         if self._struct is None:
             assert self._make_struct is not None
             self._struct = self._make_struct()
@@ -403,7 +403,7 @@ def _fingerprint(directory: Path) -> int | None:
 
 
 def derived_table(layouts: Sequence[Layout], directory: Path) -> str:
-    """The derived table of ``layouts`` as the JSON text ``python -m descriptors.layouts``
+    """The derived table of ``layouts`` as the JSON text ``python -m descriptors.words.layouts``
     writes: the fingerprint of the sources and every layout's :meth:`Layout.table_entry`."""
     entries = []
     for lay in layouts:

@@ -33,8 +33,8 @@ moved into a register, a copy, registers overwritten, an MMA's descriptor operan
 (register pairs, printed expressions, SASS registers awaiting their MMA) and the scoring.
 
 Each word is classified against every family its size allows, using the layouts of
-:mod:`descriptors.layouts` (the fixed-constant and reserved fields, never hand-written bit
-positions) and the validators of :mod:`descriptors.validate`:
+:mod:`descriptors.words.layouts` (the fixed-constant and reserved fields, never hand-written bit
+positions) and the validators of :mod:`descriptors.rules.validate`:
 
 ======================  =============================================================  =====
 reading                 structure required                                              base
@@ -92,16 +92,16 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import IO, Any
 
-from .bits import Field, Layout
-from .codec import Decoded, decode
-from .enums import KINDS, kind_named
-from .errors import ParameterError, shorten
-from .layouts import IDESC, LAYOUTS, SMEM, TMEM, ZCM
+from ..words.bits import Field, Layout
+from ..words.codec import Decoded, decode
+from ..words.enums import KINDS, kind_named
+from ..errors import ParameterError, shorten
+from ..words.layouts import IDESC, LAYOUTS, SMEM, TMEM, ZCM
 from .printer import to_json
-from .readers import SASS_FUNCTION, SASS_INSTRUCTION, gdb, printf
-from .validate import TMEM_COLUMNS as _TMEM_COLUMNS
-from .validate import TMEM_LANES as _TMEM_LANES
-from .validate import ARCHES, SHAPES, Finding, is_valid, validate
+from ..readers import SASS_FUNCTION, SASS_INSTRUCTION, gdb, printf
+from ..rules.validate import TMEM_COLUMNS as _TMEM_COLUMNS
+from ..rules.validate import TMEM_LANES as _TMEM_LANES
+from ..rules.validate import ARCHES, SHAPES, Finding, is_valid, validate
 
 __all__ = [
     "Candidate", "DumpFinding", "scan", "scan_lines", "scan_stream", "iter_lines", "classify",
@@ -1236,7 +1236,7 @@ def _scan(lines: Iterable[str | bytes], as_: str | None, kind: str | None, arch:
           min_confidence: float, window: int, decoded: bool = False) -> Iterator[DumpFinding]:
     from itertools import chain, islice, repeat
 
-    from .readers import SNIFF_LINES, sniff
+    from ..readers import SNIFF_LINES, sniff
     it = iter(lines)
     head = list(islice(it, SNIFF_LINES))
     dialect = sniff(list(_decoded_lines(head)))  # the readers' one sniffer decides
@@ -1271,10 +1271,10 @@ def _scan_code(lines: Iterable[str], dialect: str, as_: str | None, kind: str | 
     (``selp`` ... ``or``: every word)."""
     from itertools import chain
 
-    from .readers import Fact
-    from .readers.ptx import mma_operands, read_ptx
-    from .readers.sass import mma_kinds as sass_kinds
-    from .readers.sass import read_sass
+    from ..readers import Fact
+    from ..readers.ptx import mma_operands, read_ptx
+    from ..readers.sass import mma_kinds as sass_kinds
+    from ..readers.sass import read_sass
 
     items = read_ptx(lines) if dialect == "ptx" else read_sass(lines, first_line)
     # [line, text, word, size, hints, kind, value, register]: value is the known bits of an

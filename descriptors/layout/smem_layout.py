@@ -21,7 +21,7 @@ from swizzle atoms (Table 53) stacked over the tile in a *tile order* -- CuTe's
 examples') or K first (``Step<_2,_1>``; CUTLASS's order for MN-major operands).  The order
 decides which of LBO and SBO spans one atom and which a whole row or column of atoms; the
 CUTLASS oracle (tests/test_cutlass_layout_oracle.py) checks both.  Layouts given as CuTe prints
-are read by :mod:`descriptors.cute_layout`.  Element types are normalised
+are read by :mod:`descriptors.layout.cute_layout`.  Element types are normalised
 to 128 bits: ``T = 128 / bits`` elements fill one 16-byte chunk, where ``bits`` is the element's
 shared-memory container (9.7.16.10.4): 4- and 6-bit types of ``kind::f8f6f4`` /
 ``kind::mxf8f6f4`` are padded (16 elements per 16-byte chunk, Figures 202-203; CUTLASS
@@ -51,11 +51,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .codec import decode, encode, format_word, parse_int
+from ..words.codec import decode, encode, format_word, parse_int
 from .cute import format_tuple
-from .enums import KINDS, MAJOR, SWIZZLE, TILE_ORDER, Kind, kind_named
-from .errors import LayoutError, ParameterError
-from .layouts import SMEM
+from ..words.enums import KINDS, MAJOR, SWIZZLE, TILE_ORDER, Kind, kind_named
+from ..errors import LayoutError, ParameterError
+from ..words.layouts import SMEM
+from ..words.swizzles import SWIZZLE_MODES, SwizzleMode
 
 __all__ = [
     "LayoutError", "KStepCarryError", "ElementType", "SwizzleAtom", "SmemLayout", "KStep",
@@ -77,28 +78,6 @@ _CHUNK_BITS = 128         # canonical layouts normalise element types to 128 bit
 WINDOW_BYTES = (_START.max + 1) * _UNIT_BYTES
 _ROW_ALIGN_BYTES = 128    # base offset = (pattern start >> 7) & 7 (Table 40)
 
-
-@dataclass(frozen=True)
-class _Mode:
-    name: str
-    row_bytes: int                      # bytes of one swizzled row (16 for none)
-    functor: tuple[int, int, int]       # CuTe Swizzle<B, M, S>
-    repeat_bytes: int | None            # Table 41: where the repeating pattern starts
-    atoms: Mapping[str, tuple[int, int]]  # Table 53: major -> (M/N, K) in 128-bit units
-
-    @property
-    def swizzle_functor(self) -> str:
-        return "Swizzle<{},{},{}>".format(*self.functor)
-
-
-_MODES: dict[str, _Mode] = {m.name: m for m in (
-    _Mode("none", 16, (0, 4, 3), None, {"MN": (1, 8), "K": (8, 1)}),
-    _Mode("32B", 32, (1, 4, 3), 256, {"MN": (2, 8), "K": (8, 2)}),
-    _Mode("64B", 64, (2, 4, 3), 512, {"MN": (4, 8), "K": (8, 4)}),
-    _Mode("128B", 128, (3, 4, 3), 1024, {"MN": (8, 8), "K": (8, 8)}),
-    # Table 53 lists no K-major atom ("-"); CUTLASS: Swizzle<2,5,2>, "invalid for Major-K".
-    _Mode("128B_base32B", 128, (2, 5, 2), 1024, {"MN": (8, 4)}),
-)}
 
 #: The canonical layouts of 9.7.16.3.3 (element units; T = 128 / bits).  The PTX table has no
 #: row for 128B_base32B: its form follows from Table 53's 8x4 atom (K rows 128 bytes = 8T
@@ -221,14 +200,14 @@ def _tile_order(value: Any) -> str:
     return choice.name
 
 
-def _mode(value: Any) -> _Mode:
+def _mode(value: Any) -> SwizzleMode:
     choice = SWIZZLE.lookup(value) if isinstance(value, str) else None
     if choice is None:
         raise ParameterError(f"swizzle={value!r}: allowed " + ", ".join(SWIZZLE.names))
-    return _MODES[choice.name]
+    return SWIZZLE_MODES[choice.name]
 
 
-def _check_combination(major: str, mode: _Mode, el: ElementType) -> None:
+def _check_combination(major: str, mode: SwizzleMode, el: ElementType) -> None:
     """Table 52 (type size x major-ness x swizzle) and Table 53 (which atoms exist)."""
     if major not in mode.atoms:
         raise LayoutError(f"{mode.name} swizzling has no K-major swizzle atom (Table 53 lists it "
@@ -329,7 +308,7 @@ def swizzle_atom(major: str, swizzle: str, dtype: str, kind: str | None = None) 
     return _atom(maj, mode, el)
 
 
-def _atom(major: str, mode: _Mode, el: ElementType) -> SwizzleAtom:
+def _atom(major: str, mode: SwizzleMode, el: ElementType) -> SwizzleAtom:
     return SwizzleAtom(major, mode.name, el.name, el.T, mode.atoms[major], mode.row_bytes,
                        mode.functor, mode.repeat_bytes)
 
@@ -355,7 +334,7 @@ def _fill(form: str, values: Mapping[str, int | None]) -> str:
     return _TOKEN.sub(sub, form)
 
 
-def _lbo_sbo_meaning(major: str, mode: _Mode, T: int) -> tuple[str, str]:
+def _lbo_sbo_meaning(major: str, mode: SwizzleMode, T: int) -> tuple[str, str]:
     """What LBO and SBO measure for this major-ness and swizzle (9.7.16.3.1, 9.7.16.3.2)."""
     if major == "K":
         sbo = "from one group of 8 M/N rows to the next"
@@ -385,14 +364,14 @@ def _tile(tile: Any) -> tuple[int, int]:
     return rows, k
 
 
-def _base_offset(mode: _Mode, start: int) -> int:
+def _base_offset(mode: SwizzleMode, start: int) -> int:
     """Table 41 / Table 40: 0 on the repeat boundary, else (pattern start >> 7) & 7."""
     if mode.repeat_bytes is None or start % mode.repeat_bytes == 0:
         return 0
     return (start >> 7) & SMEM.by_name["base_offset"].max
 
 
-def cute_print(mode: _Mode, el: ElementType, start: int, base_offset: int, shape: str,
+def cute_print(mode: SwizzleMode, el: ElementType, start: int, base_offset: int, shape: str,
                stride: str, offset_elements: int = 0) -> str:
     """A layout (``shape``/``stride`` already printed, element units) as CuTe prints it, with the
     swizzle where the descriptor says its pattern starts: on the shared-memory pointer (CuTe's
@@ -576,7 +555,7 @@ class SmemLayout:
     def slice_layout(self, k_elements: int, k_width: int) -> str:
         """The slice of ``k_width`` K elements from K element ``k_elements`` (all M/N rows) as
         CuTe prints it: the layout one MMA reads, which ``make_umma_desc`` is given."""
-        el, atom, mode = self.element, self.atom, _MODES[self.swizzle]
+        el, atom, mode = self.element, self.atom, SWIZZLE_MODES[self.swizzle]
         el_of = lambda b: b * 8 // el.smem_bits  # noqa: E731
         off = self.k_offset_bytes(k_elements, k_width)
         row = el_of(atom.row_bytes)
@@ -890,7 +869,7 @@ class DescriptorLayout:
         }
 
 
-def _tile_readings(maj: str, mode: _Mode, el: ElementType, atom: SwizzleAtom, lbo: int, sbo: int,
+def _tile_readings(maj: str, mode: SwizzleMode, el: ElementType, atom: SwizzleAtom, lbo: int, sbo: int,
                    lbo_mode: str) -> list[str]:
     """What dense tiles (CuTe tile_to_shape) the word's strides fit, in each tile order: the
     stride spanning one atom says which atoms are adjacent, the other how many of them a row

@@ -21,10 +21,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .codec import Decoded, decode, encode
-from .enums import KINDS, MAJOR, SWIZZLE, Kind
-from .errors import FieldError, ParameterError, shorten
-from .layouts import TMEM
+from ..words.codec import Decoded, decode, encode
+from ..words.enums import KINDS, MAJOR, SWIZZLE, Kind
+from ..errors import FieldError, ParameterError, shorten
+from ..words.layouts import TMEM
 
 __all__ = ["Finding", "Rule", "RULES", "ARCHES", "validate", "validate_pair", "is_valid",
            "shape_rule", "SHAPES"]
@@ -661,12 +661,12 @@ def _arch(arch: str) -> str:
 
 
 def _int_or_none(value: Any, what: str) -> int | None:
-    from .codec import parse_int
+    from ..words.codec import parse_int
     return None if value is None else parse_int(value, what)
 
 
 def _bool_or_none(value: Any, what: str) -> bool | None:
-    from .codec import _parse_bool
+    from ..words.codec import _parse_bool
     return None if value is None else _parse_bool(value, what)
 
 
@@ -760,9 +760,9 @@ def validate_pair(idesc: int, *, kind: str, a_desc: int | None = None, b_desc: i
 
 
 def _table53_atoms(swizzle: str) -> Any:
-    """The major-nesses Table 53 has a swizzle atom for (the layout module's table)."""
-    from .smem_layout import _MODES
-    return _MODES[swizzle].atoms
+    """The major-nesses Table 53 has a swizzle atom for."""
+    from ..words.swizzles import SWIZZLE_MODES
+    return SWIZZLE_MODES[swizzle].atoms
 
 
 def _tag(f: Finding, operand: str) -> Finding:

@@ -2,7 +2,7 @@
 
 Names are PTX's (``f16``, ``bf16``, ``tf32``, ``e4m3`` ...); lookups are case-insensitive and
 also accept CUTLASS's spelling where it differs (``SWIZZLE_128B``, ``UE8M0``, ``INT8``).
-Bit positions live in :mod:`descriptors.layouts` only; this module knows codes, not bits.
+Bit positions live in :mod:`descriptors.words.layouts` only; this module knows codes, not bits.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 A kernel hands ``make_umma_desc`` the per-MMA slice of its shared-memory tensor: a rank-2
 layout ``(M/N, K)`` in element units, usually printed by CuTe as
 ``Sw<3,4,3>_smem_ptr[16b](0x400) o (_128,_16):(_64,_1)``.  :func:`cute_descriptor` reads such a
-print (any form :mod:`descriptors.cute` parses), decides which canonical layout of PTX
+print (any form :mod:`descriptors.layout.cute` parses), decides which canonical layout of PTX
 9.7.16.3.3 it is, derives LBO, SBO, swizzle, base offset and start address, and **checks every
 coordinate of the slice** against the layout the descriptor makes the hardware read -- so a
 layout no descriptor can express is refused with the mode, the coordinate and what was
@@ -45,12 +45,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .codec import decode, encode, format_word, parse_int
+from ..words.codec import decode, encode, format_word, parse_int
 from .cute import CuteLayout, Swizzle, format_tuple, offsets, parse_layout, size
-from .errors import FieldError, ParameterError
-from .smem_layout import (_CANONICAL_SOURCE, _MODES, _ROW_ALIGN_BYTES, _UNIT_BYTES, WINDOW_BYTES,
+from ..errors import FieldError, ParameterError
+from .smem_layout import (_CANONICAL_SOURCE, SWIZZLE_MODES, _ROW_ALIGN_BYTES, _UNIT_BYTES, WINDOW_BYTES,
                           CANONICAL_FORMS, ElementType, KStep, LayoutError, _check_combination,
-                          _fill, _kind, _major, _mode, _Mode, advance_descriptor, cute_print,
+                          _fill, _kind, _major, _mode, SwizzleMode, advance_descriptor, cute_print,
                           element_type, explain_descriptor)
 
 __all__ = ["CuteDescriptor", "cute_descriptor", "cute_layout_descriptor", "descriptor_cute_layout"]
@@ -114,23 +114,23 @@ def _byte_functor(sw: Swizzle, el: ElementType, on: str) -> tuple[int, int, int]
     return sw.B, sw.M + shift, sw.S
 
 
-def _resolve_swizzle(lay: CuteLayout, el: ElementType, swizzle: Any) -> _Mode | None:
+def _resolve_swizzle(lay: CuteLayout, el: ElementType, swizzle: Any) -> SwizzleMode | None:
     """The swizzle mode the layout string and ``swizzle=`` agree on (None: neither says)."""
     given = _mode(swizzle) if swizzle is not None else None
     if lay.swizzle is None:
         if given is None and lay.pointer is not None:
-            return _MODES["none"]          # a printed tensor without Sw<..> is unswizzled
+            return SWIZZLE_MODES["none"]          # a printed tensor without Sw<..> is unswizzled
         return given
     b, m, s = _byte_functor(lay.swizzle, el, lay.swizzle_on or "offset")
     found = None
-    for mode in _MODES.values():
+    for mode in SWIZZLE_MODES.values():
         fb, fm, fs = mode.functor
         if (b == 0 and fb == 0) or (b, m, s) == (fb, fm, fs):
             found = mode
             break
     if found is None:
         names = ", ".join(f"{n} Sw<{f[0]},{f[1]},{f[2]}>" for n, f in
-                          ((mo.name, mo.functor) for mo in _MODES.values()) if n != "none")
+                          ((mo.name, mo.functor) for mo in SWIZZLE_MODES.values()) if n != "none")
         where = ("on the byte address" if lay.swizzle_on == "address" else
                  f"on {el.name} element offsets, i.e. Sw<{b},{m},{s}> on byte addresses")
         hint = ""
@@ -276,7 +276,7 @@ def _chunk_grid(el: ElementType, major: str, mn: list[int], kk: list[int]) -> tu
     return n_inner, len(outer), lambda i, j: (mn[i * T] + kk[j]) // unit
 
 
-def _derive(major: str, mode: _Mode, el: ElementType, n_mn: int, n_k: int,
+def _derive(major: str, mode: SwizzleMode, el: ElementType, n_mn: int, n_k: int,
             unit: Callable[[int, int], int]) -> tuple[int, int, Callable[[int, int], int], list[str]]:
     """LBO and SBO (16-byte units; 0 for a mode that repeats once) and the canonical function
     they imply; raises for a slice no canonical layout of this major-ness and swizzle fits."""
@@ -342,7 +342,7 @@ def _derive(major: str, mode: _Mode, el: ElementType, n_mn: int, n_k: int,
     return lbo, sbo, canon, notes
 
 
-def _inner_strides(major: str, mode: _Mode, el: ElementType, n_mn: int, n_k: int,
+def _inner_strides(major: str, mode: SwizzleMode, el: ElementType, n_mn: int, n_k: int,
                    unit: Callable[[int, int], int]) -> None:
     """The strides fixed by the swizzle atom (Table 53, 9.7.16.3.3), checked first so a wrong
     one is named by its mode."""
@@ -377,7 +377,7 @@ def _inner_strides(major: str, mode: _Mode, el: ElementType, n_mn: int, n_k: int
                 f"{want * per_unit} ({want * 16} bytes): {what}", _SRC)
 
 
-def _mismatch(major: str, mode: _Mode, el: ElementType, i: int, j: int, got: int, want: int,
+def _mismatch(major: str, mode: SwizzleMode, el: ElementType, i: int, j: int, got: int, want: int,
               lbo: int, sbo: int) -> str:
     if major == "K":
         where = f"M/N row {i}, K chunk {j} (K elements {j * el.T}..{j * el.T + el.T - 1})"
@@ -400,7 +400,7 @@ def cute_layout_descriptor(layout: str | CuteLayout, *, dtype: str, major: str,
     receives; also as ``print(tCsA(_,0,k))`` shows it, the MMA mode alone: ``((M/N,K)):(..)``),
     or a partitioned tensor ``(MMA, MMA_M/N, MMA_K[, PIPE])`` whose mode 0 is that slice (its K
     steps are listed; later modes are taken at index 0), as CuTe prints it (see
-    :mod:`descriptors.cute`).
+    :mod:`descriptors.layout.cute`).
     ``dtype`` (PTX name; ``kind`` picks e2m1's packing) and ``major`` (K or MN) are not in the
     print.  ``swizzle`` (none, 128B_base32B, 128B, 64B, 32B) may be omitted when the print has
     ``Sw<B,M,S>`` or a pointer; ``start_address`` (bytes) when the print has a pointer address.
@@ -531,7 +531,7 @@ def descriptor_cute_layout(word: Any, *, major: str, dtype: str, kind: str | Non
     if d.lbo_mode == "absolute":
         raise LayoutError("the absolute leading-dimension address mode splits K between the start "
                           "address and an absolute LBO address: no single CuTe layout", "9.7.16.3.1.2")
-    el, mode = d.element, _MODES[d.swizzle]
+    el, mode = d.element, SWIZZLE_MODES[d.swizzle]
     T = el.T
     el_of = lambda b: b * 8 // el.smem_bits  # noqa: E731
     notes: list[str] = []

@@ -5,7 +5,7 @@ of tables ``{"name": ..., "descriptor": ..., <encode parameters>}``, with two op
 ``expect`` (the word the configuration must produce -- a mismatch is an error) and ``source``
 (where the value comes from; emitted as a comment).  Unknown keys are errors.
 
->>> from descriptors.batch import parse_batch, encode_batch, render
+>>> from descriptors.tools.batch import parse_batch, encode_batch, render
 >>> results = encode_batch(parse_batch([{"name": "T", "descriptor": "tmem", "lane": 1}]))
 >>> render(results, "json")
 '[\\n  {\\n    "name": "T",\\n    "descriptor": "tmem",\\n    "word": "0x00010000"\\n  }\\n]'
@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import __version__
-from .codec import _MAX_DIGITS, DESCRIPTORS, format_word, parse_int
-from .errors import BatchError, DescgenError, InvalidDescriptorError, shorten, shorten_text
+from .. import __version__
+from ..words.codec import _MAX_DIGITS, DESCRIPTORS, format_word, parse_int
+from ..errors import BatchError, DescgenError, InvalidDescriptorError, shorten, shorten_text
 from .output import (c_literal, c_type, check_identifier, comment_text, describe_params,
                      docstring_text)
 
@@ -200,11 +200,11 @@ def load_batch(path: str | Path) -> list[BatchConfig]:
 
 def encode_batch(configs: Sequence[BatchConfig], *, force: bool = False) -> list[BatchResult]:
     """Encode and validate every configuration, each run of configurations of one descriptor
-    through :func:`descriptors.bulk.iter_encode`.  :class:`BatchError` names the first one (in
+    through :func:`descriptors.words.bulk.iter_encode`.  :class:`BatchError` names the first one (in
     order) that cannot be encoded or whose word differs from its ``expect``;
     :class:`InvalidDescriptorError` the first that breaks a rule of the PTX text, unless
     ``force``.  Each result carries its findings."""
-    from .bulk import iter_encode
+    from ..words.bulk import iter_encode
 
     results = []
     for descriptor, run in itertools.groupby(configs, key=lambda c: c.descriptor):
@@ -221,7 +221,7 @@ def encode_batch(configs: Sequence[BatchConfig], *, force: bool = False) -> list
 
 def _checked(cfg: BatchConfig, word: int, force: bool) -> BatchResult:
     """One encoded configuration against its ``expect`` and the PTX rules."""
-    from .validate import is_valid, validate
+    from ..rules.validate import is_valid, validate
 
     if cfg.expect is not None and word != cfg.expect:
         raise BatchError(f"{cfg.label}: encodes to {format_word(cfg.descriptor, word)}, "

@@ -4,7 +4,7 @@
 reserved and constant fields included) as one column per field.  With NumPy installed
 (``pip install 'descgen[fast]'``) the columns are ``numpy.uint64`` arrays computed with one
 vectorised shift and mask per field, the shifts and masks derived from the layout's Construct
-definition (:mod:`descriptors.layouts`); without it they are lists of ints computed the same
+definition (:mod:`descriptors.words.layouts`); without it they are lists of ints computed the same
 way in pure Python.  Both give the same values bit for bit.
 
 ``encode_many(descriptor, rows)`` encodes a sequence of parameter mappings (``encode``'s
@@ -24,8 +24,8 @@ from typing import Any
 
 from .bits import Layout
 from .codec import _DISPATCH, _word, encode, layout_for
-from .errors import DescgenError, ParameterError
-from .errors import shorten as _short
+from ..errors import DescgenError, ParameterError
+from ..errors import shorten as _short
 
 __all__ = ["decode_many", "encode_many", "iter_encode", "numpy_or_none"]
 

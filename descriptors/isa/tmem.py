@@ -1,7 +1,7 @@
 """Tensor Memory: addresses, ``tcgen05.ld``/``tcgen05.st`` footprints, allocations, data-path layouts.
 
-A library layer on top of the ``tmem`` codec (:func:`descriptors.codec.encode` /
-:func:`~descriptors.codec.decode`); every bit position comes from :data:`descriptors.TMEM`.
+A library layer on top of the ``tmem`` codec (:func:`descriptors.words.codec.encode` /
+:func:`~descriptors.words.codec.decode`); every bit position comes from :data:`descriptors.TMEM`.
 
 Sources (PTX ISA 9.7.16, file ``ptx-9.7.16-tcgen05.md``):
 
@@ -45,11 +45,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .codec import decode, encode, parse_int
-from .errors import FieldError, ParameterError, shorten
-from .layouts import TMEM
-from .targets import ArchRequirement, parse_target
-from .validate import ARCHES, SEVERITIES, Finding
+from ..words.codec import decode, encode, parse_int
+from ..errors import FieldError, ParameterError, shorten
+from ..words.layouts import TMEM
+from ..rules.targets import ArchRequirement, parse_target
+from ..rules.validate import ARCHES, SEVERITIES, Finding
 
 __all__ = [
     "LANES", "COLUMNS", "BYTE_INDEX_LSB", "BYTE_INDEX_WIDTH", "BYTE_INDEX_MASK",
@@ -300,7 +300,7 @@ class AccessRule:
 
 
 #: Every rule :func:`footprint` and :func:`check_alloc` report, by id.  They live here, not in
-#: ``descriptors.validate.RULES`` (that registry holds the word validators).
+#: ``descriptors.rules.validate.RULES`` (that registry holds the word validators).
 ACCESS_RULES: dict[str, AccessRule] = {r.id: r for r in (
     AccessRule("tmem.{op}.num", "Table 47/48, 9.7.16.8.3-4",
                "registers per thread of .shape x .num (note; NA cells raise ParameterError)"),

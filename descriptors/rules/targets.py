@@ -3,8 +3,8 @@
 :class:`Target` reads ``sm_<number>[a|f]``; :class:`ArchRequirement` says where a form is
 supported: from a minimum (``sm_90 or higher``) or from arch-specific targets (``sm_100a``) and
 family-specific ones (``sm_100f or higher in the same family``).  ``sm_101`` counts as
-``sm_110`` (renamed in PTX ISA 9.0).  Used by :mod:`descriptors.instructions` and
-:mod:`descriptors.tmem`.
+``sm_110`` (renamed in PTX ISA 9.0).  Used by :mod:`descriptors.isa.instructions` and
+:mod:`descriptors.isa.tmem`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import ParameterError, shorten
+from ..errors import ParameterError, shorten
 
 __all__ = ["Target", "ArchRequirement", "parse_target"]
 
