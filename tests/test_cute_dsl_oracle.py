@@ -1,0 +1,205 @@
+"""CuTe DSL (pip ``nvidia-cutlass-dsl==4.8.1``) as a second NVIDIA oracle.
+
+The vectors in ``fixtures/cute-dsl/`` were read back from the PTX the DSL generates (the
+generator and its command are in that folder; CI does not run it).  Every instruction descriptor
+the DSL builds must be descgen's word for the same parameters and decode to them; where the DSL
+breaks a rule of the PTX ISA, descgen must say so (the classes are listed in the fixture README).
+``descgen lint`` must be clean on the DSL's compiled example GEMMs and catch errors planted in
+them at test time.
+"""
+
+from __future__ import annotations
+
+import collections
+import gzip
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import descriptors
+from descriptors.tools.lint import lint_lines
+
+FIX = Path(__file__).resolve().parent.parent / "fixtures" / "cute-dsl"
+IDESC = json.loads((FIX / "idesc.json").read_text())["vectors"]
+PTX = sorted((FIX / "ptx").glob("*.ptx.gz"))
+
+# the DSL's type names (generate.py) -> PTX's
+_TYPE = {"i8": "s8", "u8": "u8", "i32": "s32"}
+_OPS = {"MmaTF32Op", "MmaF16BF16Op", "MmaI8Op", "MmaFP8Op", "MmaF8F6F4Op", "MmaMXF8Op",
+        "MmaMXF8F6F4Op", "MmaMXF4Op", "MmaMXF4NVF4Op"}
+
+
+def _ptx_type(name: str) -> str:
+    return _TYPE.get(name, name)
+
+
+def _context(v: dict) -> tuple[str, dict]:
+    """kind and the validation context (cta_group, scale_vec) from the PTX instruction."""
+    ins = v["instruction"]
+    kind = re.search(r"\.kind::(\w+)", ins).group(1)
+    ctx = {"cta_group": int(re.search(r"cta_group::(\d)", ins).group(1))}
+    sv = re.search(r"\.(block16|block32)\b", ins)
+    if sv:
+        ctx["scale_vec"] = sv.group(1)
+    return kind, ctx
+
+
+def _params(v: dict, kind: str) -> dict:
+    p = v["dsl"]
+    out = dict(kind=kind, a_type=_ptx_type(p["a_type"]), b_type=_ptx_type(p["b_type"]),
+               m=p["m"], n=p["n"], a_major=p["a_major"], b_major=p["b_major"],
+               negate_a=bool(p.get("negate_a")), negate_b=bool(p.get("negate_b")))
+    if kind.startswith("mx"):
+        out["scale_type"] = p["sf_type"]
+    else:
+        out["d_type"] = _ptx_type(p["d_type"])
+    if kind == "i8":
+        out["saturate"] = True  # the DSL's default for integer MMAs (README class 1)
+    return out
+
+
+def _errors(v: dict) -> list:
+    kind, ctx = _context(v)
+    return [f for f in descriptors.validate("idesc", int(v["idesc"], 16), kind=kind, **ctx)
+            if f.severity == "error"]
+
+
+def test_idesc_vectors_cover_every_op():
+    assert len(IDESC) == 1032
+    assert {v["dsl"]["op"] for v in IDESC} == _OPS
+    seen = collections.Counter((v["dsl"]["op"], v["dsl"]["cta_group"]) for v in IDESC)
+    assert all(seen[(op, cta)] >= 30 for op in _OPS for cta in (1, 2))
+    kinds = {_context(v)[0] for v in IDESC}
+    assert kinds == {"tf32", "f16", "i8", "f8f6f4", "mxf8f6f4", "mxf4nvf4"}
+    assert sum(1 for v in IDESC if v["dsl"]["a_major"] == "MN") >= 50
+    assert sum(1 for v in IDESC if v["dsl"].get("negate_b")) >= 30
+
+
+def test_idesc_encode_gives_the_dsl_word():
+    wrong = []
+    for v in IDESC:
+        kind, ctx = _context(v)
+        word = descriptors.encode("idesc", **_params(v, kind), cta_group=ctx["cta_group"])
+        if word != int(v["idesc"], 16):
+            wrong.append((v["dsl"], v["idesc"], hex(word)))
+    assert wrong == []
+
+
+def test_idesc_decode_gives_the_dsl_parameters():
+    wrong = []
+    for v in IDESC:
+        kind, _ = _context(v)
+        want = _params(v, kind)
+        got = descriptors.decode("idesc", int(v["idesc"], 16), kind=kind).values
+        diff = {k: (got.get(k), w) for k, w in want.items() if got.get(k) != w}
+        if diff:
+            wrong.append((v["dsl"], v["idesc"], diff))
+    assert wrong == []
+
+
+def test_idesc_dsl_sets_saturate_on_every_integer_word():
+    """README class 1: a different default, legal (Table 42, bit 3: saturate for integer types)."""
+    i8 = [v for v in IDESC if v["dsl"]["op"] == "MmaI8Op"]
+    assert len(i8) == 122
+    assert all(int(v["idesc"], 16) & 0x8 for v in i8)
+    assert not any(int(v["idesc"], 16) & 0x8 for v in IDESC if v["dsl"]["op"] != "MmaI8Op")
+
+
+def _table39_i8_n(cta: int, m: int, n: int) -> bool:
+    """Table 39, kind::i8 dense: N = 8, 16, 24, 32, then steps of 16 up to 256 (cta_group::1, M 64
+    and 128); N = 32, 64, ... 256 (cta_group::2, M 128 and 256)."""
+    if cta == 1:
+        return n in (8, 16, 24, 32) or (n % 16 == 0 and 32 < n <= 256)
+    return n % 32 == 0 and 32 <= n <= 256
+
+
+def test_idesc_where_the_dsl_breaks_the_rules_descgen_says_so():
+    """Every error descgen finds in a DSL word is one of README classes 2-4, and every word of
+    those classes has its error."""
+    classes, clean = collections.Counter(), 0
+    for v in IDESC:
+        p = v["dsl"]
+        rules = sorted({f.rule for f in _errors(v)})
+        want = []
+        if p["op"] == "MmaI8Op" and not _table39_i8_n(p["cta_group"], p["m"], p["n"]):
+            want.append("idesc.shape")  # class 2: a shape Table 39 does not list
+        if p["op"] == "MmaF16BF16Op" and p["a_type"] == "bf16" and p["d_type"] == "f16":
+            want.append("idesc.type_combination")  # class 3: bf16 inputs, f16 accumulator
+        if p["op"] == "MmaI8Op" and (p.get("negate_a") or p.get("negate_b")):
+            want.append("idesc.negate")  # class 4: Table 49, no negation for kind::i8
+        assert rules == sorted(want), (p, v["idesc"], rules)
+        classes.update(want)
+        clean += not rules
+    assert classes == {"idesc.shape": 44, "idesc.type_combination": 14, "idesc.negate": 12}
+    assert clean == 1032 - 70
+
+
+def test_idesc_mxf4_op_emits_kind_mxf4nvf4_block32():
+    """README note 5: MmaMXF4Op (UE8M0 scales) is emitted as kind::mxf4nvf4 with block32."""
+    mxf4 = [v for v in IDESC if v["dsl"]["op"] == "MmaMXF4Op"]
+    assert mxf4 and {_context(v)[0] for v in mxf4} == {"mxf4nvf4"}
+    assert {_context(v)[1]["scale_vec"] for v in mxf4} == {"block32"}
+
+
+# --------------------------------------------------------------------------------------------
+# lint on the DSL's compiled example GEMMs
+# --------------------------------------------------------------------------------------------
+
+_IDESC_N = 0x3F << 17
+_SMEM_HIGH = 0x4000404000010000  # the constant upper half of the DSL's smem descriptors
+
+
+def _ptx(path: Path) -> str:
+    return gzip.decompress(path.read_bytes()).decode()
+
+
+def _lint(text: str, name: str) -> collections.Counter:
+    return collections.Counter((f.severity, f.rule, f.operand)
+                               for f in lint_lines(text.splitlines(), file=name)
+                               if f.severity != "note")
+
+
+def _mmas(text: str) -> int:
+    return len(re.findall(r"^\s*tcgen05\.mma\.", text, re.M))
+
+
+def _illegal_n(text: str) -> str:
+    """N=264 (field 33; Table 39 stops at 256) in both alternatives of every ``selp.b32`` that
+    chooses between two instruction descriptors (the DSL selects negate A at run time)."""
+    def sub(m: re.Match) -> str:
+        a, b = int(m.group(2)), int(m.group(3))
+        if a >> 24 and b >> 24:  # both M fields set: an idesc pair, not a 0/1 or a mask
+            a, b = ((x & ~_IDESC_N) | (33 << 17) for x in (a, b))
+        return f"{m.group(1)}{a}, {b},"
+    out, n = re.subn(r"(selp\.b32\s+%r\d+,\s*)(\d+),\s*(\d+),", sub, text)
+    assert out != text
+    return out
+
+
+def _version_bit_cleared(text: str) -> str:
+    """Bit 46 (Table 40's fixed 0b001 at 46-48) cleared in the ``or.b64`` constant of every
+    shared memory descriptor's upper half."""
+    out = text.replace(f", {_SMEM_HIGH};", f", {_SMEM_HIGH & ~(1 << 46)};")
+    assert out != text
+    return out
+
+
+@pytest.mark.parametrize("path", PTX, ids=lambda p: p.name.split(".")[0])
+def test_lint_dsl_ptx(path: Path):
+    text = _ptx(path)
+    n = _mmas(text)
+    assert n in (4, 8)
+    assert _lint(text, path.name) == {}
+    assert _lint(_illegal_n(text), path.name) == {("error", "idesc.shape", "idesc"): n}
+    assert _lint(_version_bit_cleared(text), path.name) == {
+        ("error", "smem.reserved", "a_desc"): n, ("error", "smem.reserved", "b_desc"): n}
+
+
+def test_dsl_ptx_fixtures_are_the_examples():
+    names = {p.name.split(".")[0] for p in PTX}
+    assert names == {"dense_f16_1cta_128x256", "dense_bf16_2cta_256x256",
+                     "dense_tf32_1cta_128x128", "dense_e4m3_2cta_256x128",
+                     "dense_i8_1cta_128x128", "blockscaled_mxf8_e4m3_1cta_128x128",
+                     "blockscaled_nvf4_2cta_256x256"}
