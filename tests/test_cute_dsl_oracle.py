@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 
 import descriptors
+from descriptors.layout.cute import parse_layout
+from descriptors.layout.cute_layout import cute_layout_descriptor
 from descriptors.tools.lint import lint_lines
 
 FIX = Path(__file__).resolve().parent.parent / "fixtures" / "cute-dsl"
@@ -203,3 +205,119 @@ def test_dsl_ptx_fixtures_are_the_examples():
                      "dense_tf32_1cta_128x128", "dense_e4m3_2cta_256x128",
                      "dense_i8_1cta_128x128", "blockscaled_mxf8_e4m3_1cta_128x128",
                      "blockscaled_nvf4_2cta_256x256"}
+
+
+# --------------------------------------------------------------------------------------------
+# shared memory descriptors, from the DSL's own prints
+# --------------------------------------------------------------------------------------------
+
+SMEM = json.loads((FIX / "smem.json").read_text())["vectors"]
+_SMEM_KIND = {"MmaTF32Op": "tf32", "MmaF16BF16Op": "f16", "MmaI8Op": "i8", "MmaFP8Op": "f8f6f4",
+              "MmaF8F6F4Op": "f8f6f4"}
+_REPEAT = {"INTER": None, "SW32": 256, "SW64": 512, "SW128": 1024, "SW128_32B": 1024}
+
+
+def _smem_class(v: dict) -> str | None:
+    """Where the DSL lays out what the PTX ISA does not allow, the refusal descgen must give."""
+    atom = v["atom"].split("_", 1)[1]
+    if v["major"] == "MN" and v["dtype"] == "tf32" and atom != "SW128_32B":
+        return "Table 52"   # tf32 MN-major: only 128B swizzling with 32B atomicity
+    if v["major"] == "MN" and v["dtype"] != "tf32" and atom == "SW128_32B":
+        return "Table 52"   # 8- and 16-bit MN-major: every swizzle but 128B_base32B
+    if v["dtype"] == "e2m1":
+        return "9.7.16.10.4"  # kind::f8f6f4 keeps 4-bit elements padded; the DSL's are packed
+    return None
+
+
+def test_smem_vectors_cover_atoms_majors_dtypes():
+    assert len(SMEM) == 392
+    assert {v["dtype"] for v in SMEM} == {"tf32", "f16", "bf16", "e4m3", "e5m2", "i8", "e2m1"}
+    atoms = {(v["major"], v["atom"]) for v in SMEM}
+    assert {a for _, a in atoms} == {"K_INTER", "K_SW32", "K_SW64", "K_SW128", "MN_INTER",
+                                     "MN_SW32", "MN_SW64", "MN_SW128", "MN_SW128_32B"}
+    assert all(int(v["smem_desc"], 16) >> 49 & 7 == 0 for v in SMEM)  # base offset 0, always
+    off = [v for v in SMEM if _REPEAT[v["atom"].split("_", 1)[1]]
+           and v["slice_address"] % _REPEAT[v["atom"].split("_", 1)[1]]]
+    assert len(off) == 137     # slices that start inside the swizzle pattern
+
+
+def test_smem_dsl_slice_print_gives_the_dsl_word():
+    """The DSL's print of each per-MMA slice, with the slice's address, reads to the DSL's word
+    (the swizzle on the DSL's pointer acts on absolute byte addresses: base offset 0), or to the
+    refusal of the rule the DSL breaks."""
+    got = collections.Counter()
+    for v in SMEM:
+        want = _smem_class(v)
+        kind = _SMEM_KIND[v["dsl"]["op"]]
+        if want is None:
+            r = cute_layout_descriptor(v["print"]["slice"], major=v["major"],
+                                       start_address=v["slice_address"], kind=kind)
+            assert r.word == int(v["smem_desc"], 16), (v["print"]["slice"], v["smem_desc"])
+            assert r.dtype == _ptx_type(v["dtype"]) and r.base_offset == 0
+            got["agree"] += 1
+        else:
+            with pytest.raises(descriptors.LayoutError, match=re.escape(want)):
+                cute_layout_descriptor(v["print"]["slice"], major=v["major"],
+                                       start_address=v["slice_address"], kind=kind)
+            got[want] += 1
+    assert got == {"agree": 310, "Table 52": 54, "9.7.16.10.4": 28}
+
+
+def test_smem_dsl_staged_prints_give_each_k_step():
+    """The whole staged tensor (and the staged composed layout, with the type given) at the
+    tensor's address lists the K steps of stage 0: the K block's step is the DSL's word."""
+    n = 0
+    for v in SMEM:
+        if v["stage"] != 0 or _smem_class(v):
+            continue
+        kind = _SMEM_KIND[v["dsl"]["op"]]
+        for text, dtype in ((v["print"]["tensor"], None),
+                            (v["print"]["staged_layout"], _ptx_type(v["dtype"]))):
+            r = cute_layout_descriptor(text, dtype=dtype, major=v["major"],
+                                       start_address=v["tensor_address"], kind=kind)
+            assert r.k_steps[v["k_block"]].word == int(v["smem_desc"], 16), text
+            n += 1
+    assert n == 2 * 132
+
+
+def test_dsl_prints_parse_and_print_back():
+    for v in SMEM:
+        for key in ("atom", "staged_layout", "tensor", "slice"):
+            assert str(parse_layout(v["print"][key])) == v["print"][key]
+
+
+def test_dsl_print_needs_an_address():
+    v = next(x for x in SMEM if x["dtype"] == "bf16" and x["atom"] == "K_SW128")
+    with pytest.raises(descriptors.ParameterError, match="prints no address"):
+        cute_layout_descriptor(v["print"]["slice"], major="K")
+    with pytest.raises(descriptors.ParameterError, match="contradicts"):
+        cute_layout_descriptor(v["print"]["slice"], dtype="f16", major="K", start_address=0x3020)
+    with pytest.raises(descriptors.ParameterError, match="names no element type"):
+        cute_layout_descriptor("((128,16)):((64,1))", major="K", start_address=0)
+
+
+@pytest.mark.parametrize("text", [
+    "tensor<ptr<bf17, smem, align<32>> o ((128,16)):((64,1))>",
+    "tensor<ptr<bf16, smem, align<32>, T<3,4,3>> o ((128,16)):((64,1))>",
+    "tensor<ptr<bf16, smem, align<32>> o ((128,16)):((64,1)>",
+    "tensor<bf16 o (1):(1)>",
+    "S<3,4,3> o (8,64):(64,1)",
+    "S<3,4,3> o x o (8,64):(64,1)",
+])
+def test_dsl_print_syntax_errors_are_clear(text):
+    with pytest.raises(descriptors.LayoutError) as e:
+        parse_layout(text)
+    assert isinstance(e.value, descriptors.ParameterError) and "Traceback" not in str(e.value)
+
+
+def test_cli_layout_cute_reads_a_dsl_print():
+    from typer.testing import CliRunner
+
+    from cli.main import app
+    text = "tensor<ptr<bf16, smem, align<32>, S<3,4,3>> o ((128,16)):((64,1))>"
+    ok = CliRunner().invoke(app, ["layout", "--cute", text, "--major", "K",
+                                  "--start-address", "0x3020", "--format", "hex"])
+    assert ok.exit_code == 0 and ok.output.strip() == "0x4000404000010302"
+    bad = CliRunner().invoke(app, ["layout", "--cute", text, "--major", "K"])
+    assert bad.exit_code != 0 and "prints no address" in bad.output
+    assert bad.exception is None or isinstance(bad.exception, SystemExit)
