@@ -321,3 +321,58 @@ def test_cli_layout_cute_reads_a_dsl_print():
     bad = CliRunner().invoke(app, ["layout", "--cute", text, "--major", "K"])
     assert bad.exit_code != 0 and "prints no address" in bad.output
     assert bad.exception is None or isinstance(bad.exception, SystemExit)
+
+
+# --------------------------------------------------------------------------------------------
+# the DSL's experimental descriptor builders (cutlass.experimental.primitives)
+# --------------------------------------------------------------------------------------------
+
+EXPERIMENTAL = json.loads((FIX / "experimental.json").read_text())["vectors"]
+
+
+def _x_params(v: dict) -> tuple[dict, dict, dict]:
+    kind, m = v["kind"], v["m_dim"]
+    p = dict(kind=kind, a_type=_ptx_type(v["a_dtype"]), b_type=_ptx_type(v["b_dtype"]), m=m,
+             n=v["n_dim"], a_major="MN" if v.get("a_major") else "K",
+             b_major="MN" if v.get("b_major") else "K", negate_a=bool(v.get("a_negate")),
+             negate_b=bool(v.get("b_negate")))
+    ctx = {"cta_group": 2 if m == 256 else 1}
+    vctx = dict(ctx)
+    if kind.startswith("mx"):
+        p.update(scale_type={1: "ue8m0", 0: "ue4m3"}[v["scale_format"]],
+                 a_scale_id=v["a_sf_id"], b_scale_id=v["b_sf_id"])
+        vctx["scale_vec"] = "block16" if p["scale_type"] == "ue4m3" else "block32"
+    else:
+        p["d_type"] = _ptx_type(v["c_dtype"])
+    return p, ctx, vctx
+
+
+def test_experimental_builders():
+    """Tcgen05InstrDesc, Tcgen05MxInstrDesc and Tcgen05MxOmmaInstrDesc build descgen's words,
+    except Tcgen05MxOmmaInstrDesc's default sparsity_version=1, which sets bit 12: reserved in
+    Table 44 (README class 8).  The builders check none of Table 39/44/49/50's rules; descgen
+    flags what they let through (classes 9-11)."""
+    got = collections.Counter()
+    for v in EXPERIMENTAL:
+        p, ctx, vctx = _x_params(v)
+        word = int(v["idesc"], 16)
+        rules = sorted({f.rule for f in descriptors.validate("idesc", word, kind=v["kind"], **vctx)
+                        if f.severity == "error"})
+        want = []
+        if v.get("sparsity_version"):
+            want.append("idesc.reserved")
+            assert word == descriptors.encode("idesc", **p, **ctx) | 1 << 12
+        else:
+            assert word == descriptors.encode("idesc", **p, **ctx), v
+        if v["kind"] == "i8" and (v["a_negate"] or v["b_negate"]):
+            want.append("idesc.negate")
+        if v.get("b_major") and v["b_dtype"] in ("e4m3", "e5m2", "i8", "u8") and v["n_dim"] % 16:
+            want.append("idesc.transpose_b_8bit_n")    # Table 50
+        if v["kind"] == "mxf4nvf4" and v["scale_format"] == 0 and v["a_sf_id"]:
+            want.append("idesc.scale_id_4x")           # Table 44: IDs 0 under scale_vec::4X
+        assert rules == sorted(want), (v, rules)
+        got[v["builder"]] += 1
+        got.update(want)
+    assert got == {"Tcgen05InstrDesc": 192, "Tcgen05MxInstrDesc": 90,
+                   "Tcgen05MxOmmaInstrDesc": 24, "idesc.reserved": 12, "idesc.negate": 12,
+                   "idesc.transpose_b_8bit_n": 4, "idesc.scale_id_4x": 6}
