@@ -327,7 +327,10 @@ def test_cli_layout_cute_reads_a_dsl_print():
 # the DSL's experimental descriptor builders (cutlass.experimental.primitives)
 # --------------------------------------------------------------------------------------------
 
-EXPERIMENTAL = json.loads((FIX / "experimental.json").read_text())["vectors"]
+EXPERIMENTAL = [v for v in json.loads((FIX / "experimental.json").read_text())["vectors"]
+                if v["builder"] != "Tcgen05SmemDesc"]
+X_SMEM = [v for v in json.loads((FIX / "experimental.json").read_text())["vectors"]
+          if v["builder"] == "Tcgen05SmemDesc"]
 
 
 def _x_params(v: dict) -> tuple[dict, dict, dict]:
@@ -376,3 +379,31 @@ def test_experimental_builders():
     assert got == {"Tcgen05InstrDesc": 192, "Tcgen05MxInstrDesc": 90,
                    "Tcgen05MxOmmaInstrDesc": 24, "idesc.reserved": 12, "idesc.negate": 12,
                    "idesc.transpose_b_8bit_n": 4, "idesc.scale_id_4x": 6}
+
+
+def test_experimental_smem_builder():
+    """Tcgen05SmemDesc.build (compiled; the NVVM op folds to a constant): descgen's word for the
+    same fields; the version and leading-dimension mode it accepts are flagged where Table 40
+    (bits 46-48 are 0b001) and 9.7.16.3.1.2 (absolute LBO: sm_103a only) forbid them."""
+    codes = {0: "none", 1: "128B_base32B", 2: "128B", 4: "64B", 6: "32B"}
+    got = collections.Counter()
+    for v in X_SMEM:
+        word = int(v["smem_desc"], 16)
+        mode = v.get("leading_dim_mode", 0)
+        mine = descriptors.encode(
+            "smem", start_address=v["start_address"], leading_byte_offset=v["leading_byte_offset"],
+            stride_byte_offset=v["stride_byte_offset"], swizzle=codes[v["layout"]],
+            base_offset=v.get("base_offset", 0), lbo_mode="absolute" if mode else "relative")
+        version = v.get("version", 1)
+        assert word == (mine & ~(7 << 46)) | version << 46, v
+        rules = [f.rule for f in descriptors.validate("smem", word) if f.severity == "error"]
+        if version != 1:
+            assert rules == ["smem.reserved"], v
+        elif mode:
+            assert rules == ["smem.lbo_absolute"], v
+            assert not [f for f in descriptors.validate("smem", word, arch="sm_103a")
+                        if f.severity == "error"]
+        else:
+            assert rules == [], v
+        got["version" if version != 1 else "absolute" if mode else "agree"] += 1
+    assert got == {"agree": 32, "version": 3, "absolute": 1}
