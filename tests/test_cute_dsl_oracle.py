@@ -29,6 +29,7 @@ PTX = sorted((FIX / "ptx").glob("*.ptx.gz"))
 
 # the DSL's type names (generate.py) -> PTX's
 _TYPE = {"i8": "s8", "u8": "u8", "i32": "s32"}
+_SUB_BYTE = {"e2m3", "e3m2", "e2m1"}
 _OPS = {"MmaTF32Op", "MmaF16BF16Op", "MmaI8Op", "MmaFP8Op", "MmaF8F6F4Op", "MmaMXF8Op",
         "MmaMXF8F6F4Op", "MmaMXF4Op", "MmaMXF4NVF4Op"}
 
@@ -69,7 +70,7 @@ def _errors(v: dict) -> list:
 
 
 def test_idesc_vectors_cover_every_op():
-    assert len(IDESC) == 1032
+    assert len(IDESC) == 1190
     assert {v["dsl"]["op"] for v in IDESC} == _OPS
     seen = collections.Counter((v["dsl"]["op"], v["dsl"]["cta_group"]) for v in IDESC)
     assert all(seen[(op, cta)] >= 30 for op in _OPS for cta in (1, 2))
@@ -118,7 +119,7 @@ def _table39_i8_n(cta: int, m: int, n: int) -> bool:
 
 
 def test_idesc_where_the_dsl_breaks_the_rules_descgen_says_so():
-    """Every error descgen finds in a DSL word is one of README classes 2-4, and every word of
+    """Every error descgen finds in a DSL word is one of README classes 2-5, and every word of
     those classes has its error."""
     classes, clean = collections.Counter(), 0
     for v in IDESC:
@@ -131,15 +132,18 @@ def test_idesc_where_the_dsl_breaks_the_rules_descgen_says_so():
             want.append("idesc.type_combination")  # class 3: bf16 inputs, f16 accumulator
         if p["op"] == "MmaI8Op" and (p.get("negate_a") or p.get("negate_b")):
             want.append("idesc.negate")  # class 4: Table 49, no negation for kind::i8
+        if any(p[f"{x}_major"] == "MN" and p[f"{x}_type"] in _SUB_BYTE for x in "ab"):
+            want.append("idesc.transpose")  # class 5: Table 52, 4/6-bit operands are K-major
         assert rules == sorted(want), (p, v["idesc"], rules)
         classes.update(want)
         clean += not rules
-    assert classes == {"idesc.shape": 44, "idesc.type_combination": 14, "idesc.negate": 12}
-    assert clean == 1032 - 70
+    assert classes == {"idesc.shape": 44, "idesc.type_combination": 14, "idesc.negate": 12,
+                       "idesc.transpose": 78}
+    assert clean == 1190 - 148
 
 
 def test_idesc_mxf4_op_emits_kind_mxf4nvf4_block32():
-    """README note 5: MmaMXF4Op (UE8M0 scales) is emitted as kind::mxf4nvf4 with block32."""
+    """README note 6: MmaMXF4Op (UE8M0 scales) is emitted as kind::mxf4nvf4 with block32."""
     mxf4 = [v for v in IDESC if v["dsl"]["op"] == "MmaMXF4Op"]
     assert mxf4 and {_context(v)[0] for v in mxf4} == {"mxf4nvf4"}
     assert {_context(v)[1]["scale_vec"] for v in mxf4} == {"block32"}
