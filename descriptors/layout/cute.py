@@ -25,6 +25,27 @@ observed with the nvidia-cutlass 4.2 headers (see tests/test_cute.py):
 ``smem_ptr[16b]((nil))``, ``smem_subptr[4b](0x400.0)``  a null pointer; a sub-byte pointer
 ==================================================  =============================================
 
+NVIDIA's CuTe DSL (the CUTLASS Python DSL, ``nvidia-cutlass-dsl``; forms observed with 4.8.1,
+see fixtures/cute-dsl/) prints differently, and is read too:
+
+==========================================================  =====================================
+``tensor<ptr<bf16, smem, align<32>, S<3,4,3>> o L>``        a swizzled smem tensor: the swizzle
+                                                            ``S<B,M,S>`` sits on the pointer and
+                                                            acts on **byte** addresses; no
+                                                            address is printed
+``tensor<ptr<f32, smem, align<128>> o L>``                  an unswizzled smem tensor
+``S<3,4,3> o 0 o (8,64):(64,1)``                            a DSL smem layout atom or staged
+                                                            layout: the swizzle acts on **byte**
+                                                            addresses (the DSL moves it onto the
+                                                            pointer), the middle term an offset
+``((128,16)):((64,1))``                                     a layout (values bare)
+==========================================================  =====================================
+
+The element type is named (``bf16``, ``f16``, ``f32`` -- also tf32's storage --, ``f8E4M3FN``,
+``f8E5M2``, ``f6E2M3FN``, ``f6E3M2FN``, ``f4E2M1FN``, ``i8``, ``u8``, ...).  A DSL print never
+carries an address: the slice's shared-memory byte address must be given
+(:attr:`CuteLayout.needs_address`).
+
 ``Swizzle<B,M,S>`` XORs address bits ``[M+S, M+S+B)`` into bits ``[M, M+B)``
 (cute/swizzle.hpp); pointers apply it to the address (cute/pointer_swizzle.hpp), composed
 layouts to the offset.  A coordinate maps to an offset colexicographically: the first
@@ -43,7 +64,7 @@ from typing import Union
 from ..errors import LayoutError, ParameterError
 
 __all__ = ["CuteSyntaxError", "IntTuple", "Swizzle", "Pointer", "CuteLayout", "parse_layout",
-           "format_tuple", "leaves", "size", "rank"]
+           "format_tuple", "leaves", "size", "rank", "DSL_TYPES"]
 
 #: A CuTe IntTuple: an int or a (nested) tuple of them.
 IntTuple = Union[int, tuple["IntTuple", ...]]
@@ -89,8 +110,14 @@ class Pointer:
     address: int | None
     sub_index: int = 0
     sparse: int | None = None
+    dtype: str | None = None       # the CuTe DSL's element type name (its prints only)
+    align: int | None = None       # the CuTe DSL's align<N>
 
     def __str__(self) -> str:
+        if self.dtype is not None:  # the CuTe DSL's form
+            space = f", {self.space}" if self.space else ""
+            align = f", align<{self.align}>" if self.align is not None else ""
+            return f"ptr<{self.dtype}{space}{align}>"
         name = f"{self.space}_ptr" if self.space else "ptr"
         if self.sparse is not None:
             name = f"{self.space}_sparse<{self.sparse}>_ptr"
@@ -113,6 +140,13 @@ class CuteLayout:
     swizzle_on: str | None = None
     offset: int = 0
     pointer: Pointer | None = None
+    dialect: str = "cute"          # "dsl": printed by the CuTe DSL (no address in it)
+
+    @property
+    def needs_address(self) -> bool:
+        """True for a CuTe DSL tensor or swizzled layout print: it names no address, so the
+        slice's byte address must come from elsewhere (never assumed 0)."""
+        return self.dialect == "dsl" and (self.pointer is not None or self.swizzle is not None)
 
     @property
     def rank(self) -> int:
@@ -130,6 +164,8 @@ class CuteLayout:
         return f"{format_tuple(self.shape)}:{format_tuple(self.stride)}"
 
     def __str__(self) -> str:
+        if self.dialect == "dsl":
+            return self._dsl_str()
         parts = []
         if self.swizzle is not None and self.swizzle_on == "offset":
             parts += [str(self.swizzle), f"_{self.offset}" if self.offset == 0 else str(self.offset)]
@@ -140,6 +176,16 @@ class CuteLayout:
             parts.append(f"Swizzle<{self.swizzle.B},{self.swizzle.M},{self.swizzle.S}>")
         parts.append(self.layout_str())
         return " o ".join(parts)
+
+    def _dsl_str(self) -> str:
+        layout = f"{format_tuple(self.shape, False)}:{format_tuple(self.stride, False)}"
+        sw = f"S<{self.swizzle.B},{self.swizzle.M},{self.swizzle.S}>" if self.swizzle else None
+        if self.pointer is not None:
+            ptr = str(self.pointer)
+            if sw is not None:
+                ptr = ptr[:-1] + f", {sw}>"
+            return f"tensor<{ptr} o {layout}>"
+        return f"{sw} o {self.offset} o {layout}" if sw is not None else layout
 
 
 # ---------------------------------------------------------------------------- IntTuple helpers
@@ -263,8 +309,82 @@ def _pointer(m: re.Match[str]) -> Pointer:
                    int(sparse) if sparse else None)
 
 
+#: The CuTe DSL's element type names: the width is the number after the family letters.
+_DSL_DTYPE = re.compile(r"(?:bf|tf|f|i|u|b)(4|6|8|16|32|64)(?:E\d+M\d+(?:FNUZ|FNU|FN|B11FNUZ)?)?")
+_DSL_SWIZZLE = re.compile(r"S\s*<\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*>")
+_DSL_TENSOR = re.compile(r"tensor\s*<\s*ptr\s*<(?P<ptr>[^<>]*(?:<[^<>]*>[^<>]*)*)>\s+o\s+"
+                         r"(?P<layout>.*)>")
+#: The CuTe DSL's type names -> PTX's (the element types a descriptor can address).
+DSL_TYPES = {"bf16": "bf16", "f16": "f16", "f32": "tf32", "tf32": "tf32", "i8": "s8", "u8": "u8",
+             "f8E4M3FN": "e4m3", "f8E4M3": "e4m3", "f8E5M2": "e5m2", "f6E2M3FN": "e2m3",
+             "f6E3M2FN": "e3m2", "f4E2M1FN": "e2m1"}
+
+
+def _dsl_pointer(body: str, src: str) -> tuple[Pointer, Swizzle | None]:
+    """``bf16, smem, align<32>, S<3,4,3>`` -> the pointer and its swizzle."""
+    items = [x.strip() for x in body.split(",")]
+    # S<B,M,S> and align<N> contain commas: put them back together
+    joined: list[str] = []
+    for x in items:
+        if joined and joined[-1].count("<") > joined[-1].count(">"):
+            joined[-1] += "," + x
+        else:
+            joined.append(x)
+    if len(joined) < 2:
+        raise CuteSyntaxError(f"expected ptr<TYPE, SPACE, ...> in {_quote(src)}")
+    dtype, space, *rest = joined
+    tm = _DSL_DTYPE.fullmatch(dtype)
+    if not tm:
+        raise CuteSyntaxError(f"unknown element type {_quote(dtype, 30)} in {_quote(src)}: the "
+                              "CuTe DSL names them bf16, f16, f32, f8E4M3FN, f8E5M2, f6E2M3FN, "
+                              "f6E3M2FN, f4E2M1FN, i8, u8, ...")
+    if space not in ("smem", "gmem", "rmem", "tmem", "generic"):
+        raise CuteSyntaxError(f"unknown memory space {_quote(space, 20)} in {_quote(src)}")
+    align = None
+    swizzle = None
+    for x in rest:
+        am = re.fullmatch(r"align\s*<\s*(\d+)\s*>", x)
+        sm = _DSL_SWIZZLE.fullmatch(x)
+        if am:
+            align = int(am.group(1))
+        elif sm:
+            swizzle = Swizzle(*(int(g) for g in sm.groups()))
+        else:
+            raise CuteSyntaxError(f"cannot read {_quote(x, 30)} in the pointer of {_quote(src)}: "
+                                  "expected align<N> or S<B,M,S>")
+    return Pointer(space, int(tm.group(1)), None, dtype=dtype, align=align), swizzle
+
+
+def _parse_dsl(src: str) -> CuteLayout | None:
+    """The CuTe DSL's tensor and composed-layout prints; None for anything else."""
+    tm = _DSL_TENSOR.fullmatch(src)
+    if tm:
+        pointer, swizzle = _dsl_pointer(tm.group("ptr"), src)
+        shape, stride = _parse_shape_stride(tm.group("layout").strip())
+        return CuteLayout(shape, stride, swizzle, "address" if swizzle else None, 0, pointer,
+                          dialect="dsl")
+    if src.startswith("tensor<") or src.startswith("tensor <"):
+        raise CuteSyntaxError(f"expected tensor<ptr<TYPE, SPACE, align<N>[, S<B,M,S>]> o "
+                              f"SHAPE:STRIDE>, got {_quote(src)}")
+    sm = _DSL_SWIZZLE.match(src)
+    if sm:
+        parts = _COMPOSE.split(" " + src[sm.end():].lstrip())
+        if len(parts) != 3 or parts[0]:
+            raise CuteSyntaxError(f"expected S<B,M,S> o OFFSET o SHAPE:STRIDE (the CuTe DSL's "
+                                  f"composed layout), got {_quote(src)}")
+        om = _INT.fullmatch(parts[1])
+        if not om or int(om.group(2)) < 0:
+            raise CuteSyntaxError(f"expected an offset after {sm.group(0)} o, got "
+                                  f"{_quote(parts[1], 30)}")
+        shape, stride = _parse_shape_stride(parts[2])
+        return CuteLayout(shape, stride, Swizzle(*(int(g) for g in sm.groups())), "address",
+                          int(om.group(2)), None, dialect="dsl")
+    return None
+
+
 def parse_layout(text: str) -> CuteLayout:
-    """Parse a CuTe layout, composed layout or tensor print (see the module docstring).
+    """Parse a CuTe layout, composed layout or tensor print, as CuTe C++ or the CuTe DSL prints
+    it (see the module docstring).
 
     Raises :class:`CuteSyntaxError` for text that is none of those forms.
     """
@@ -276,6 +396,9 @@ def parse_layout(text: str) -> CuteLayout:
     if len(src) > _MAX_TEXT:
         raise CuteSyntaxError(f"CuTe layout of {len(src)} characters: longer than any layout "
                               f"print ({_MAX_TEXT})")
+    dsl = _parse_dsl(src)
+    if dsl is not None:
+        return dsl
     parts = _COMPOSE.split(src)
     shape, stride = _parse_shape_stride(parts[-1])
     swizzle: Swizzle | None = None

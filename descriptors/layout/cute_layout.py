@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..words.codec import decode, encode, format_word, parse_int
-from .cute import CuteLayout, Swizzle, format_tuple, offsets, parse_layout, size
+from .cute import DSL_TYPES, CuteLayout, Swizzle, format_tuple, offsets, parse_layout, size
 from ..errors import FieldError, ParameterError
 from .smem_layout import (_CANONICAL_SOURCE, SWIZZLE_MODES, _ROW_ALIGN_BYTES, _UNIT_BYTES, WINDOW_BYTES,
                           CANONICAL_FORMS, ElementType, KStep, LayoutError, _check_combination,
@@ -149,6 +149,14 @@ def _resolve_swizzle(lay: CuteLayout, el: ElementType, swizzle: Any) -> SwizzleM
 def _start(lay: CuteLayout, el: ElementType, start_address: Any) -> tuple[int, list[str]]:
     notes: list[str] = []
     given = parse_int(start_address, "start_address") if start_address is not None else None
+    if lay.needs_address and given is None:
+        raise ParameterError("the CuTe DSL prints no address: give the slice's shared-memory byte "
+                             "address (start_address=, --start-address); the descriptor's start "
+                             "address and, for a swizzled layout, its position in the swizzle "
+                             "pattern depend on it")
+    if lay.dialect == "dsl" and lay.offset:
+        raise LayoutError(f"the CuTe DSL layout has an offset of {lay.offset} elements: take the "
+                          "slice's tensor (its print) and pass its byte address", _SRC)
     ptr = lay.pointer
     addr = None
     if ptr is not None:
@@ -390,7 +398,23 @@ def _mismatch(major: str, mode: SwizzleMode, el: ElementType, i: int, j: int, go
             f"{form}")
 
 
-def cute_layout_descriptor(layout: str | CuteLayout, *, dtype: str, major: str,
+def _dsl_dtype(lay: CuteLayout, dtype: str | None, kind: str | None) -> str:
+    """The element type: ``dtype``, or the one a CuTe DSL tensor print names (they must agree)."""
+    named = lay.pointer.dtype if lay.pointer is not None else None
+    if named is None:
+        if dtype is None:
+            raise ParameterError("the layout names no element type: pass dtype= (--a-type/--b-type)")
+        return dtype
+    ptx = DSL_TYPES.get(named)
+    if ptx is None:
+        raise ParameterError(f"the CuTe DSL type {named} is not an A/B type of a tcgen05.mma; "
+                             f"types a descriptor addresses: {', '.join(sorted(DSL_TYPES))}")
+    if dtype is not None and element_type(dtype, kind).name != element_type(ptx, kind).name:
+        raise ParameterError(f"dtype={dtype} contradicts the tensor's element type {named} ({ptx})")
+    return dtype if dtype is not None else ptx
+
+
+def cute_layout_descriptor(layout: str | CuteLayout, *, dtype: str | None = None, major: str,
                            swizzle: str | None = None, start_address: Any = None,
                            kind: str | None = None, unused_lbo_bytes: int = 16) -> CuteDescriptor:
     """The shared memory descriptor (64-bit word, PTX Table 40) of a CuTe layout, with what it
@@ -402,7 +426,10 @@ def cute_layout_descriptor(layout: str | CuteLayout, *, dtype: str, major: str,
     steps are listed; later modes are taken at index 0), as CuTe prints it (see
     :mod:`descriptors.layout.cute`).
     ``dtype`` (PTX name; ``kind`` picks e2m1's packing) and ``major`` (K or MN) are not in the
-    print.  ``swizzle`` (none, 128B_base32B, 128B, 64B, 32B) may be omitted when the print has
+    print (a CuTe DSL tensor print names its element type: ``dtype`` may then be omitted).
+    A CuTe DSL print (``tensor<ptr<bf16, smem, align<32>, S<3,4,3>> o ...>``, ``S<3,4,3> o 0 o
+    ...``) carries no address: ``start_address`` is required, and the swizzle acts on absolute
+    byte addresses (base offset 0).  ``swizzle`` (none, 128B_base32B, 128B, 64B, 32B) may be omitted when the print has
     ``Sw<B,M,S>`` or a pointer; ``start_address`` (bytes) when the print has a pointer address.
 
     Raises :class:`~descriptors.smem_layout.LayoutError` when the layout is not a canonical
@@ -412,7 +439,7 @@ def cute_layout_descriptor(layout: str | CuteLayout, *, dtype: str, major: str,
     """
     lay = layout if isinstance(layout, CuteLayout) else parse_layout(layout)
     maj = _major(major)
-    el = element_type(dtype, kind)
+    el = element_type(_dsl_dtype(lay, dtype, kind), kind)
     unused = parse_int(unused_lbo_bytes, "unused_lbo_bytes")
     if unused not in (0, _UNIT_BYTES):
         raise ParameterError(f"unused_lbo_bytes={unused}: allowed 16 (raw 1, CUTLASS) or 0 (DeepGEMM)")
@@ -499,7 +526,7 @@ def cute_layout_descriptor(layout: str | CuteLayout, *, dtype: str, major: str,
         k_steps=tuple(k_steps), notes=tuple(notes))
 
 
-def cute_descriptor(layout: str | CuteLayout, *, dtype: str, major: str, swizzle: str | None = None,
+def cute_descriptor(layout: str | CuteLayout, *, dtype: str | None = None, major: str, swizzle: str | None = None,
                     start_address: Any = None, kind: str | None = None,
                     unused_lbo_bytes: int = 16) -> int:
     """The 64-bit shared memory descriptor word (PTX Table 40) of a CuTe layout; see
