@@ -64,7 +64,7 @@ from typing import Union
 from ..errors import LayoutError, ParameterError
 
 __all__ = ["CuteSyntaxError", "IntTuple", "Swizzle", "Pointer", "CuteLayout", "parse_layout",
-           "format_tuple", "leaves", "size", "rank", "DSL_TYPES"]
+           "format_tuple", "leaves", "size", "rank", "DSL_STORAGE_TYPES"]
 
 #: A CuTe IntTuple: an int or a (nested) tuple of them.
 IntTuple = Union[int, tuple["IntTuple", ...]]
@@ -314,10 +314,10 @@ _DSL_DTYPE = re.compile(r"(?:bf|tf|f|i|u|b)(4|6|8|16|32|64)(?:E\d+M\d+(?:FNUZ|FN
 _DSL_SWIZZLE = re.compile(r"S\s*<\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*>")
 _DSL_TENSOR = re.compile(r"tensor\s*<\s*ptr\s*<(?P<ptr>[^<>]*(?:<[^<>]*>[^<>]*)*)>\s+o\s+"
                          r"(?P<layout>.*)>")
-#: The CuTe DSL's type names -> PTX's (the element types a descriptor can address).
-DSL_TYPES = {"bf16": "bf16", "f16": "f16", "f32": "tf32", "tf32": "tf32", "i8": "s8", "u8": "u8",
-             "f8E4M3FN": "e4m3", "f8E4M3": "e4m3", "f8E5M2": "e5m2", "f6E2M3FN": "e2m3",
-             "f6E3M2FN": "e3m2", "f4E2M1FN": "e2m1"}
+#: The CuTe DSL stores tf32 operands as ``f32`` (its tensors print ``f32``); every other type
+#: name of the DSL (``bf16``, ``f8E4M3FN``, ``i8`` ...) is an alias of the A/B type enums
+#: (:mod:`descriptors.words.enums`).
+DSL_STORAGE_TYPES = {"f32": "tf32"}
 
 
 def _dsl_pointer(body: str, src: str) -> tuple[Pointer, Swizzle | None]:

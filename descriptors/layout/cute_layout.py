@@ -46,12 +46,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..words.codec import decode, encode, format_word, parse_int
-from .cute import DSL_TYPES, CuteLayout, Swizzle, format_tuple, offsets, parse_layout, size
+from .cute import DSL_STORAGE_TYPES, CuteLayout, Swizzle, format_tuple, offsets, parse_layout, size
 from ..errors import FieldError, ParameterError
-from .smem_layout import (_CANONICAL_SOURCE, SWIZZLE_MODES, _ROW_ALIGN_BYTES, _UNIT_BYTES, WINDOW_BYTES,
-                          CANONICAL_FORMS, ElementType, KStep, LayoutError, _check_combination,
-                          _fill, _kind, _major, _mode, SwizzleMode, advance_descriptor, cute_print,
-                          element_type, explain_descriptor)
+from .smem_layout import (_CANONICAL_SOURCE, _ROW_ALIGN_BYTES, _UNIT_BYTES, CANONICAL_FORMS, DTYPES,
+                          SWIZZLE_MODES, WINDOW_BYTES, ElementType, KStep, LayoutError, SwizzleMode,
+                          _canonical_dtype, _check_combination, _fill, _kind, _major, _mode,
+                          advance_descriptor, cute_print, element_type, explain_descriptor)
 
 __all__ = ["CuteDescriptor", "cute_descriptor", "cute_layout_descriptor", "descriptor_cute_layout"]
 
@@ -405,10 +405,13 @@ def _dsl_dtype(lay: CuteLayout, dtype: str | None, kind: str | None) -> str:
         if dtype is None:
             raise ParameterError("the layout names no element type: pass dtype= (--a-type/--b-type)")
         return dtype
-    ptx = DSL_TYPES.get(named)
-    if ptx is None:
+    try:
+        ptx = DSL_STORAGE_TYPES.get(named) or _canonical_dtype(named)
+    except ParameterError:
         raise ParameterError(f"the CuTe DSL type {named} is not an A/B type of a tcgen05.mma; "
-                             f"types a descriptor addresses: {', '.join(sorted(DSL_TYPES))}")
+                             f"types a descriptor addresses: {', '.join(DTYPES)} (the DSL's "
+                             "bf16, f16, f32 for tf32, f8E4M3FN, f8E5M2, f6E2M3FN, f6E3M2FN, "
+                             "f4E2M1FN, i8, u8)") from None
     if dtype is not None and element_type(dtype, kind).name != element_type(ptx, kind).name:
         raise ParameterError(f"dtype={dtype} contradicts the tensor's element type {named} ({ptx})")
     return dtype if dtype is not None else ptx

@@ -124,38 +124,38 @@ MAX_SHIFT = _table(
 )
 
 _F16_AB = _table("A/B type of kind::f16", "Table 42",
-                 ("f16", 0, "IEEE half precision", ("half", "half_t")),
+                 ("f16", 0, "IEEE half precision", ("half", "half_t", "Float16")),
                  ("bf16", 1, "bfloat16", ("bfloat16", "bfloat16_t")))
 _TF32_AB = _table("A/B type of kind::tf32", "Table 42",
-                  ("tf32", 2, "TensorFloat-32 (19-bit in 32-bit container)", ("tfloat32_t",)))
+                  ("tf32", 2, "TensorFloat-32 (19-bit in 32-bit container)", ("tfloat32_t", "TFloat32")))
 _F8F6F4_AB_CHOICES: tuple[tuple[str, int, str, tuple[str, ...]], ...] = (
-    ("e4m3", 0, "FP8 E4M3", ("float_e4m3_t",)),
-    ("e5m2", 1, "FP8 E5M2", ("float_e5m2_t",)),
-    ("e2m3", 3, "FP6 E2M3", ("float_e2m3_t",)),
-    ("e3m2", 4, "FP6 E3M2", ("float_e3m2_t",)),
-    ("e2m1", 5, "FP4 E2M1", ("float_e2m1_t",)),
+    ("e4m3", 0, "FP8 E4M3", ("float_e4m3_t", "f8E4M3FN", "f8E4M3", "Float8E4M3FN")),
+    ("e5m2", 1, "FP8 E5M2", ("float_e5m2_t", "f8E5M2", "Float8E5M2")),
+    ("e2m3", 3, "FP6 E2M3", ("float_e2m3_t", "f6E2M3FN", "Float6E2M3FN")),
+    ("e3m2", 4, "FP6 E3M2", ("float_e3m2_t", "f6E3M2FN", "Float6E3M2FN")),
+    ("e2m1", 5, "FP4 E2M1", ("float_e2m1_t", "f4E2M1FN", "Float4E2M1FN")),
 )
 _F8F6F4_AB = _table("A/B type of kind::f8f6f4", "Table 42", *_F8F6F4_AB_CHOICES)
 _MXF8F6F4_AB = _table("A/B type of kind::mxf8f6f4", "Table 43", *_F8F6F4_AB_CHOICES)
 _I8_AB = _table("A/B type of kind::i8", "Table 42",
                 ("u8", 0, "unsigned 8-bit integer", ("uint8", "uint8_t")),
-                ("s8", 1, "signed 8-bit integer", ("int8", "int8_t")))
+                ("s8", 1, "signed 8-bit integer", ("int8", "int8_t", "i8")))
 _MXF4_AB = _table("A/B type of kind::mxf4 / kind::mxf4nvf4", "Table 44",
-                  ("e2m1", 1, "FP4 E2M1", ("float_e2m1_t",)))
+                  ("e2m1", 1, "FP4 E2M1", ("float_e2m1_t", "f4E2M1FN", "Float4E2M1FN")))
 
-_D_F32 = _table("D type of kind::tf32", "Table 42", ("f32", 1, "32-bit float accumulator", ("float",)))
+_D_F32 = _table("D type of kind::tf32", "Table 42", ("f32", 1, "32-bit float accumulator", ("float", "Float32")))
 _D_F16_F32 = _table("D type of kind::f16 / kind::f8f6f4", "Table 42",
                     ("f16", 0, "half-precision accumulator", ("half",)),
-                    ("f32", 1, "32-bit float accumulator", ("float",)))
-_D_S32 = _table("D type of kind::i8", "Table 42", ("s32", 2, "32-bit integer accumulator", ("int32",)))
+                    ("f32", 1, "32-bit float accumulator", ("float", "Float32")))
+_D_S32 = _table("D type of kind::i8", "Table 42", ("s32", 2, "32-bit integer accumulator", ("int32", "i32")))
 
 _SCALE_UE8M0 = _table("scale-factor type", "Table 43",
-                      ("ue8m0", 1, "unsigned E8M0 scale factors (power of two)", ("e8m0",)))
+                      ("ue8m0", 1, "unsigned E8M0 scale factors (power of two)", ("e8m0", "f8E8M0FNU")))
 _SCALE_MXF4 = _table("scale-factor type of kind::mxf4", "Table 44",
-                     ("ue8m0", 1, "unsigned E8M0 scale factors (power of two)", ("e8m0",)))
+                     ("ue8m0", 1, "unsigned E8M0 scale factors (power of two)", ("e8m0", "f8E8M0FNU")))
 _SCALE_NVF4 = _table("scale-factor type of kind::mxf4nvf4", "Table 44",
-                     ("ue4m3", 0, "unsigned E4M3 scale factors", ("e4m3",)),
-                     ("ue8m0", 1, "unsigned E8M0 scale factors (power of two)", ("e8m0",)))
+                     ("ue4m3", 0, "unsigned E4M3 scale factors", ("e4m3", "f8E4M3FN")),
+                     ("ue8m0", 1, "unsigned E8M0 scale factors (power of two)", ("e8m0", "f8E8M0FNU")))
 
 
 @dataclass(frozen=True)
