@@ -378,8 +378,15 @@ def test_sass_register_tracking():
     loaded = scan("\n".join(base + ["        /*0020*/                   LDCU.64 UR4, c[0x0][0x380] ;", mma]))
     assert [f.register for f in loaded] == ["UR5"] and loaded[0].best.confidence == 0.5
     # a copy carries the value: MOV R2 <- imm, then R2UR UR5 <- R2
-    copied = scan("\n".join(["  MOV R2, 0x10400490", "  R2UR UR5, R2", mma.strip()]))
-    assert [(f.register, f.word, f.best.confidence) for f in copied] == [("R2", 0x10400490, 0.85)]
+    copied = scan("\n".join(["  MOV R2, 0x8400490", "  R2UR UR5, R2", mma.strip()]))
+    assert [(f.register, f.word, f.best.confidence) for f in copied] == [("R2", 0x08400490, 0.85)]
+    # the word is read in the MMA's context, as lint judges it: M=256 needs cta_group::2
+    for opcode, valid in (("UTCHMMA", False), ("UTCHMMA.2CTA", True)):
+        m256 = scan("\n".join(["  MOV R2, 0x10400490", "  R2UR UR5, R2",
+                               mma.strip().replace("UTCHMMA", opcode)]))
+        assert [(f.word, f.best.valid) for f in m256] == [(0x10400490, valid)]
+        assert [x.rule for x in m256[0].best.findings if x.severity == "error"] == \
+            ([] if valid else ["idesc.shape"])
     # IMAD.MOV and a predicated move; a function header ends the data flow
     other = scan("\n".join(["        /*0000*/              @P0  IMAD.MOV.U32 R4, RZ, RZ, 0x8400490 ;",
                             "\t\tFunction : next", "  R2UR UR5, R4", mma.strip()]))

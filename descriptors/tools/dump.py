@@ -423,6 +423,38 @@ _IDESC_GROUPS = tuple(
     for lay in dict.fromkeys(KINDS[k].layout for k in KINDS))
 
 
+class _MmaContext(tuple):
+    """The kinds an MMA instruction serves (a tuple, as ``kind`` is elsewhere) with the
+    context its instruction descriptor is judged under: ``cta_group`` (PTX ``.cta_group::N``,
+    SASS ``.2CTA``) and ``ws`` (``.ws`` / ``.WS``), as ``descgen lint`` judges it -- M=256 under
+    cta_group::1 is no valid reading (Table 39)."""
+
+    cta_group: int
+    ws: bool
+
+    def __new__(cls, kinds: tuple[str, ...], cta_group: int, ws: bool) -> "_MmaContext":
+        obj = super().__new__(cls, kinds)
+        obj.cta_group, obj.ws = cta_group, ws
+        return obj
+
+    def __eq__(self, other: object) -> bool:
+        return (tuple.__eq__(self, other) is True and other.__class__ is _MmaContext
+                and (self.cta_group, self.ws) == (other.cta_group, other.ws))  # type: ignore
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash((tuple(self), self.cta_group, self.ws))
+
+
+def _context(kind: Any) -> dict[str, Any]:
+    """validate()'s context parameters from an :class:`_MmaContext` (none otherwise)."""
+    if kind.__class__ is _MmaContext:
+        return {"cta_group": kind.cta_group, "ws": kind.ws}
+    return {}
+
+
 def _idesc_kinds(word: int, kind: str | None) -> list[str]:
     """Kinds whose reading could be valid: reserved bits clear, type codes defined, M and N a
     Table 39 shape of the kind.  The cheap test that spares running the validators on words
@@ -444,8 +476,9 @@ def _idesc_kinds(word: int, kind: str | None) -> list[str]:
 
 def _valid_idesc(word: int, kind: str | None, arch: str) -> list[tuple[Decoded, list[Finding]]]:
     out = []
+    context = _context(kind)
     for k in _idesc_kinds(word, kind):
-        findings = validate("idesc", word, kind=k, arch=arch)
+        findings = validate("idesc", word, kind=k, arch=arch, **context)
         if is_valid(findings):
             out.append((decode("idesc", word, kind=k), findings))
     out.sort(key=lambda item: _kind_order(item[0]))
@@ -565,7 +598,7 @@ def _broken(family: str, form: str, word: int, kind: str | None, arch: str) -> _
         hi = word >> _IDESC_WORD_BITS if form == "idescE" else word
         options = []
         for k in ([kind] if kind.__class__ is str else kind if kind else KINDS):
-            findings = validate("idesc", hi, kind=k, arch=arch)
+            findings = validate("idesc", hi, kind=k, arch=arch, **_context(kind))
             d = decode("idesc", hi, kind=k)
             errors = sum(f.severity == "error" for f in findings)
             options.append((errors, _kind_order(d), d, findings))
@@ -1251,6 +1284,7 @@ def _scan(lines: Iterable[str | bytes], as_: str | None, kind: str | None, arch:
 
 #: The kind an MMA's opcode names (``tcgen05.mma.cta_group::1.kind::f16``).
 _PTX_MMA_KIND = re.compile(r"\.kind::(\w+)")
+_PTX_MMA_CTA = re.compile(r"\.cta_group::([12])")
 #: Readings of words no text names kept by one PTX scan (they depend on the word only).
 _PTX_PLAIN_MEMO = 1 << 14
 
@@ -1284,7 +1318,7 @@ def _scan_code(lines: Iterable[str], dialect: str, as_: str | None, kind: str | 
     by_line: dict[int, list[list[Any]]] = {}
     plain: dict[tuple[int, int, str | None], tuple[Candidate, ...] | None] = {}
     named: dict[tuple[Any, ...], tuple[Any, ...]] = {}
-    mma_kinds: dict[str, str | None] = {}  # the kind an MMA's opcode names
+    mma_kinds: dict[str, Any] = {}  # the kinds and context an MMA's opcode names
 
     def readings(word: int, size: int, k: str | None) -> tuple[Candidate, ...] | None:
         """The readings of a word no text names, None when none is reported."""
@@ -1374,8 +1408,10 @@ def _scan_code(lines: Iterable[str], dialect: str, as_: str | None, kind: str | 
                     if len(mma_kinds) >= _PTX_PLAIN_MEMO:
                         mma_kinds.clear()
                     m = _PTX_MMA_KIND.search(opcode)
-                    mma_kind = mma_kinds[opcode] = \
-                        m.group(1) if m and m.group(1) in KINDS else None
+                    cta = _PTX_MMA_CTA.search(opcode)
+                    mma_kind = mma_kinds[opcode] = _MmaContext(
+                        (m.group(1),), int(cta.group(1)) if cta else 1, ".ws" in opcode) \
+                        if m and m.group(1) in KINDS else None
                 at = f" of {opcode} at line {line}"
                 for role, op in mma_operands(item).items():  # type: ignore[arg-type]
                     family = _PTX_ROLE_FAMILY[role]
@@ -1423,7 +1459,8 @@ def _sass_mma(item: Any, sass_kinds: Any, by_line: dict[int, list[list[Any]]], a
         else:
             continue
         hint: Hint = (family, _MMA_OPERAND, True, f"it feeds {text}{at}")
-        k = kinds if family == "idesc" and kinds else None
+        k = _MmaContext(kinds, 2 if ".2CTA" in opcode else 1, ".WS" in opcode) \
+            if family == "idesc" and kinds else None
         lines = sorted({a.origin[0] for a in op.alternatives if a.origin}) if op.alternatives \
             else ([op.origin[0]] if op.origin else [])
         targets = [e for ln in lines for e in by_line.get(ln, ()) if e[2] is not None]
