@@ -71,6 +71,18 @@ PlainOpt = Annotated[bool, typer.Option("--plain", help="Stable plain text: no t
 NameOpt = Annotated[str | None, typer.Option("--name", help="Constant name for --format c/cpp/python "
                                              "(a warning with the other formats, which have no name).")]
 ArchOpt = Annotated[str, typer.Option("--arch", help="Target architecture: " + ", ".join(ARCHES) + ".")]
+#: --arch of the commands that read a word: its default is the word's own target.
+WordArchOpt = Annotated[str | None, typer.Option(
+    "--arch", help="Target architecture: " + ", ".join(ARCHES) + "; with sm_90a a smem word is "
+    "the wgmma matrix descriptor.", show_default="the word's: sm_100a; sm_90a for wgmma")]
+
+
+def word_for_arch(descriptor: str, arch: str | None) -> tuple[str, str | None]:
+    """The word a target reads as ``descriptor``: on sm_90a the shared memory descriptor is the
+    wgmma matrix descriptor (PTX ISA 9.7.15.5.1), ``wgmma``; every other word is itself."""
+    if descriptor == "smem" and arch == "sm_90a":
+        return "wgmma", arch
+    return descriptor, arch
 #: On every command that prints; where a command prints no colour anyway it changes nothing.
 NoColorOpt = Annotated[bool, typer.Option("--no-color", help="No colour (NO_COLOR is honoured too; "
                                           "colour is only ever used on a terminal).")]

@@ -39,7 +39,7 @@ from .inputs import opened, report
 from descriptors.tools.dump import DEFAULT_MIN_CONFIDENCE, DumpFinding, scan_lines, scan_stream
 from descriptors.errors import InputError
 from descriptors.tools.printer import plain, render, to_json
-from descriptors.rules.validate import ARCHES
+from descriptors.rules.validate import TCGEN05_ARCHES as ARCHES  # sm_90a code is not read yet
 
 
 DumpFormat, DumpFormatOpt = format_option("DumpFormat", REPORT_FORMATS, {

@@ -19,7 +19,7 @@ from descriptors.rules.validate import validate
 
 from .common import (ArchOpt, ForceOpt, FormatOpt, NameOpt, NoColorOpt, OutFormat, PlainOpt,
                      _alias, _checked, _emit, _list, _name_unused, _params_for, _show,
-                     _show_word)
+                     _show_word, word_for_arch)
 
 
 def idesc_cmd(
@@ -65,9 +65,9 @@ def smem_cmd(
     start_address: Annotated[str | None, typer.Option("--start-address", help="Start address in bytes (16-byte aligned, < 256 KiB).", show_default="0")] = None,
     leading_byte_offset: Annotated[str | None, typer.Option("--leading-byte-offset", "--lbo", help="Leading dimension byte offset (or absolute address), bytes.", show_default="0")] = None,
     stride_byte_offset: Annotated[str | None, typer.Option("--stride-byte-offset", "--sbo", help="Stride dimension byte offset, bytes.", show_default="0")] = None,
-    swizzle: Annotated[str | None, typer.Option("--swizzle", help="none, 128B_base32B, 128B, 64B, 32B.", show_default="none")] = None,
+    swizzle: Annotated[str | None, typer.Option("--swizzle", help="none, 128B_base32B, 128B, 64B, 32B (sm_90a: none, 128B, 64B, 32B).", show_default="none")] = None,
     base_offset: Annotated[str | None, typer.Option("--base-offset", help="Matrix base offset 0-7.", show_default="0")] = None,
-    lbo_mode: Annotated[str | None, typer.Option("--lbo-mode", help="relative or absolute.", show_default="relative")] = None,
+    lbo_mode: Annotated[str | None, typer.Option("--lbo-mode", help="relative or absolute (not on sm_90a).", show_default="relative")] = None,
     fmt: FormatOpt = OutFormat.hex,
     name: NameOpt = None,
     arch: ArchOpt = "sm_100a",
@@ -75,11 +75,20 @@ def smem_cmd(
     plain_: PlainOpt = False,
     no_color: NoColorOpt = False,
 ) -> None:
-    """Shared memory descriptor (64-bit; PTX Table 40) from byte offsets and a swizzle mode."""
+    """Shared memory descriptor (64-bit; PTX Table 40) from byte offsets and a swizzle mode;
+    with --arch sm_90a the wgmma matrix descriptor (PTX ISA 9.7.15.5.1)."""
     params = dict(start_address=start_address, leading_byte_offset=leading_byte_offset,
                   stride_byte_offset=stride_byte_offset, swizzle=swizzle,
                   base_offset=base_offset, lbo_mode=lbo_mode)
-    _emit("smem", params, fmt, name, arch, force, None, plain_, no_color)
+    descriptor, arch = word_for_arch("smem", arch)
+    if descriptor == "wgmma":
+        if lbo_mode is not None:
+            raise descriptors.ParameterError(
+                "--lbo-mode: the sm_90a wgmma matrix descriptor has no leading-dimension mode "
+                "(PTX ISA 9.7.15.5.1)")
+        del params["lbo_mode"]
+    _emit(descriptor, params, fmt, name, arch, force, None, plain_, no_color)
+
 
 
 def zcm_cmd(

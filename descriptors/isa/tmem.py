@@ -49,7 +49,7 @@ from ..words.codec import decode, encode, parse_int
 from ..errors import FieldError, ParameterError, shorten
 from ..words.layouts import TMEM
 from ..rules.targets import ArchRequirement, parse_target
-from ..rules.validate import ARCHES, SEVERITIES, Finding
+from ..rules.validate import SEVERITIES, TCGEN05_ARCHES, Finding
 
 __all__ = [
     "LANES", "COLUMNS", "BYTE_INDEX_LSB", "BYTE_INDEX_WIDTH", "BYTE_INDEX_MASK",
@@ -338,7 +338,7 @@ RED_REQUIREMENT = ArchRequirement(
     "PTX 9.7.16.8.3 Target ISA Notes (tcgen05.ld.red)", specific=("sm_110a",),
     families=(110, 103))
 #: Architectures of descgen's list that support ``tcgen05.ld.red`` (from RED_REQUIREMENT).
-RED_ARCHES: tuple[str, ...] = tuple(a for a in ARCHES
+RED_ARCHES: tuple[str, ...] = tuple(a for a in TCGEN05_ARCHES
                                     if RED_REQUIREMENT.supports(parse_target(a)))
 
 #: tcgen05.alloc nCols bounds (9.7.16.7.1).
@@ -508,8 +508,9 @@ def footprint(op: str, shape: str, num: int | str, address: int | str, *,
     if red_type not in RED_TYPES:
         raise ParameterError(f"red_type {shorten(red_type)}: allowed " + ", ".join(RED_TYPES)
                              + " (PTX 9.7.16.8.3)")
-    if arch is not None and arch not in ARCHES:
-        raise ParameterError(f"unknown architecture {shorten(arch)}; known: " + ", ".join(ARCHES))
+    if arch is not None and arch not in TCGEN05_ARCHES:
+        raise ParameterError(f"unknown tcgen05 architecture {shorten(arch)}; known: "
+                             + ", ".join(TCGEN05_ARCHES))
     if s.accesses == 2:
         if imm_half_splitoff is None:
             raise ParameterError(f".{shape} needs immHalfSplitoff (imm_half_splitoff): the "

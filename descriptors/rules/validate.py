@@ -26,11 +26,19 @@ from ..words.enums import KINDS, MAJOR, SWIZZLE, Kind
 from ..errors import FieldError, ParameterError, shorten
 from ..words.layouts import TMEM
 
-__all__ = ["Finding", "Rule", "RULES", "ARCHES", "validate", "validate_pair", "is_valid",
+__all__ = ["Finding", "Rule", "RULES", "ARCHES", "TCGEN05_ARCHES", "WORD_ARCHES", "validate",
+           "validate_pair", "is_valid",
            "shape_rule", "SHAPES"]
 
-#: Target architectures descgen knows (PTX target ISA notes of 9.7.16).
-ARCHES = ("sm_100a", "sm_100f", "sm_103a", "sm_103f", "sm_110a", "sm_110f")
+#: The targets of the tcgen05 words (PTX ISA 9.7.16, Target ISA Notes).
+TCGEN05_ARCHES = ("sm_100a", "sm_100f", "sm_103a", "sm_103f", "sm_110a", "sm_110f")
+#: Target architectures descgen knows: sm_90a (wgmma, PTX ISA 9.7.15) and the tcgen05 ones.
+ARCHES = ("sm_90a", *TCGEN05_ARCHES)
+#: Where each word exists; the first is the target a word is judged for when none is given.
+WORD_ARCHES: dict[str, tuple[str, ...]] = {
+    **{d: TCGEN05_ARCHES for d in ("smem", "idesc", "zcm", "tmem")},
+    "wgmma": ("sm_90a",),
+}
 
 SEVERITIES = ("error", "warning", "note")
 
@@ -126,7 +134,8 @@ def _reserved(ctx: _Ctx) -> Iterator[Finding]:
     for f in ctx.d.layout.fields:
         raw = ctx.d.fields[f.name]
         if f.role == "reserved" and raw:
-            extra = f" ({f.doc.split('(', 1)[1]}" if "CUTLASS" in f.doc else ""
+            extra = f" ({f.doc.split('(', 1)[1]}" if "CUTLASS" in f.doc or "tcgen05" in f.doc \
+                else ""
             yield ctx.find("error", f"reserved bits are set (raw {raw}); they must be 0{extra}",
                            f.name, source=ctx.d.layout.source)
         elif f.role == "constant" and raw != f.default:
@@ -134,9 +143,20 @@ def _reserved(ctx: _Ctx) -> Iterator[Finding]:
                            f"{raw:#0{f.width + 2}b}", f.name, source=ctx.d.layout.source)
 
 
+def _word_arch(ctx: _Ctx) -> Iterator[Finding]:
+    arches = WORD_ARCHES[ctx.d.descriptor]
+    if ctx.arch not in arches:
+        what = "the wgmma matrix descriptor (wgmma.mma_async)" if ctx.d.descriptor == "wgmma" \
+            else f"the tcgen05 {ctx.d.descriptor} word"
+        yield ctx.error(f"{what} does not exist on {ctx.arch}: its targets are "
+                        + ", ".join(arches))
+
+
 for _d, _src in (("idesc", "Tables 42-44"), ("smem", "Table 40"), ("zcm", "Table 45"),
-                 ("tmem", "9.7.16.1.1")):
+                 ("tmem", "9.7.16.1.1"), ("wgmma", "9.7.15.5.1")):
     rule(f"{_d}.reserved", _d, _src, "reserved bits are zero and fixed constants hold their value")(_reserved)
+    rule(f"{_d}.target", _d, "9.7.15 / 9.7.16 Target ISA Notes",
+         "the word exists on the target (wgmma: sm_90a; tcgen05: sm_100a and later)")(_word_arch)
 
 
 # ====================================================================== instruction descriptor
@@ -530,9 +550,18 @@ def _smem_absolute(ctx: _Ctx) -> Iterator[Finding]:
 def _smem_lbo_unused(ctx: _Ctx) -> Iterator[Finding]:
     v = ctx.d.values
     raw = ctx.d.fields["leading_byte_offset"]
-    if v["swizzle"] not in (None, "none") and v["lbo_mode"] == "relative" and raw > 1:
+    if v["swizzle"] not in (None, "none") and v.get("lbo_mode", "relative") == "relative" and raw > 1:
         yield ctx.note(f"if this operand is K-major, LBO is ignored for swizzled layouts (assumed "
                        f"1; production code writes 0 or 1); here raw {raw}", "leading_byte_offset")
+
+
+# ====================================================================== wgmma matrix descriptor (sm_90a)
+
+rule("wgmma.base_offset", "wgmma", "9.7.15.5.1",
+     "base offset matches the start address and the swizzle repeat (a warning: intent "
+     "unknowable)")(_smem_base_offset)
+rule("wgmma.lbo_unused", "wgmma", "9.7.15.5.1",
+     "LBO is unused for swizzled K-major layouts (assumed 1; 0 or 1 accepted)")(_smem_lbo_unused)
 
 
 # ====================================================================== zero-column mask
@@ -671,7 +700,7 @@ def _bool_or_none(value: Any, what: str) -> bool | None:
 
 
 def validate(descriptor: str, word: int | None = None, *, kind: str | None = None,
-             arch: str = "sm_100a", **params: Any) -> list[Finding]:
+             arch: str | None = None, **params: Any) -> list[Finding]:
     """Check a word, or the parameters ``encode`` takes, against every rule of the descriptor.
 
     Context parameters (not stored in the word): ``cta_group``, ``ws``, ``sp`` (True: the
@@ -684,7 +713,7 @@ def validate(descriptor: str, word: int | None = None, *, kind: str | None = Non
     (:func:`is_valid`).  Raises :class:`ParameterError` for a malformed question (unknown
     parameter or architecture, both a word and parameters).
     """
-    arch = _arch(arch)
+    arch = _arch(arch if arch is not None else WORD_ARCHES.get(descriptor, ("sm_100a",))[0])
     context = {k: params.pop(k) for k in _CONTEXT.get(descriptor, ()) if k in params}
     if word is None:
         if descriptor == "idesc":  # encode checks the context parameters cta_group, ws too

@@ -24,6 +24,7 @@ from typing import Any
 from .. import __version__
 from ..words.codec import _MAX_DIGITS, DESCRIPTORS, format_word, parse_int
 from ..errors import BatchError, DescgenError, InvalidDescriptorError, shorten, shorten_text
+from ..rules.validate import WORD_ARCHES
 from .output import (c_literal, c_type, check_identifier, comment_text, describe_params,
                      docstring_text)
 
@@ -95,7 +96,7 @@ def _config(entry: Any, index: int, seen: set[str]) -> BatchConfig:
     source = entry.get("source")
     if source is not None and not isinstance(source, str):
         raise BatchError(f"{where}: 'source' must be text")
-    arch = entry.get("arch", "sm_100a")
+    arch = entry.get("arch", WORD_ARCHES[descriptor][0])  # the word's own target by default
     if not isinstance(arch, str):
         raise BatchError(f"{where}: 'arch' must be text")
     context_keys = _CONTEXT_KEYS.get(descriptor, ())

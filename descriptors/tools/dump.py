@@ -101,7 +101,8 @@ from .printer import to_json
 from ..readers import SASS_FUNCTION, SASS_INSTRUCTION, gdb, printf
 from ..rules.validate import TMEM_COLUMNS as _TMEM_COLUMNS
 from ..rules.validate import TMEM_LANES as _TMEM_LANES
-from ..rules.validate import ARCHES, SHAPES, Finding, is_valid, validate
+from ..rules.validate import SHAPES, Finding, is_valid, validate
+from ..rules.validate import TCGEN05_ARCHES as ARCHES  # sm_90a code is not read yet
 
 __all__ = [
     "Candidate", "DumpFinding", "scan", "scan_lines", "scan_stream", "iter_lines", "classify",

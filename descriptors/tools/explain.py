@@ -14,7 +14,7 @@ from typing import Any
 
 from ..words.bits import Field
 from ..words.codec import Decoded
-from ..words.enums import KINDS, LBO_MODE, MAJOR, MAX_SHIFT, SWIZZLE
+from ..words.enums import KINDS, LBO_MODE, MAJOR, MAX_SHIFT, SWIZZLE, SWIZZLE_SM90
 
 __all__ = ["FieldReading", "explain"]
 
@@ -104,6 +104,15 @@ def _smem(d: Decoded, f: Field, raw: int) -> str:
     return ""
 
 
+def _wgmma(d: Decoded, f: Field, raw: int) -> str:
+    """The sm_90 wgmma matrix descriptor (PTX ISA 9.7.15.5.1): smem's fields, its own swizzle
+    codes."""
+    if f.name == "swizzle":
+        c = SWIZZLE_SM90.by_value(raw)
+        return f"{c.name}: {c.description}" if c else f"invalid code {raw}"
+    return _smem(d, f, raw)
+
+
 def _zcm(d: Decoded, f: Field, raw: int) -> str:
     name = f.name
     if name.startswith("start_count_"):
@@ -126,7 +135,7 @@ def _tmem(d: Decoded, f: Field, raw: int) -> str:
 
 
 _MEANINGS: dict[str, Callable[[Decoded, Field, int], str]] = {
-    "idesc": _idesc, "smem": _smem, "zcm": _zcm, "tmem": _tmem,
+    "idesc": _idesc, "smem": _smem, "zcm": _zcm, "tmem": _tmem, "wgmma": _wgmma,
 }
 
 
@@ -148,7 +157,7 @@ def explain(decoded: Decoded) -> list[FieldReading]:
                         f"MUST BE {f.default:#0{f.width + 2}b}, is {raw:#0{f.width + 2}b}")
             else:
                 text = "reserved" if not odd else "RESERVED BITS SET (must be 0)"
-            if "CUTLASS" in f.doc and odd:
+            if ("CUTLASS" in f.doc or "tcgen05" in f.doc) and odd:
                 text += f"; {f.doc.split('(', 1)[-1].rstrip(')')}"
         out.append(FieldReading(f, raw, text, odd))
     return out

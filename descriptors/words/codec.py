@@ -17,10 +17,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .bits import Field, Layout
-from .enums import KINDS, LBO_MODE, MAJOR, MAX_SHIFT, SWIZZLE, EnumTable, Kind, kind_named
+from .enums import (KINDS, LBO_MODE, MAJOR, MAX_SHIFT, SWIZZLE, SWIZZLE_SM90, EnumTable, Kind,
+                    kind_named)
 from ..errors import DescgenError, KindRequiredError, ParameterError, WordError
 from ..errors import shorten as _short
-from .layouts import IDESC, LAYOUTS, SMEM, TMEM, ZCM
+from .layouts import IDESC, LAYOUTS, SMEM, TMEM, WGMMA, ZCM
 
 __all__ = [
     "DESCRIPTORS", "PARAMETERS", "Decoded", "encode", "encode_raw", "decode", "readings",
@@ -28,7 +29,7 @@ __all__ = [
 ]
 
 #: The descriptor families, by the name every call takes.
-DESCRIPTORS: tuple[str, ...] = ("smem", "idesc", "zcm", "tmem")
+DESCRIPTORS: tuple[str, ...] = ("smem", "idesc", "zcm", "tmem", "wgmma")
 
 #: Semantic parameter names ``encode`` accepts, per descriptor (aliases excluded).
 PARAMETERS: dict[str, tuple[str, ...]] = {
@@ -40,6 +41,8 @@ PARAMETERS: dict[str, tuple[str, ...]] = {
     "zcm": ("start_count", "first_span", "non_zero_mask", "skip_span", "use_span",
             "column_shift"),
     "tmem": ("lane", "column"),
+    "wgmma": ("start_address", "leading_byte_offset", "stride_byte_offset", "swizzle",
+              "base_offset"),
 }
 
 _ALIASES: dict[str, dict[str, str]] = {
@@ -49,6 +52,9 @@ _ALIASES: dict[str, dict[str, str]] = {
              "stride_byte_offset_bytes": "stride_byte_offset", "layout_type": "swizzle"},
     "zcm": {"nzm": "non_zero_mask", "shift": "column_shift"},
     "tmem": {},
+    "wgmma": {"start_address_bytes": "start_address", "lbo": "leading_byte_offset",
+              "leading_byte_offset_bytes": "leading_byte_offset", "sbo": "stride_byte_offset",
+              "stride_byte_offset_bytes": "stride_byte_offset", "layout_type": "swizzle"},
 }
 
 _KNOWN = {d: frozenset(names) for d, names in PARAMETERS.items()}
@@ -311,6 +317,35 @@ def _values_smem(f: Mapping[str, int]) -> dict[str, Any]:
         "swizzle": SWIZZLE.name_by_code.get(f["swizzle"]),
         "base_offset": f["base_offset"],
         "lbo_mode": LBO_MODE.name_by_code.get(f["lbo_mode"]),
+    }
+
+
+# ------------------------------------------------------------------ wgmma matrix descriptor
+
+
+def _encode_wgmma(params: Mapping[str, Any]) -> int:
+    """The sm_90 wgmma matrix descriptor (PTX ISA 9.7.15.5.1): the smem descriptor's byte
+    fields, ``swizzle`` (``none``/``interleave``, ``128B``, ``64B``, ``32B``) and ``base_offset``;
+    no fixed constant, no LBO mode."""
+    p = _normalise("wgmma", params)
+    f = WGMMA.by_name
+    return WGMMA.encode(
+        start_address=_bytes(f["start_address"], p.get("start_address", 0), "start_address"),
+        leading_byte_offset=_bytes(f["leading_byte_offset"], p.get("leading_byte_offset", 0),
+                                   "leading_byte_offset"),
+        stride_byte_offset=_bytes(f["stride_byte_offset"], p.get("stride_byte_offset", 0),
+                                  "stride_byte_offset"),
+        swizzle=_choice(SWIZZLE_SM90, f["swizzle"], p.get("swizzle", "none"), "swizzle"),
+        base_offset=f["base_offset"].check(parse_int(p.get("base_offset", 0), "base_offset")))
+
+
+def _values_wgmma(f: Mapping[str, int]) -> dict[str, Any]:
+    return {
+        "start_address_bytes": f["start_address"] << _BYTE_SHIFT,
+        "leading_byte_offset_bytes": f["leading_byte_offset"] << _BYTE_SHIFT,
+        "stride_byte_offset_bytes": f["stride_byte_offset"] << _BYTE_SHIFT,
+        "swizzle": SWIZZLE_SM90.name_by_code.get(f["swizzle"]),
+        "base_offset": f["base_offset"],
     }
 
 
@@ -652,13 +687,14 @@ def _encode_tmem_fast(params: Mapping[str, Any]) -> int:
 #: The reference encoders (every check run afresh; the property tests compare against these).
 _ENCODERS: dict[str, Callable[[Mapping[str, Any]], int]] = {
     "idesc": _encode_idesc, "smem": _encode_smem, "zcm": _encode_zcm, "tmem": _encode_tmem,
+    "wgmma": _encode_wgmma,
 }
 #: What :func:`encode` runs: the same checks through the per-parameter memo.
 _FAST_ENCODERS: dict[str, Callable[[Mapping[str, Any]], int]] = {
     "idesc": _encode_idesc_fast, "smem": _encode_smem_fast, "zcm": _encode_zcm,
-    "tmem": _encode_tmem_fast,
+    "tmem": _encode_tmem_fast, "wgmma": _encode_wgmma,
 }
-_FIXED_LAYOUT = {"smem": SMEM, "zcm": ZCM, "tmem": TMEM}
+_FIXED_LAYOUT = {"smem": SMEM, "zcm": ZCM, "tmem": TMEM, "wgmma": WGMMA}
 
 
 def _descriptor(descriptor: Any) -> str:
@@ -721,6 +757,11 @@ def encode(descriptor: str, **params: Any) -> int:
     ``zcm`` (64-bit; Table 45): raw fields ``start_count`` and ``first_span`` (up to 4 values,
     sub-mask 0 first), ``non_zero_mask`` (default 1), ``skip_span``, ``use_span``,
     ``column_shift``.  ``tmem`` (32-bit; 9.7.16.1.1): ``lane`` (bits 31-16), ``column`` (15-0).
+
+    ``wgmma`` (64-bit; the sm_90 wgmma matrix descriptor, PTX ISA 9.7.15.5.1, CUTLASS
+    ``GmmaDescriptor``): ``start_address``, ``leading_byte_offset``, ``stride_byte_offset`` in
+    bytes as for smem; ``swizzle`` (``none``/``interleave``, ``128B``, ``64B``, ``32B``: codes 0-3,
+    CUTLASS ``layout_type``); ``base_offset`` (0-7).
 
     Raises :class:`FieldError` when a value does not fit its field (never truncates) and
     :class:`ParameterError` for an unknown, missing or malformed parameter.
@@ -1046,7 +1087,8 @@ def _decoded_class(descriptor: str, kind: str | None, layout: Layout) -> type[De
         assert kind is not None
         ref = functools.partial(_values_idesc, kind, layout)  # C-level: no extra Python frame
     else:
-        ref = {"smem": _values_smem, "zcm": _values_zcm, "tmem": _values_tmem}[descriptor]
+        ref = {"smem": _values_smem, "zcm": _values_zcm, "tmem": _values_tmem,
+               "wgmma": _values_wgmma}[descriptor]
     fmemo: dict[int, dict[str, int]] = {}
     vmemo: dict[int, dict[str, Any]] = {}
     return type("Decoded", (Decoded,), {

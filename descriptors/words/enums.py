@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 __all__ = [
-    "Choice", "EnumTable", "Kind", "KINDS", "SWIZZLE", "LBO_MODE", "MAJOR", "MAX_SHIFT", "TILE_ORDER",
+    "Choice", "EnumTable", "Kind", "KINDS", "SWIZZLE", "SWIZZLE_SM90", "LBO_MODE", "MAJOR", "MAX_SHIFT", "TILE_ORDER",
     "kind_named",
 ]
 
@@ -86,6 +86,17 @@ SWIZZLE = _table(
     ("128B", 2, "128-byte swizzling (16-byte atomicity), repeats every 1024 B", ("SWIZZLE_128B",)),
     ("64B", 4, "64-byte swizzling, repeats every 512 B", ("SWIZZLE_64B",)),
     ("32B", 6, "32-byte swizzling, repeats every 256 B", ("SWIZZLE_32B",)),
+)
+
+#: The 2-bit swizzle ("layout type") field of the sm_90 wgmma matrix descriptor (PTX ISA
+#: 9.7.15.5.1; CUTLASS ``GMMA::LayoutType``): the same modes as Table 40's, other codes.
+SWIZZLE_SM90 = _table(
+    "wgmma swizzle mode", "PTX ISA 9.7.15.5.1",
+    ("none", 0, "no swizzling (interleaved 8 x 16-byte core matrices)",
+     ("INTERLEAVE", "interleave", "0")),
+    ("128B", 1, "128-byte swizzling, repeats every 1024 B", ("B128", "SW128", "SWIZZLE_128B")),
+    ("64B", 2, "64-byte swizzling, repeats every 512 B", ("B64", "SW64", "SWIZZLE_64B")),
+    ("32B", 3, "32-byte swizzling, repeats every 256 B", ("B32", "SW32", "SWIZZLE_32B")),
 )
 
 LBO_MODE = _table(

@@ -1,4 +1,5 @@
-"""The Construct definitions of every tcgen05 descriptor word: the single source of truth.
+"""The Construct definitions of every descriptor word (tcgen05's, and sm_90's wgmma matrix
+descriptor): the single source of truth.
 
 Each layout lists its fields **LSB first**, exactly as the PTX table does, one
 ``"name" / BitsInteger(width) * "doc"`` per field.  A ``Default(...)`` is a fixed constant;
@@ -22,7 +23,7 @@ from pathlib import Path
 
 from .bits import Layout, derived_table, load, register, reserved
 
-__all__ = ["SMEM", "IDESC", "IDESC_MXF8F6F4", "IDESC_MXF4", "ZCM", "TMEM", "LAYOUTS"]
+__all__ = ["SMEM", "IDESC", "IDESC_MXF8F6F4", "IDESC_MXF4", "ZCM", "TMEM", "WGMMA", "LAYOUTS"]
 
 _BLOCK_SCALED_ALIASES = {
     "sparse_flag": "sparse", "a_format": "a_type", "b_format": "b_type",
@@ -169,7 +170,28 @@ def declarations() -> tuple[Layout, ...]:
         * "Lane index (128 lanes on sm_100; CUTLASS keeps a sub-word byte index in bits 31-30)",
     )
 
-    return smem, idesc, idesc_mxf8f6f4, idesc_mxf4, zcm, tmem
+    # wgmma matrix descriptor (sm_90a), 64 bits -- PTX ISA 9.7.15.5.1; CUTLASS GmmaDescriptor.
+    wgmma = register(
+        "wgmma", 64, "9.7.15.5.1", "wgmma matrix descriptor (sm_90a)",
+        "start_address" / BitsInteger(14)
+        * "Matrix start address: (bytes & 0x3FFFF) >> 4, in 16-byte units",
+        reserved(2, "Unused, 0"),
+        "leading_byte_offset" / BitsInteger(14)
+        * "Leading dimension byte offset, in 16-byte units",
+        reserved(2, "Unused, 0"),
+        "stride_byte_offset" / BitsInteger(14)
+        * "Stride dimension byte offset, in 16-byte units",
+        reserved(3, "Unused, 0 (tcgen05's fixed constant 0b001 sits here on sm_100)"),
+        "base_offset" / BitsInteger(3)
+        * "Matrix base offset: the swizzle pattern's phase, 0 when it starts on its repeat",
+        reserved(10, "Unused, 0"),
+        "swizzle" / BitsInteger(2)
+        * "Swizzle mode (CUTLASS layout_type): 0 none (interleave), 1 128B, 2 64B, 3 32B",
+        aliases={"layout_type": "swizzle", "lbo": "leading_byte_offset",
+                 "sbo": "stride_byte_offset"},
+    )
+
+    return smem, idesc, idesc_mxf8f6f4, idesc_mxf4, zcm, tmem, wgmma
 
 
 _HERE = Path(__file__).resolve().parent
@@ -180,10 +202,12 @@ DERIVED_TABLE = "layouts.derived.json"
 #: .kind::tf32, f16, f8f6f4 and i8, 32 bits -- Table 42; for .kind::mxf8f6f4 -- Table 43; for
 #: .kind::mxf4 and .kind::mxf4nvf4 -- Table 44.  Zero-column mask descriptor of tcgen05.mma.ws,
 #: 64 bits -- Table 45.  Tensor Memory address, 32 bits -- 9.7.16.1.1.
-SMEM, IDESC, IDESC_MXF8F6F4, IDESC_MXF4, ZCM, TMEM = load(declarations, _HERE, DERIVED_TABLE)
+#: The wgmma matrix descriptor (sm_90a), 64 bits -- PTX ISA 9.7.15.5.1.
+SMEM, IDESC, IDESC_MXF8F6F4, IDESC_MXF4, ZCM, TMEM, WGMMA = load(declarations, _HERE, DERIVED_TABLE)
 
 #: Every layout by name.
-LAYOUTS: dict[str, Layout] = {lay.name: lay for lay in (SMEM, IDESC, IDESC_MXF8F6F4, IDESC_MXF4, ZCM, TMEM)}
+LAYOUTS: dict[str, Layout] = {lay.name: lay for lay in (SMEM, IDESC, IDESC_MXF8F6F4, IDESC_MXF4, ZCM,
+                                                        TMEM, WGMMA)}
 
 
 if __name__ == "__main__":  # python -m descriptors.words.layouts: rewrite the derived table
