@@ -218,7 +218,8 @@ RULES = [
     SpecRule("9.7.15.5.1", "wgmma.mma_async requires sm_90a",
              lambda: validate("wgmma", 0, arch="sm_100a"), "wgmma.target"),
     SpecRule("9.7.15.5.1", "bits 46-48 are unused (tcgen05's fixed constant is not)",
-             lambda: validate("wgmma", encode_raw("wgmma", reserved_46=1)), "wgmma.reserved"),
+             lambda: validate("wgmma", encode_raw("wgmma", reserved_46=1)), "wgmma.reserved",
+             "warning"),
     SpecRule("9.7.15.5.1", "base offset: (start address >> 7) & 7 when the pattern does not "
              "start on its repeat boundary",
              lambda: validate("wgmma", start_address=0x600, swizzle="128B",
