@@ -1,0 +1,85 @@
+"""The operand-fetch model (descriptors.layout.fetch) against what an H100 read.
+
+fixtures/hopper/hardware/wgmma_read_map.jsonl.gz records, for 192 wgmma matrix descriptor words
+(every swizzle, both majors for f16, K-major tf32/e4m3/s8, wrong LBO/SBO, K steps, base offsets,
+each unused bit set), the shared-memory byte each element of the operand was read from (see that
+folder's README).  The model, computed from the decoded word alone, must give every one of
+them.  Planted: a model that read LBO for a swizzled K-major operand, or ignored the base offset,
+would fail on the recorded cases.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from descriptors import DescgenError, LayoutError, encode
+from descriptors.layout.fetch import FetchModel, fetch_model, read_address
+
+MAPS = Path(__file__).resolve().parent.parent / "fixtures" / "hopper" / "hardware" / \
+    "wgmma_read_map.jsonl.gz"
+ELEMENT_BYTES = {"f16": 2, "tf32": 4, "e4m3": 1, "s8": 1}
+
+
+def _cases() -> list[dict]:
+    with gzip.open(MAPS, "rt") as f:
+        return [json.loads(line) for line in f]
+
+
+CASES = _cases()
+
+
+def _mismatches(model: FetchModel, case: dict) -> int:
+    e, major = ELEMENT_BYTES[case["type"]], "MN" if case["trans"] else "K"
+    return sum(model.address(row, k, element_bytes=e, major=major) - case["region_addr"] != got
+               for row, ks in enumerate(case["map"]) for k, got in enumerate(ks))
+
+
+def test_every_recorded_element_is_the_model_s() -> None:
+    assert len(CASES) == 192
+    assert sum(len(ks) for c in CASES for ks in c["map"]) == 235_520
+    bad = {c["id"]: n for c in CASES if (n := _mismatches(fetch_model(int(c["desc"], 16)), c))}
+    assert bad == {}
+    assert fetch_model(int(CASES[0]["desc"], 16)).measured
+
+
+def test_what_the_recordings_rule_out() -> None:
+    """Two plausible wrong models: each fails on cases the H100 recorded."""
+    from dataclasses import replace
+    swizzled_k = [c for c in CASES if c["swizzle"] and not c["trans"] and c["lbo"] not in (0, 16)]
+    assert swizzled_k
+    # reading LBO for K-major swizzled operands (as K-major unswizzled ones do): the recorded
+    # words with a large LBO read exactly as those with LBO 16
+    for c in swizzled_k:
+        m = fetch_model(int(c["desc"], 16))
+        assert _mismatches(replace(m, swizzle="none"), c)
+    # ignoring the base offset: the cases with a base offset on a mid-pattern start differ
+    based = [c for c in CASES if c["base_offset"] and c["swizzle"] == 1]
+    assert based and all(_mismatches(replace(fetch_model(int(c["desc"], 16)), base_offset=0), c)
+                         for c in based)
+
+
+def test_read_address_examples() -> None:
+    # 128B K-major f16 A at 0x400, SBO 1024: row 1's k=0 is 128 bytes on, XOR-ed by phase 1
+    w = encode("wgmma", start_address=0x400, leading_byte_offset=16, stride_byte_offset=1024,
+               swizzle="128B")
+    assert read_address(w, 0, 0, element_bytes=2, major="K") == 0x400
+    assert read_address(w, 1, 0, element_bytes=2, major="K") == 0x400 + 128 + 16
+    assert read_address(w, 8, 0, element_bytes=2, major="K") == 0x400 + 1024
+    # the same word read as tcgen05's smem descriptor: the same canonical model, not measured
+    s = encode("smem", start_address=0x400, leading_byte_offset=16, stride_byte_offset=1024,
+               swizzle="128B")
+    assert read_address(s, 1, 0, element_bytes=2, major="K", descriptor="smem") == 0x490
+    assert not fetch_model(s, "smem").measured
+
+
+def test_refusals() -> None:
+    with pytest.raises(LayoutError, match="32B atomicity"):
+        fetch_model(encode("smem", swizzle="128B_base32B", stride_byte_offset=1024), "smem")
+    with pytest.raises(DescgenError):
+        read_address(0, 0, 0, element_bytes=3, major="K")
+    with pytest.raises(DescgenError):
+        read_address(0, 0, 0, element_bytes=2, major="X")
