@@ -91,11 +91,27 @@ def check_cmd(
     n: NOpt = None,
     scale_vec: ScaleVecOpt = None,
     shift: ShiftOpt = False,
+    cute: Annotated[str | None, typer.Option("--cute", help="Does WORD read this layout? A CuTe "
+                    "print (C++ or DSL) of one operand slice (M/N, K): exit 0 when the word reads "
+                    "exactly its elements for one MMA (32 bytes of K), else 1 and the first "
+                    "element read from the wrong place.")] = None,
+    major: Annotated[str | None, typer.Option("--major", help="With --cute: K or MN.")] = None,
+    dtype: Annotated[str | None, typer.Option("--a-type", "--b-type", "--dtype", help="With "
+                     "--cute: the element type (PTX name; a DSL print names it).")] = None,
+    start_address: Annotated[str | None, typer.Option("--start-address", help="With --cute: the "
+                             "slice's byte address when the print has none.")] = None,
     fmt: DecodeFormatOpt = DecodeFormat.text,
     plain_: PlainOpt = False,
     no_color: NoColorOpt = False,
 ) -> None:
-    """Validate a word, a parameter set or an idesc with its A/B descriptors; exit 1 on errors."""
+    """Validate a word, a parameter set or an idesc with its A/B descriptors; exit 1 on errors.
+    With --cute: does the word read that layout (the operand-fetch model)?"""
+    if cute is not None:
+        _check_layout(word, as_, arch, cute, major, dtype, start_address, kind, fmt)
+        return
+    if major is not None or dtype is not None or start_address is not None:
+        raise descriptors.ParameterError("--major, --a-type/--b-type and --start-address go with "
+                                         "--cute")
     if idesc is not None:
         if kind is None:
             raise descriptors.ParameterError("a pair check needs --kind for --idesc")
@@ -144,6 +160,36 @@ def check_cmd(
         from descriptors.tools.printer import render_findings
         _console(no_color).print(render_findings(findings))
     if not is_valid(findings):
+        raise typer.Exit(EXIT_INVALID)
+
+
+def _check_layout(word: str | None, as_: Any, arch: str | None, cute: str, major: str | None,
+                  dtype: str | None, start_address: str | None, kind: str | None,
+                  fmt: DecodeFormat) -> None:
+    """``check WORD --cute LAYOUT``: :func:`descriptors.layout.fetch.check_layout`."""
+    from descriptors.layout.fetch import check_layout
+    if word is None or as_ is None or major is None:
+        raise descriptors.ParameterError("check --cute needs WORD, --as smem (or wgmma) and "
+                                         "--major K|MN")
+    descriptor, arch = word_for_arch(as_.value, arch)
+    if descriptor not in ("smem", "wgmma"):
+        raise descriptors.ParameterError(f"--cute checks a shared memory descriptor (--as smem or "
+                                         f"wgmma), not {descriptor}")
+    value = descriptors.parse_int(word, "word")
+    result = check_layout(value, cute, major=major, dtype=dtype, descriptor=descriptor,
+                          start_address=start_address, kind=kind)
+    model = ("the fetch model measured on an H100" if result.measured else
+             "the PTX text's canonical layouts (not measured on hardware)")
+    if fmt is DecodeFormat.json:
+        typer.echo(json.dumps({"reads_layout": result.ok, "descriptor": descriptor,
+                               "rows": result.rows, "k": result.k, "measured": result.measured,
+                               "mismatch": None if result.mismatch is None else dict(zip(
+                                   ("row", "k", "layout_byte", "word_byte"), result.mismatch)),
+                               "message": result.message(), "notes": list(result.notes)},
+                              indent=2))
+    else:
+        typer.echo(("yes: " if result.ok else "no: ") + result.message() + f" ({model})")
+    if not result.ok:
         raise typer.Exit(EXIT_INVALID)
 
 

@@ -83,3 +83,34 @@ def test_refusals() -> None:
         read_address(0, 0, 0, element_bytes=3, major="K")
     with pytest.raises(DescgenError):
         read_address(0, 0, 0, element_bytes=2, major="X")
+
+
+def test_check_cute_cli() -> None:
+    """descgen check WORD --cute LAYOUT: exit 0 when the word reads the layout, 1 with the first
+    element read from the wrong place, 2 for a bad question."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+    run = CliRunner().invoke
+    lay = "Sw<3,4,3>_smem_ptr[16b](0x400) o (_64,_64):(_64,_1)"
+    good = run(app, ["check", "0x4000004000010040", "--as", "smem", "--arch", "sm_90a",
+                     "--cute", lay, "--major", "K", "--a-type", "f16"])
+    assert good.exit_code == 0 and good.stdout.startswith("yes: ") and "H100" in good.stdout
+    bad = run(app, ["check", "0x4000002000010040", "--as", "wgmma", "--cute", lay,
+                    "--major", "K", "--a-type", "f16"])
+    assert bad.exit_code == 1
+    assert "element (row 8, k 0) is at byte 0x800 in the layout, but the word reads byte 0x640" \
+        in bad.stdout
+    dsl = "tensor<ptr<bf16, smem, align<1024>, S<3,4,3>> o ((64,16)):((64,1))>"
+    ok = run(app, ["check", "0x4000004000010040", "--as", "wgmma", "--cute", dsl, "--major", "K",
+                   "--start-address", "0x400", "--format", "json"])
+    assert ok.exit_code == 0 and '"reads_layout": true' in ok.stdout
+    tc = run(app, ["check", "0x4000404000010040", "--as", "smem", "--cute", lay, "--major", "K",
+                   "--a-type", "f16"])
+    assert tc.exit_code == 0 and "not measured" in tc.stdout
+    for args in (["check", "0x1", "--as", "idesc", "--cute", lay, "--major", "K"],
+                 ["check", "0x1", "--as", "smem", "--cute", lay],
+                 ["check", "0x1", "--as", "smem", "--major", "K"],
+                 ["check", "0x4000004000010040", "--as", "wgmma", "--cute", dsl, "--major", "K"]):
+        r = run(app, args)
+        assert r.exit_code == 2 and r.stderr.count("descgen: error:") == 1, (args, r.stderr)

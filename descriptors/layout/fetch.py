@@ -42,7 +42,7 @@ from ..errors import LayoutError, ParameterError
 from ..words.codec import decode
 from ..words.swizzles import SWIZZLE_MODES
 
-__all__ = ["FetchModel", "fetch_model", "read_address"]
+__all__ = ["FetchModel", "LayoutCheck", "fetch_model", "read_address", "check_layout"]
 
 #: The descriptors whose fetch model was measured on hardware (see the module docstring).
 MEASURED = ("wgmma",)
@@ -122,3 +122,87 @@ def read_address(word: Any, row: int, k: int, *, element_bytes: int, major: str,
         raise ParameterError(f"element_bytes={element_bytes!r}: allowed 1, 2 or 4")
     return fetch_model(word, descriptor).address(row, k, element_bytes=element_bytes,
                                                  major=major)
+
+
+# ---------------------------------------------------------------------------- word vs layout
+
+
+@dataclass(frozen=True)
+class LayoutCheck:
+    """The answer to "does this word read this layout": ``ok``, the elements compared
+    (``rows`` x ``k``: one MMA's 32 bytes of K), whether the model was measured on hardware,
+    and the first element read from the wrong place (``row``, ``k``, the byte address the
+    layout puts it at, the one the word reads), ``None`` when every element matches."""
+
+    ok: bool
+    rows: int
+    k: int
+    measured: bool
+    mismatch: tuple[int, int, int, int] | None = None
+    notes: tuple[str, ...] = ()
+
+    def message(self) -> str:
+        what = f"{self.rows} x {self.k} elements (one MMA's 32 bytes of K)"
+        if self.ok:
+            return f"the word reads exactly the layout's {what}"
+        row, k, want, got = self.mismatch  # type: ignore[misc]
+        return (f"element (row {row}, k {k}) is at byte {want:#x} in the layout, but the word "
+                f"reads byte {got:#x} (compared {what})")
+
+
+def check_layout(word: Any, layout: Any, *, major: str, dtype: str | None = None,
+                 descriptor: str = "wgmma", start_address: Any = None,
+                 kind: str | None = None) -> LayoutCheck:
+    """Does ``word`` make the tensor core read exactly ``layout``'s elements for one MMA (32
+    bytes of K)?  ``layout`` is a CuTe print (C++ or DSL; :func:`descriptors.layout.cute.
+    parse_layout`) of the operand slice ``(M/N, K)`` (or a partitioned tensor, mode 0 taken);
+    the layout's byte address of element ``(row, k)`` -- its pointer or ``start_address``, its
+    swizzle on absolute addresses (pointer) or on the offset from its origin (composed) -- is
+    compared with :func:`read_address` of the word, row by row.  Raises
+    :class:`LayoutError` / :class:`ParameterError` for a layout or word the model does not
+    cover (packed 4-bit elements, 128B_base32B, the absolute LBO mode)."""
+    from .cute import CuteLayout, offsets, parse_layout
+    from .cute_layout import _byte_functor, _dsl_dtype, _slice_of, _start
+    from .smem_layout import _major, element_type
+
+    model = fetch_model(word, descriptor)
+    lay = layout if isinstance(layout, CuteLayout) else parse_layout(layout)
+    maj = _major(major)
+    el = element_type(_dsl_dtype(lay, dtype, kind), kind)
+    if el.smem_bits % 8:
+        raise LayoutError(f"{el.name} packed {el.smem_bits}-bit elements are not in the fetch "
+                          "model", "9.7.16.3.3")
+    e = el.smem_bits // 8
+    start, notes = _start(lay, el, start_address)
+    ms, md, ks, kd, _steps, slice_notes = _slice_of(lay)
+    mn, kk = offsets(ms, md), offsets(ks, kd)
+    k_per_mma = 32 // e
+    if len(kk) < k_per_mma:
+        raise LayoutError(f"the layout has {len(kk)} elements of K: one MMA reads 32 bytes "
+                          f"({k_per_mma} {el.name})", "9.7.15.5.1" if descriptor == "wgmma"
+                          else "9.7.16.3.3")
+    kk = kk[:k_per_mma]
+    sw = lay.swizzle
+    functor = _byte_functor(sw, el, lay.swizzle_on or "offset") if sw is not None else None
+
+    def swizzled(b: int, origin: int) -> int:
+        if functor is None or functor[0] == 0:
+            return b
+        bb, m, s = functor
+        rel = b - origin
+        return origin + (rel ^ (((rel >> (m + s)) & ((1 << bb) - 1)) << m))
+
+    for i, o_mn in enumerate(mn):
+        for j, o_k in enumerate(kk):
+            o = o_mn + o_k
+            if sw is not None and lay.swizzle_on == "offset":
+                want = swizzled(start + (lay.offset + o) * e, start) - lay.offset * e
+            elif sw is not None and lay.swizzle_on == "address":
+                want = swizzled(start + o * e, 0)
+            else:  # no swizzle, or the PTX notation (pattern at the start address)
+                want = swizzled(start + o * e, start)
+            got = model.address(i, j, element_bytes=e, major=maj)
+            if got != want:
+                return LayoutCheck(False, len(mn), len(kk), model.measured, (i, j, want, got),
+                                   tuple(notes + slice_notes))
+    return LayoutCheck(True, len(mn), len(kk), model.measured, None, tuple(notes + slice_notes))
