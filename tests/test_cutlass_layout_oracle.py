@@ -359,10 +359,11 @@ def test_every_cutlass_block_reads_as_its_layout(oracle: Oracle) -> None:
     """The operand-fetch model (descriptors.layout.fetch, measured on an H100 for wgmma) on
     CUTLASS's own pairs: each K block as CuTe prints it and the word make_umma_desc builds for
     it.  check_layout must say the word reads exactly the block, as tcgen05's smem word and as
-    the same fields in a wgmma word (Table 40's swizzle codes 2/4/6 at bits 61-63 are
-    9.7.15.5.1's 1/2/3 at 62-63; bits 46-48 cleared).  Not modelled: 128B_base32B and packed
+    the same fields in a wgmma word (smem_to_wgmma: Table 40's swizzle codes 2/4/6 at bits
+    61-63 are 9.7.15.5.1's 1/2/3 at 62-63; bit 46 cleared).  Not modelled: 128B_base32B and packed
     4-bit elements.  Planted: the word with SBO doubled reads elsewhere."""
     from descriptors.layout.fetch import check_layout
+    from descriptors.words.codec import smem_to_wgmma
     checked = caught = 0
     for case in SAMPLE:
         if case.swizzle == "128B_base32B" or CPP_TYPE[case.dtype, case.kind] == "float_e2m1_t":
@@ -370,7 +371,8 @@ def test_every_cutlass_block_reads_as_its_layout(oracle: Oracle) -> None:
         for word, printed in oracle[case.id]:
             kw = dict(major=case.major, dtype=case.dtype, kind=case.kind)
             assert check_layout(word, printed, descriptor="smem", **kw).ok, (case, printed)
-            hopper = word & ~(0b111 << 46) & ~(1 << 52)
+            hopper = smem_to_wgmma(word)
+            assert hopper == word & ~(0b111 << 46) & ~(1 << 52)  # the same bits, but bit 46
             assert check_layout(hopper, printed, descriptor="wgmma", **kw).ok, (case, printed)
             sbo = SMEM.by_name["stride_byte_offset"]
             raw = (word >> sbo.lsb) & sbo.max

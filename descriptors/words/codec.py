@@ -25,7 +25,7 @@ from .layouts import IDESC, LAYOUTS, SMEM, TMEM, WGMMA, ZCM
 
 __all__ = [
     "DESCRIPTORS", "PARAMETERS", "Decoded", "encode", "encode_raw", "decode", "readings",
-    "layout_for", "format_word", "parse_int", "word_bits",
+    "layout_for", "format_word", "parse_int", "word_bits", "smem_to_wgmma",
 ]
 
 #: The descriptor families, by the name every call takes.
@@ -337,6 +337,27 @@ def _encode_wgmma(params: Mapping[str, Any]) -> int:
                                   "stride_byte_offset"),
         swizzle=_choice(SWIZZLE_SM90, f["swizzle"], p.get("swizzle", "none"), "swizzle"),
         base_offset=f["base_offset"].check(parse_int(p.get("base_offset", 0), "base_offset")))
+
+
+def smem_to_wgmma(word: Any) -> int:
+    """The wgmma matrix descriptor (sm_90a, PTX ISA 9.7.15.5.1) that describes the same operand
+    as tcgen05's smem descriptor ``word`` (Table 40): the same start address, LBO, SBO, base
+    offset and swizzle, which both read the same way (the canonical layouts of 9.7.16.3.3 and
+    9.7.15.5.1; an H100 reads every measured word as descgen's fetch model says).  Raises
+    :class:`WordError` for what sm_90 has no form of: 128B swizzling with 32B atomicity, the
+    absolute leading-dimension mode, an invalid swizzle code."""
+    d = decode("smem", word)
+    v = d.values
+    if v["swizzle"] is None or v["swizzle"] == "128B_base32B":
+        raise WordError(f"smem swizzle {v['swizzle'] or d.fields['swizzle']} has no sm_90 wgmma "
+                        "form (9.7.15.5.1: none, 128B, 64B, 32B)")
+    if v["lbo_mode"] != "relative":
+        raise WordError("the absolute leading-dimension mode is tcgen05's (sm_103a): the wgmma "
+                        "descriptor has none (9.7.15.5.1)")
+    return encode("wgmma", start_address=v["start_address_bytes"],
+                  leading_byte_offset=v["leading_byte_offset_bytes"],
+                  stride_byte_offset=v["stride_byte_offset_bytes"], swizzle=v["swizzle"],
+                  base_offset=v["base_offset"])
 
 
 def _values_wgmma(f: Mapping[str, int]) -> dict[str, Any]:
