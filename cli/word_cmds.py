@@ -138,7 +138,7 @@ def zcm_cmd(
         given = {k: v for k, v in raw.items() if v is not None}
         if column_shift is not None:
             given["column_shift"] = column_shift
-        word = descriptors.encode("zcm", **given)
+        word = descriptors.encode("zcm", check=False, **given)  # validated below (--force)
     context = {k: v for k, v in (("m", m), ("n", n)) if v is not None}
     findings = validate("zcm", word, arch=arch, **context)
     z = None

@@ -125,7 +125,7 @@ def pack(lane: int, column: int, *, byte_index: int = 0) -> int:
     ``lane`` must be 0..127 and ``column`` 0..511 (sm_100 geometry, 9.7.16.1); ``byte_index``
     (0..3, CUTLASS's sub-word byte index for scale factors) goes to bits 31-30.  Raises
     :class:`FieldError` naming the field for a value out of range (nothing is truncated); use
-    ``descriptors.encode("tmem", ...)`` for raw 16-bit field values.
+    ``descriptors.encode("tmem", ..., check=False)`` for raw 16-bit field values.
     """
     lane = parse_int(lane, "lane")
     column = parse_int(column, "column")

@@ -1,0 +1,51 @@
+"""Issue 24: what a new user found wrong or misleading -- one test per item, each failing
+before its fix.  Fast: no subprocess, no fixture rebuild."""
+
+from __future__ import annotations
+
+import pytest
+
+import descriptors
+from descriptors import InvalidDescriptorError
+
+
+# ------------------------------------------------------------------ encode checks by default
+
+def test_encode_refuses_a_rule_breaking_word_by_default():
+    # N=264 is above Table 39's 256: the CLI refuses it (exit 1), and so does the library
+    with pytest.raises(InvalidDescriptorError) as exc:
+        descriptors.encode("idesc", kind="f16", a_type="bf16", b_type="bf16", d_type="f32",
+                           m=128, n=264)
+    assert "[idesc.shape]" in str(exc.value) and "Table 39" in str(exc.value)
+    assert [f.rule for f in exc.value.findings if f.severity == "error"] == ["idesc.shape"]
+    assert isinstance(exc.value, descriptors.DescgenError)
+
+
+def test_encode_check_false_is_the_raw_packing():
+    word = descriptors.encode("idesc", kind="f16", a_type="bf16", b_type="bf16", d_type="f32",
+                              m=128, n=264, check=False)
+    assert word == descriptors.words.codec.encode(
+        "idesc", kind="f16", a_type="bf16", b_type="bf16", d_type="f32", m=128, n=264)
+    assert descriptors.decode("idesc", word, kind="f16").values["n"] == 264
+
+
+def test_encode_takes_the_context_the_cli_takes():
+    p = dict(kind="f16", a_type="bf16", b_type="bf16", d_type="f32", m=256, n=256)
+    assert descriptors.encode("idesc", **p) == 0x10400490          # cta_group unknown: a note
+    assert descriptors.encode("idesc", **p, cta_group=2) == 0x10400490
+    with pytest.raises(InvalidDescriptorError, match=r"idesc\.shape"):
+        descriptors.encode("idesc", **p, cta_group=1)
+    bs = dict(kind="mxf4nvf4", a_type="e2m1", b_type="e2m1", scale_type="ue8m0", m=128, n=256,
+              a_scale_id=2)
+    assert descriptors.encode("idesc", **bs, scale_vec="2X")
+    with pytest.raises(InvalidDescriptorError, match=r"idesc\.scale_id_4x"):
+        descriptors.encode("idesc", **bs, scale_vec="4X")
+    assert descriptors.encode("tmem", lane=0, column=128, alloc=256) == 128
+    assert descriptors.encode("tmem", lane=0, column=128, alloc=64) == 128  # a warning only
+    with pytest.raises(InvalidDescriptorError, match=r"tmem\.column"):
+        descriptors.encode("tmem", lane=0, column=600)
+    with pytest.raises(InvalidDescriptorError, match="sm_100a"):
+        descriptors.encode("idesc", kind="mxf4", a_type="e2m1", b_type="e2m1", m=256, n=256,
+                           k=96, cta_group=2)
+    assert descriptors.encode("idesc", kind="mxf4", a_type="e2m1", b_type="e2m1", m=256, n=256,
+                              k=96, cta_group=2, arch="sm_103a")
