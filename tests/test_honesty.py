@@ -49,3 +49,30 @@ def test_encode_takes_the_context_the_cli_takes():
                            k=96, cta_group=2)
     assert descriptors.encode("idesc", kind="mxf4", a_type="e2m1", b_type="e2m1", m=256, n=256,
                               k=96, cta_group=2, arch="sm_103a")
+
+
+# ------------------------------------------------------------------ ambiguous idesc readings
+
+def _dump(text: str, *args: str):
+    from typer.testing import CliRunner
+
+    from cli.main import app
+    return CliRunner().invoke(app, ["dump", "-", "--table-only", *args], input=text)
+
+
+def test_dump_says_a_word_of_two_kinds_is_ambiguous_and_shows_both():
+    r = _dump("0x08218010\n")
+    assert r.exit_code == 0, r.output
+    row = next(line for line in r.stdout.splitlines() if "0x08218010" in line)
+    assert "ambiguous: idesc kind::f16 f16 x f16" in row
+    assert "| or kind::f8f6f4 e4m3 x e4m3" in row
+    from descriptors.tools.dump import scan
+    (f,) = scan("0x08218010\n")
+    assert [c.kind for c in (f.best, *f.ambiguous)] == ["f16", "f8f6f4"]
+
+
+def test_dump_with_the_kind_given_is_not_ambiguous():
+    r = _dump("0x08218010\n", "--kind", "f8f6f4")
+    assert r.exit_code == 0, r.output
+    row = next(line for line in r.stdout.splitlines() if "0x08218010" in line)
+    assert "ambiguous" not in row and "kind::f8f6f4 e4m3 x e4m3" in row
