@@ -76,3 +76,26 @@ def test_dump_with_the_kind_given_is_not_ambiguous():
     assert r.exit_code == 0, r.output
     row = next(line for line in r.stdout.splitlines() if "0x08218010" in line)
     assert "ambiguous" not in row and "kind::f8f6f4 e4m3 x e4m3" in row
+
+
+# ------------------------------------------------------------------ idesc --help: no false defaults
+
+def test_idesc_help_does_not_claim_defaults_it_does_not_apply():
+    import re
+
+    from typer.testing import CliRunner
+
+    from cli.main import app
+    runner = CliRunner()
+    text = " ".join(runner.invoke(app, ["idesc", "--help"], terminal_width=200).stdout.split())
+    cta = re.search(r"--cta-group <str> (.*?) --ws", text).group(1)
+    ws = re.search(r"--ws / --no-ws (.*?) --scale-vec", text).group(1)
+    assert "default" not in cta and "not assumed" in cta
+    assert "default" not in ws and "not assumed" in ws
+    base = ["idesc", "--kind", "f16", "--a-type", "bf16", "--b-type", "bf16", "-n", "128"]
+    # what the help says: not given, the rules accept what some context allows ...
+    assert runner.invoke(app, [*base, "-m", "256"]).exit_code == 0
+    assert runner.invoke(app, [*base, "-m", "64", "--max-shift", "8"]).exit_code == 0
+    # ... and given, they are checked
+    assert runner.invoke(app, [*base, "-m", "256", "--cta-group", "1"]).exit_code == 1
+    assert runner.invoke(app, [*base, "-m", "64", "--max-shift", "8", "--no-ws"]).exit_code == 1
