@@ -99,3 +99,21 @@ def test_idesc_help_does_not_claim_defaults_it_does_not_apply():
     # ... and given, they are checked
     assert runner.invoke(app, [*base, "-m", "256", "--cta-group", "1"]).exit_code == 1
     assert runner.invoke(app, [*base, "-m", "64", "--max-shift", "8", "--no-ws"]).exit_code == 1
+
+
+# ------------------------------------------------------------------ explain warns as lint does
+
+def test_explain_gives_the_missing_aligned_warning_lint_gives():
+    from typer.testing import CliRunner
+
+    from cli.main import app
+    from descriptors.isa.instructions import check_instruction
+    line = "tcgen05.ld.sync.16x32bx2.x4.b32 {r0,r1,r2,r3}, [t], 64;"
+    lint = [f for f in check_instruction(line) if f.severity == "warning"]
+    assert [f.rule for f in lint] == ["tcgen05.ld.qualifier"]
+    for fmt in ("text", "json"):
+        r = CliRunner().invoke(app, ["explain", line, "-f", fmt, "--plain"])
+        assert r.exit_code == 0, r.output
+        assert "warning: [tcgen05.ld.qualifier]" in r.stderr and "missing .aligned" in r.stderr
+    clean = CliRunner().invoke(app, ["explain", line.replace(".sync.", ".sync.aligned.")])
+    assert clean.exit_code == 0 and clean.stderr == ""
