@@ -117,3 +117,19 @@ def test_explain_gives_the_missing_aligned_warning_lint_gives():
         assert "warning: [tcgen05.ld.qualifier]" in r.stderr and "missing .aligned" in r.stderr
     clean = CliRunner().invoke(app, ["explain", line.replace(".sync.", ".sync.aligned.")])
     assert clean.exit_code == 0 and clean.stderr == ""
+
+
+# ------------------------------------------------------------------ one citation, no file names
+
+def test_explain_and_tmem_cite_the_register_table_alike_and_name_no_file():
+    from typer.testing import CliRunner
+
+    from cli.main import app
+    from descriptors.isa import tmem
+    runner = CliRunner()
+    cite = tmem.table_source("ld")
+    assert cite.startswith("Table 47 ") and "PTX 9.7.16.8.3" in cite
+    explain = runner.invoke(app, ["explain", "tcgen05.ld.sync.aligned.16x256b.x4.b32 {r0}, [t];"])
+    footprint = runner.invoke(app, ["tmem", "--ld", "16x256b.x128"])
+    for r in (explain, footprint):
+        assert r.exit_code == 2 and cite in r.stderr and ".md" not in r.stderr
