@@ -132,7 +132,7 @@ def _emit(descriptor: str, params: dict[str, Any], fmt: OutFormat, name: str | N
           force: bool, context: dict[str, Any] | None = None, plain_: bool = False,
           no_color: bool = False) -> None:
     given = {k: v for k, v in params.items() if v is not None}
-    word = descriptors.encode(descriptor, **given)
+    word = descriptors.encode(descriptor, check=False, **given)  # validated below (--force)
     ctx = {k: v for k, v in (context or {}).items() if v is not None}
     if descriptor == "idesc":
         ctx.update({k: given[k] for k in ("cta_group", "ws") if k in given})

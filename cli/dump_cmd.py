@@ -93,7 +93,7 @@ class _Seen:
         best = f.best
         assert best is not None
         self.line = f.line
-        self.summary = f"{f.hex}  {best.summary}"
+        self.summary = f"{f.hex}  {_reading(f)}"
         self.count = 0
         self.places: list[str] = []
 
@@ -111,12 +111,18 @@ class _Seen:
 def _heading(f: DumpFinding) -> list[str]:
     best = f.best
     assert best is not None
-    lines = [f"line {f.line}  {f.where}  {f.hex}  ({f.source}: {f.text})",
-             f"  best reading: {best.summary} -- {best.level} confidence {best.confidence:.2f}",
-             f"  why: {best.reason}"]
+    tied = f.ambiguous
+    lines = [f"line {f.line}  {f.where}  {f.hex}  ({f.source}: {f.text})"]
+    if tied:  # readings of equal confidence: none is the best
+        lines.append(f"  ambiguous: {' | or '.join(c.summary for c in (best, *tied))} -- "
+                     f"{best.level} confidence {best.confidence:.2f} each (--kind chooses)")
+    else:
+        lines.append(f"  best reading: {best.summary} -- {best.level} confidence "
+                     f"{best.confidence:.2f}")
+    lines.append(f"  why: {best.reason}")
     if best.evidence:
         lines.append("  evidence: " + "; ".join(best.evidence))
-    others = f.candidates[1:]
+    others = [c for c in f.candidates[1:] if c not in tied]
     if others:
         lines.append("  other readings: " + "; ".join(
             f"{c.summary} ({c.level} {c.confidence:.2f}, {c.verdict})" for c in others))
@@ -301,11 +307,23 @@ def _row_parts(f: DumpFinding) -> tuple[tuple[Any, ...], str, str, bool]:
     finding: all fixed by the word and its readings."""
     best = f.best
     assert best is not None
-    summary = best.summary
+    summary = _reading(f)
     head = "  " + f.hex.ljust(_WIDTHS[2]) + "  " + \
         f"{best.level} {best.confidence:.2f}".ljust(_WIDTHS[3]) + "  " + \
         best.verdict.ljust(_WIDTHS[4]) + "  "
     return _key(f), head, summary, best.valid
+
+
+def _reading(f: DumpFinding) -> str:
+    """The reading a row and the index show: the best one, or, where readings of other kinds
+    are as likely (:attr:`DumpFinding.ambiguous`), all of them, said to be ambiguous."""
+    best = f.best
+    assert best is not None
+    tied = f.ambiguous
+    if not tied:
+        return best.summary
+    return "ambiguous: " + best.summary + "".join(
+        " | or " + c.summary.removeprefix("idesc ") for c in tied)
 
 
 def _text(found: Iterable[DumpFinding], name: str, *, plain_: bool, table_only: bool,

@@ -169,6 +169,7 @@ def explain_cmd(
         picture = lambda: render_footprint(  # noqa: E731
             result, _footprint_findings(result), caption, verdict=False)
         plain_lines = _footprint_lines(result, taddr is None)
+    _warn_as_lint(instruction)
     if svg is not None:
         from rich.console import Console
         console = Console(record=True, file=io.StringIO(), width=200, highlight=False)
@@ -180,6 +181,19 @@ def explain_cmd(
         typer.echo("\n".join(_stmatrix_lines(result) if plain_lines is None else plain_lines))
     else:
         _console(no_color, piped_width=200).print(picture())
+
+
+def _warn_as_lint(instruction: str) -> None:
+    """The warnings ``descgen lint`` gives for this line (a missing ``.aligned`` ...), one line
+    each on stderr, whatever the format: explain reads the form, lint judges it, and the two
+    must not disagree in silence."""
+    import sys
+
+    from descriptors.isa.instructions import check_instruction
+
+    for f in check_instruction(instruction, arch=None):
+        if f.severity == "warning":
+            sys.stderr.write(f"descgen: {' '.join(str(f).split())}\n")
 
 
 def register(app: typer.Typer) -> None:

@@ -48,6 +48,7 @@ def _fail(message: str, code: int = EXIT_USAGE) -> None:
 COMMANDS: dict[str, str] = {
     "idesc": "cli.word_cmds", "smem": "cli.word_cmds", "zcm": "cli.word_cmds",
     "tmem": "cli.word_cmds", "decode": "cli.decode_cmd", "check": "cli.decode_cmd",
+    "diff": "cli.diff_cmd",
     "batch": "cli.batch_cmd", "layout": "cli.layout_cmd", "dump": "cli.dump_cmd",
     "lint": "cli.lint_cmd", "explain": "cli.explain_cmd",
 }

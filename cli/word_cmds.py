@@ -42,8 +42,8 @@ def idesc_cmd(
     a_scale_id: Annotated[str | None, typer.Option("--a-scale-id", help="A scale factor ID (block-scaled kinds).", show_default="0")] = None,
     b_scale_id: Annotated[str | None, typer.Option("--b-scale-id", help="B scale factor ID (block-scaled kinds).", show_default="0")] = None,
     k: Annotated[str | None, typer.Option("-k", "--k", help="K of one MMA, only to ask for K=96 (mxf4, mxf4nvf4).", show_default="the kind's K")] = None,
-    cta_group: Annotated[str | None, typer.Option("--cta-group", help="cta_group 1 or 2 (context, not stored).", show_default="1")] = None,
-    ws: Annotated[bool | None, typer.Option("--ws/--no-ws", help="For tcgen05.mma.ws (context, not stored).", show_default="no-ws")] = None,
+    cta_group: Annotated[str | None, typer.Option("--cta-group", help="cta_group 1 or 2 (context, not stored). Not given: not assumed; the word is accepted if some cta_group allows it (M=256 needs 2: give 1 to refuse it).", show_default=False)] = None,
+    ws: Annotated[bool | None, typer.Option("--ws/--no-ws", help="For tcgen05.mma.ws (context, not stored). Neither given: not assumed; the word is accepted if the .ws form or the plain one allows it (M=32 and --max-shift need .ws: give --no-ws to refuse them).", show_default=False)] = None,
     scale_vec: Annotated[str | None, typer.Option("--scale-vec", help="Block-scaled kinds: the MMA's .scale_vec 1X, 2X or 4X (or block16/block32; context, not stored).")] = None,
     fmt: FormatOpt = OutFormat.hex,
     name: NameOpt = None,
@@ -147,7 +147,7 @@ def zcm_cmd(
         given = {k: v for k, v in raw.items() if v is not None}
         if column_shift is not None:
             given["column_shift"] = column_shift
-        word = descriptors.encode("zcm", **given)
+        word = descriptors.encode("zcm", check=False, **given)  # validated below (--force)
     context = {k: v for k, v in (("m", m), ("n", n)) if v is not None}
     findings = validate("zcm", word, arch=arch, **context)
     z = None

@@ -15,6 +15,17 @@ The four descriptor families (PTX ISA 9.7.16):
 >>> descriptors.decode("idesc", 0x08400490, kind="f16").values["n"]
 256
 
+``encode`` applies the rules of the PTX text, as the command line does, and raises
+:class:`InvalidDescriptorError` for a word that breaks one (``check=False``: the raw packing):
+
+>>> descriptors.encode("idesc", kind="f16", a_type="bf16", b_type="bf16", m=128, n=264)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+descriptors.errors.InvalidDescriptorError: idesc 0x08420490 breaks a rule of the PTX text: ...
+>>> hex(descriptors.encode("idesc", kind="f16", a_type="bf16", b_type="bf16", m=128, n=264,
+...                        check=False))
+'0x8420490'
+
 Many words at once: :func:`decode_many` (columns of raw fields, vectorised with NumPy when
 installed) and :func:`encode_many`.
 
@@ -33,7 +44,7 @@ __version__ = "0.1.0"
 _LAZY: dict[str, tuple[str, str | None]] = {
     **{n: (".words.bits", n) for n in ("Field", "Layout")},
     **{n: (".words.bulk", n) for n in ("decode_many", "encode_many")},
-    **{n: (".words.codec", n) for n in ("DESCRIPTORS", "PARAMETERS", "Decoded", "decode", "encode",
+    **{n: (".words.codec", n) for n in ("DESCRIPTORS", "PARAMETERS", "Decoded", "decode",
                                    "encode_raw", "format_word", "layout_for", "parse_int",
                                    "readings", "word_bits")},
     **{n: (".words.enums", n) for n in ("KINDS", "Kind")},
@@ -42,6 +53,7 @@ _LAZY: dict[str, tuple[str, str | None]] = {
                                     "ParameterError", "ToolNotFoundError", "WordError")},
     **{n: (".words.layouts", n) for n in ("IDESC", "IDESC_MXF4", "IDESC_MXF8F6F4", "LAYOUTS", "SMEM",
                                      "TMEM", "ZCM")},
+    "encode": (".rules.encoding", "encode"),
     **{n: (".rules.validate", n) for n in ("ARCHES", "RULES", "Finding", "is_valid", "validate",
                                       "validate_pair")},
     **{n: (".layout.smem_layout", n) for n in ("KStepCarryError", "layout_descriptor",
@@ -57,8 +69,9 @@ _LAZY: dict[str, tuple[str, str | None]] = {
 if TYPE_CHECKING:  # what the lazy table gives, for type checkers and IDEs
     from .words.bits import Field, Layout
     from .words.bulk import decode_many, encode_many
-    from .words.codec import (DESCRIPTORS, PARAMETERS, Decoded, decode, encode, encode_raw,
+    from .words.codec import (DESCRIPTORS, PARAMETERS, Decoded, decode, encode_raw,
                         format_word, layout_for, parse_int, readings, word_bits)
+    from .rules.encoding import encode
     from .layout.cute_layout import cute_descriptor, cute_layout_descriptor
     from .words.enums import KINDS, Kind
     from .errors import (BatchError, DescgenError, FieldError, InputError,

@@ -92,7 +92,9 @@ def make_rows(descriptors):
     rng = random.Random(12)
     smem_words = itertools.cycle([rng.getrandbits(64) for _ in range(N_WORDS)])
     idesc_words = itertools.cycle([rng.getrandbits(32) for _ in range(N_WORDS)])
-    decode, encode = descriptors.decode, descriptors.encode
+    # the packing (codec.encode, which descriptors.encode(..., check=False) is): these rows
+    # time the codec and its memos against Construct, as they always have
+    decode, encode = descriptors.decode, codec.encode
 
     memo = getattr(codec, "_memo", None)  # the lru_cache of whole sets (older trees: a dict)
     forget_whole = memo.cache_clear if memo is not None else getattr(codec, "_MEMO", {}).clear
@@ -132,6 +134,9 @@ def make_rows(descriptors):
         ("decode('idesc') new word .values",
          lambda: decode("idesc", next(idesc_words), kind="f16").values, lambda: dense(bi)),
         ("encode('idesc', f16 ...)", lambda: encode("idesc", **idesc_p), lambda: ibuild(fi)),
+        # descriptors.encode: the packing and the rules (a repeated set: both memoised)
+        ("descriptors.encode('idesc', f16 ...) checked",
+         lambda: descriptors.encode("idesc", **idesc_p), lambda: ibuild(fi)),
         ("encode('smem', ...)", lambda: encode("smem", **smem_p), lambda: sbuild(fs)),
         ("encode('idesc', kind=...) written out",
          lambda: encode("idesc", kind="f16", a_type="bf16", b_type="bf16", d_type="f32", m=128,
@@ -177,12 +182,14 @@ def every_layout_rows(descriptors) -> list[tuple[str, object, object]]:
     """encode (a repeated set), decode().values (a repeated word) and decode().values of a new
     word, for every descriptor and idesc kind, each against Construct's build/parse of the
     layout it uses."""
+    import descriptors.words.codec as codec
+
     rows = []
     rng = random.Random(5)
     for label, params in EVERY_LAYOUT.items():
         descriptor, kind = (label.split() + [None])[:2]
         lay = descriptors.layout_for(descriptor, kind)
-        word = descriptors.encode(descriptor, **params)
+        word = codec.encode(descriptor, **params)
         nbytes = lay.size // 8
         raw = word.to_bytes(nbytes, "big")
         parsed = lay.struct.parse(raw)
@@ -190,7 +197,7 @@ def every_layout_rows(descriptors) -> list[tuple[str, object, object]]:
         build, parse = lay.struct.build, lay.struct.parse
         new = itertools.cycle([rng.getrandbits(lay.size) for _ in range(N_WORDS)]).__next__
         rows += [
-            (f"{label}: encode", lambda d=descriptor, p=params: descriptors.encode(d, **p),
+            (f"{label}: encode", lambda d=descriptor, p=params: codec.encode(d, **p),
              lambda b=build, f=parsed: b(f)),
             (f"{label}: decode .values",
              lambda d=descriptor, w=word, k=kind: descriptors.decode(d, w, kind=k).values,

@@ -61,7 +61,7 @@ def test_reserved_bits_are_marked_in_the_dump():
 
 def test_values_encode_refuses_are_marked_in_the_dump():
     """A mxf4 word with K=96 (bit 31) and sparse (bit 2) has no MMA: decode flags it."""
-    word = descriptors.encode("idesc", kind="mxf4", a_type="e2m1", b_type="e2m1", m=256, n=256,
+    word = descriptors.encode("idesc", check=False, kind="mxf4", a_type="e2m1", b_type="e2m1", m=256, n=256,
                               k=96) | 1 << descriptors.IDESC_MXF4.by_name["sparse"].lsb
     d = descriptors.decode("idesc", word, kind="mxf4")
     assert set(d.refused) == {"k_dim"}

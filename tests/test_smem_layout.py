@@ -11,7 +11,8 @@ import itertools
 import pytest
 
 import descriptors
-from descriptors import DescgenError, FieldError, ParameterError, decode, encode, encode_raw
+from descriptors import DescgenError, FieldError, ParameterError, decode, encode_raw
+from descriptors.words.codec import encode  # the packing: rule-breaking words on purpose
 from descriptors.layout.smem_layout import (CANONICAL_FORMS, DTYPES, KStepCarryError, LayoutError,
                                      SwizzleAtom, advance_descriptor, element_type,
                                      explain_descriptor, k_steps, layout_descriptor, swizzle_atom)

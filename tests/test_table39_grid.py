@@ -14,7 +14,8 @@ from __future__ import annotations
 import pytest
 from helpers import LEGAL_TYPES
 
-from descriptors import FieldError, encode, validate
+from descriptors import FieldError, validate
+from descriptors.words.codec import encode  # the packing: the grid covers illegal shapes too
 
 KINDS = ("tf32", "f16", "f8f6f4", "i8", "mxf8f6f4", "mxf4", "mxf4nvf4")
 MS = (32, 64, 128, 256)

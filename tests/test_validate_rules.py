@@ -23,9 +23,10 @@ from hypothesis import strategies as st
 
 import descriptors
 from descriptors import (ARCHES, KINDS, LAYOUTS, RULES, SMEM, TMEM, ZCM, Finding,
-                         KindRequiredError, ParameterError, decode, encode, encode_raw, is_valid,
+                         KindRequiredError, ParameterError, decode, encode_raw, is_valid,
                          validate, validate_pair)
 from descriptors.words.bits import Layout
+from descriptors.words.codec import encode  # the packing: rule-breaking words on purpose
 
 SEVERITIES = ("error", "warning", "note")
 
@@ -345,6 +346,15 @@ CASES: list[Case] = [
     C("idesc.scale_id", "mxf4-b3", I("mxf4", b_scale_id=3), "error", "b_scale_id"),
     C("idesc.scale_id", "mxf4nvf4-a3", I("mxf4nvf4", a_scale_id=3), "error", "a_scale_id"),
     C("idesc.scale_id", "mxf4nvf4-b1", I("mxf4nvf4", b_scale_id=1), "error", "b_scale_id"),
+    # K=96 (sm_103a): block32 is scale_vec::3X, IDs 0-3 (9.7.16.10.7.2.4, 9.7.16.10.7.3.4,
+    # Figures 234-237, 243-252), though Table 44 says "0 or 2"; the K=96 sections decide
+    C("idesc.scale_id", "k96-block32-ids-1-3", I("mxf4", k=96, m=256, n=256, cta_group=2,
+                                                arch="sm_103a", a_scale_id=1, b_scale_id=3),
+      clean=True),
+    C("idesc.scale_id", "k96-mxf4nvf4-ue8m0-id3", I("mxf4nvf4", scale_type="ue8m0", k=96, m=256,
+                                                   n=256, cta_group=2, arch="sm_103a",
+                                                   scale_vec="block32", a_scale_id=3),
+      clean=True),
     # ------------------------------------------------------------------ scale_vec (Tables 54-55)
     C("idesc.scale_vec", "unknown", I("mxf4nvf4")),
     C("idesc.scale_vec", "mxf8f6f4-1X", I("mxf8f6f4", scale_vec="1X"), clean=True),
@@ -371,6 +381,17 @@ CASES: list[Case] = [
     C("idesc.scale_id_4x", "ue4m3-implies-4X", I("mxf4nvf4", a_scale_id=2), "error", "a_scale_id"),
     C("idesc.scale_id_4x", "ue8m0-unknown-vec", I("mxf4nvf4", scale_type="ue8m0", b_scale_id=2),
       "note", "b_scale_id", only=True),
+    # block16 with K=96 is scale_vec::6X: IDs 0 and 2 (9.7.16.10.7.2.5, 9.7.16.10.7.3.5,
+    # Figures 238-239, 253-258), not "0 with scale_vec::4X"
+    C("idesc.scale_id_4x", "k96-block16-ids-2", I("mxf4nvf4", k=96, m=256, n=256, cta_group=2,
+                                                  arch="sm_103a", scale_vec="block16",
+                                                  a_scale_id=2, b_scale_id=2), clean=True),
+    C("idesc.scale_id_4x", "k96-ue4m3-implies-6X-ids-2", I("mxf4nvf4", k=96, m=256, n=256,
+                                                           cta_group=2, arch="sm_103a",
+                                                           a_scale_id=2), clean=True),
+    C("idesc.scale_id_4x", "k96-block16-a1", I("mxf4nvf4", k=96, m=256, n=256, cta_group=2,
+                                               arch="sm_103a", scale_vec="4X", a_scale_id=1),
+      "error", "a_scale_id"),
     # ------------------------------------------------------------------ K = 96
     C("idesc.k96", "mxf4-sm_103a", I("mxf4", k=96, m=256, n=256, cta_group=2, arch="sm_103a"),
       clean=True),
@@ -893,7 +914,6 @@ def test_is_valid():
 def test_absolute_lbo_needs_both_transpose_bits_zero():
     """PTX 9.7.16.3.1.2.1: "the transpose bits (bits #15 and #16) in Instruction descriptor must
     be 0" -- both, even when only A's descriptor uses absolute mode."""
-    from descriptors import encode, validate_pair
     idesc = encode("idesc", kind="f16", a_type="bf16", b_type="bf16", m=128, n=128, b_major="MN")
     a_abs = encode("smem", swizzle="128B", sbo=1024, lbo=0x800, lbo_mode="absolute")
     found = [f for f in validate_pair(idesc, kind="f16", a_desc=a_abs, arch="sm_103a")

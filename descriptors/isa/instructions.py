@@ -466,7 +466,7 @@ def _tcgen05_model(op: str) -> InstructionModel:
 
     section = tmem.TABLES[op][2]
     src = f"PTX {section}"
-    table = f"{tmem.TABLES[op][1]} ({tmem.TABLES[op][0]} in ptx-9.7.16-tcgen05.md), {src}"
+    table = tmem.table_source(op)
     nums = tuple(f"x{n}" for n in tmem.NUMS)
     shapes = tuple(tmem.SHAPES)
     split = tuple(s for s in shapes if tmem.SHAPES[s].accesses == 2)

@@ -3,7 +3,7 @@
 A library layer on top of the ``tmem`` codec (:func:`descriptors.words.codec.encode` /
 :func:`~descriptors.words.codec.decode`); every bit position comes from :data:`descriptors.TMEM`.
 
-Sources (PTX ISA 9.7.16, file ``ptx-9.7.16-tcgen05.md``):
+Sources (PTX ISA 9.7.16):
 
 * 9.7.16.1 -- Tensor Memory is 128 lanes x 512 columns of 32-bit cells per CTA (sm_100a/f);
   9.7.16.1.1 -- an address is 32 bits, lane index in bits 31-16, column index in bits 15-0;
@@ -17,9 +17,8 @@ Sources (PTX ISA 9.7.16, file ``ptx-9.7.16-tcgen05.md``):
 * 9.7.16.8.2 -- ``.pack::16b`` (ld) packs two 16-bit chunks of adjacent columns into one 32-bit
   register; ``.unpack::16b`` (st) unpacks one register into two adjacent columns.
 * 9.7.16.8.3 / 9.7.16.8.4 -- ``tcgen05.ld`` / ``tcgen05.st``: register counts in Table 47 (ld)
-  and Table 48 (st); the stand-alone page ``ptx-9.7.16.8-tcgen05-ld-st-wait.md`` (and
-  ``ptx-9.7.16.8.3-tcgen05-ld.md``) number the same tables 49 and 50 -- the issue calls the
-  table "Table 49".  ``.16x32bx2`` makes two ``.16x32b`` accesses, at ``taddr`` and at
+  and Table 48 (st); the stand-alone 9.7.16.8 pages number the same tables 49 and 50, and
+  every message cites both numbers (:func:`table_source`).  ``.16x32bx2`` makes two ``.16x32b`` accesses, at ``taddr`` and at
   ``taddr + immHalfSplitoff``.  ``.red`` (ld only) needs ``.num >= .x2`` and the shapes
   ``.32x32b`` / ``.16x32bx2``.
 * 9.7.16.10.5 -- data path layout organization (Layouts A-G) by M, cta_group, sparsity, .ws.
@@ -125,7 +124,7 @@ def pack(lane: int, column: int, *, byte_index: int = 0) -> int:
     ``lane`` must be 0..127 and ``column`` 0..511 (sm_100 geometry, 9.7.16.1); ``byte_index``
     (0..3, CUTLASS's sub-word byte index for scale factors) goes to bits 31-30.  Raises
     :class:`FieldError` naming the field for a value out of range (nothing is truncated); use
-    ``descriptors.encode("tmem", ...)`` for raw 16-bit field values.
+    ``descriptors.encode("tmem", ..., check=False)`` for raw 16-bit field values.
     """
     lane = parse_int(lane, "lane")
     column = parse_int(column, "column")
@@ -201,17 +200,22 @@ REGISTER_TABLE: dict[int, tuple[int | None, int | None, int | None]] = {
 }
 _TABLE_COLUMNS = (".16x32bx2 / .16x64b / .32x32b", ".16x128b", ".16x256b")
 
-#: Where each op's register table is: the number in ptx-9.7.16-tcgen05.md, and the number the
-#: stand-alone 9.7.16.8 pages (and the issue) use for the same table.
+#: Where each op's register table is: its number in the PTX ISA 9.7.16 text, and the number the
+#: stand-alone 9.7.16.8 pages use for the same table.
 TABLES: dict[str, tuple[str, str, str]] = {
     "ld": ("Table 47", "Table 49", "9.7.16.8.3"),
     "st": ("Table 48", "Table 50", "9.7.16.8.4"),
 }
 
 
-def _table_name(op: str) -> str:
+def table_source(op: str) -> str:
+    """How every message cites the register table of ``op`` (``ld``/``st``): one text for
+    ``tmem``, ``explain`` and ``lint`` alike."""
     main, alt, section = TABLES[op]
     return f"{main} ({alt} in the stand-alone 9.7.16.8 page), PTX {section}"
+
+
+_table_name = table_source
 
 
 def _op(op: Any) -> str:

@@ -404,15 +404,6 @@ def _idesc_scale_type(ctx: _Ctx) -> Iterator[Finding]:
                             f"{c.name}={c.value}" for c in kind.scale_types), "scale_type")
 
 
-@rule("idesc.scale_id", "idesc", "Tables 43-44", "scale-factor IDs 0-3, or 0/2 for mxf4 and mxf4nvf4")
-def _idesc_scale_id(ctx: _Ctx) -> Iterator[Finding]:
-    if ctx.kind.name in ("mxf4", "mxf4nvf4"):
-        for f in ("a_scale_id", "b_scale_id"):
-            if ctx.d.fields[f] not in (0, 2):
-                yield ctx.error(f"kind::{ctx.kind.name} allows scale factor ID 0 or 2, not "
-                                f"{ctx.d.fields[f]}", f)
-
-
 #: Table 54/55: the .scale_vec::NX sizes each block-scaled kind allows, and those a scale type
 #: narrows them to (kind::mxf4nvf4 with UE4M3 scales: 4X only).
 SCALE_VECS: dict[str, tuple[str, ...]] = {"mxf8f6f4": ("1X",), "mxf4": ("2X",),
@@ -461,8 +452,67 @@ def _idesc_scale_vec(ctx: _Ctx) -> Iterator[Finding]:
                         f"scale_vec::{ctx.scale_vec}", "scale_type", value=ctx.scale_vec)
 
 
-@rule("idesc.scale_id_4x", "idesc", "9.7.16.10.7.2.3, 9.7.16.10.7.3.3",
-      "with scale_vec::4X (block16) the scale factor IDs are 0")
+#: The scale factor IDs each scale-factor layout allows, by (scale_vec, K=96), with the text
+#: that says so: the layout sections of PTX ISA 9.7.16.10.7.2 (A) and 9.7.16.10.7.3 (B) and their
+#: figures.  Audit of every figure of 9.7.16.10.7 against Tables 43-44:
+#:
+#: * 1X / block32, K=32/64 (mxf8f6f4): IDs 0-3 -- 9.7.16.10.7.2.1 and 9.7.16.10.7.3.1
+#:   (Figures 231, 240) and Table 43 ("0-3") agree.
+#: * 2X / block32, K=64/128 (mxf4, mxf4nvf4): IDs 0 and 2 -- 9.7.16.10.7.2.2 and 9.7.16.10.7.3.2
+#:   (Figures 232, 241) and Table 44 ("0 or 2") agree.
+#: * 4X / block16, K=64/128 (mxf4nvf4): ID 0 only -- 9.7.16.10.7.2.3 and 9.7.16.10.7.3.3 ("must be
+#:   0", Figures 233, 242) are narrower than Table 44's "0 or 2"; the sections decide.
+#: * block32 with K=96 ("semantically equivalent to scale_vec::3X", mxf4 and mxf4nvf4 with
+#:   UE8M0): IDs 0-3 -- 9.7.16.10.7.2.4 (Figures 234-237: SFA_ID 00, 01, 10, 11) and
+#:   9.7.16.10.7.3.4 (Figures 243-246 for N<=128, 247-252 for N>128); Table 44 says "0 or 2".
+#:   The K=96 sections are specific to K=96 and decide.
+#: * block16 with K=96 ("semantically equivalent to scale_vec::6X", mxf4nvf4): IDs 0 and 2 --
+#:   9.7.16.10.7.2.5 (Figures 238-239: SFA_ID 00, 10) and 9.7.16.10.7.3.5 (Figures 253-254,
+#:   255-258); here 9.7.16.10.7.2.3's "must be 0" (a K=64/128 section) does not apply.
+#:
+#: Where a table and a layout section disagree, the section (and its figures) decides: it is the
+#: more specific text, naming the K it holds for.  ``scale_vec::2X``/``4X`` of a K=96 MMA are read
+#: as block32/block16 there (Table 54: the ``.blockN`` forms at K=96).
+SCALE_IDS: dict[tuple[str, bool], tuple[tuple[int, ...], str]] = {
+    ("1X", False): ((0, 1, 2, 3), "Table 43"),
+    ("2X", False): ((0, 2), "Tables 43-44"),
+    ("4X", False): ((0,), "9.7.16.10.7.2.3, 9.7.16.10.7.3.3"),
+    ("2X", True): ((0, 1, 2, 3), "9.7.16.10.7.2.4, 9.7.16.10.7.3.4, Figures 234-237, 243-252"),
+    ("4X", True): ((0, 2), "9.7.16.10.7.2.5, 9.7.16.10.7.3.5, Figures 238-239, 253-258"),
+}
+
+
+def _vec_label(vec: str, k96: bool) -> str:
+    if not k96:
+        return f"scale_vec::{vec}"
+    return {"2X": "block32 (scale_vec::3X) at K=96", "4X": "block16 (scale_vec::6X) at K=96"}[vec]
+
+
+def _ids_text(ids: tuple[int, ...]) -> str:
+    """``0``, ``0 or 2``, ``0-3``."""
+    return " or ".join(map(str, ids)) if len(ids) <= 2 else f"{ids[0]}-{ids[-1]}"
+
+
+@rule("idesc.scale_id", "idesc", "Tables 43-44",
+      "scale-factor IDs one of the kind's scale-factor layouts allows (0-3; 0 or 2 for mxf4 and "
+      "mxf4nvf4, 0-3 with K=96)")
+def _idesc_scale_id(ctx: _Ctx) -> Iterator[Finding]:
+    kind = ctx.kind.name
+    if kind not in SCALE_VECS:
+        return
+    k96 = bool(ctx.d.fields.get("k_dim"))
+    allowed = sorted({i for vec in SCALE_VECS[kind] for i in SCALE_IDS[(vec, k96)][0]})
+    if allowed == [0, 1, 2, 3]:
+        return
+    for f in ("a_scale_id", "b_scale_id"):
+        if ctx.d.fields[f] not in allowed:
+            yield ctx.find("error", f"kind::{kind} allows scale factor ID "
+                           f"{_ids_text(tuple(allowed))}, not {ctx.d.fields[f]}", f,
+                           source=SCALE_IDS[("2X", k96)][1])
+
+
+@rule("idesc.scale_id_4x", "idesc", "9.7.16.10.7.2.3, 9.7.16.10.7.3.3, 9.7.16.10.7.2.5, 9.7.16.10.7.3.5",
+      "with scale_vec::4X (block16) the scale factor IDs are 0, or 0 or 2 at K=96")
 def _idesc_scale_id_4x(ctx: _Ctx) -> Iterator[Finding]:
     kind = ctx.kind.name
     if kind not in SCALE_VECS:
@@ -470,17 +520,21 @@ def _idesc_scale_id_4x(ctx: _Ctx) -> Iterator[Finding]:
     implied = SCALE_VEC_BY_TYPE.get((kind, ctx.d.values.get("scale_type") or ""))
     four = ctx.scale_vec == "4X" or (ctx.scale_vec is None and implied == ("4X",))
     maybe = ctx.scale_vec is None and "4X" in SCALE_VECS[kind] and not four
+    k96 = bool(ctx.d.fields.get("k_dim"))
+    allowed, source = SCALE_IDS[("4X", k96)]
+    label = _vec_label("4X", k96)
     for f in ("a_scale_id", "b_scale_id"):
         raw = ctx.d.fields[f]
-        if not raw:
+        if raw in allowed:
             continue
         if four:
             why = "" if ctx.scale_vec else \
                 f" ({ctx.d.values['scale_type']} scales mean scale_vec::4X, Table 55)"
-            yield ctx.error(f"the scale factor ID must be 0 with scale_vec::4X{why}, not {raw}", f)
+            yield ctx.find("error", f"the scale factor ID must be {_ids_text(allowed)} with "
+                           f"{label}{why}, not {raw}", f, source=source)
         elif maybe:
-            yield ctx.note(f"scale factor ID {raw} is invalid with scale_vec::4X (valid with 2X)",
-                           f)
+            yield ctx.find("note", f"scale factor ID {raw} is invalid with {label} (valid with "
+                           f"{_vec_label('2X', k96)})", f, source=source)
 
 
 @rule("idesc.k96", "idesc", "Table 44, 9.7.16.2.1.1",

@@ -292,6 +292,18 @@ class DumpFinding:
         return self.candidates[0] if self.candidates else None
 
     @property
+    def ambiguous(self) -> tuple[Candidate, ...]:
+        """The other readings exactly as likely as the best one, as an instruction descriptor of
+        another kind (f16 f16 x f16 and f8f6f4 e4m3 x e4m3 share words): nothing in the input
+        decides between them (``kind=``, or the instruction that uses the word, would), so the
+        best reading is one of equals.  Empty when the best reading stands alone."""
+        best = self.best
+        if best is None or best.descriptor != "idesc":
+            return ()
+        return tuple(c for c in self.candidates[1:] if c.descriptor == "idesc"
+                     and c.kind != best.kind and c.confidence == best.confidence)
+
+    @property
     def hex(self) -> str:
         return f"{self.word:#0{self.size // 4 + 2}x}"
 
@@ -488,7 +500,8 @@ def _valid_idesc(word: int, kind: str | None, arch: str) -> list[tuple[Decoded, 
 
 def _also(readings: list[tuple[Decoded, list[Finding]]], this: Decoded) -> str:
     others = [f"kind::{d.kind}" for d, _ in readings if d.kind != this.kind]
-    return f"; also valid as {', '.join(others)}" if others else ""
+    return (f"; also valid as {', '.join(others)} (the word does not name its kind: the kind "
+            f"option or the instruction decides)") if others else ""
 
 
 def _smem_plausibility(d: Decoded) -> tuple[float, list[str]]:

@@ -9,9 +9,10 @@ way in pure Python.  Both give the same values bit for bit.
 
 ``encode_many(descriptor, rows)`` encodes a sequence of parameter mappings (``encode``'s
 keyword parameters) into a list of ints (``iter_encode``: one at a time; ``descgen batch``
-encodes its entries this way, one run of entries of the same descriptor at a time).  The
-semantic checks run once per distinct parameter set (the memo of :func:`descriptors.encode`),
-so NumPy brings nothing there.
+encodes its entries this way, one run of entries of the same descriptor at a time).  It is the
+packing of ``descriptors.encode(..., check=False)``: fields and values are checked (once per
+distinct parameter set, the codec's memo), the rules of the PTX text are not (``validate``
+them; ``descgen batch`` does), so NumPy brings nothing there.
 
 Refusals are :func:`descriptors.decode`'s and :func:`descriptors.encode`'s own exceptions (same
 class and message) for the first bad word or row, with a note naming its index.
@@ -145,7 +146,8 @@ def decode_many(descriptor: str, words: Iterable[Any], kind: str | None = None) 
 
 def encode_many(descriptor: str, rows: Iterable[Mapping[str, Any]]) -> list[int]:
     """Encode many parameter sets of one descriptor: ``[encode(descriptor, **row) for row in
-    rows]``, each distinct parameter set checked once (the memo of :func:`descriptors.encode`).
+    rows]`` with ``check=False`` (the packing, not the rules), each distinct parameter set
+    checked once (the codec's memo).
 
     Raises what :func:`descriptors.encode` raises (:class:`FieldError`,
     :class:`ParameterError`) for the first row it refuses, with a note giving its index;

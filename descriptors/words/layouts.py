@@ -120,7 +120,8 @@ def declarations() -> tuple[Layout, ...]:
         reserved(2, "Reserved, 0 (CUTLASS: sparse_id2)"),
         "sparse" / BitsInteger(1) * "Sparsity: 0 dense, 1 sparse",
         reserved(1),
-        "b_scale_id" / BitsInteger(2) * "Matrix B scale factor data ID (0 or 2)",
+        "b_scale_id" / BitsInteger(2) * ("Matrix B scale factor data ID (0 or 2; 4X: 0; "
+                                                  "K=96: block32 0-3, block16 0 or 2)"),
         reserved(1),
         "a_type" / BitsInteger(3) * "Matrix A type: E2M1 1",
         "b_type" / BitsInteger(2) * "Matrix B type: E2M1 1",
@@ -133,7 +134,8 @@ def declarations() -> tuple[Layout, ...]:
         "scale_type" / BitsInteger(1) * "Scale matrix type: 1 UE8M0, 0 UE4M3 (mxf4nvf4 only)",
         reserved(3, "Reserved, 0 (CUTLASS writes M >> 4 into bits 24-28)"),
         "m_dim" / BitsInteger(2) * "M >> 7 (dimension of matrix A)",
-        "a_scale_id" / BitsInteger(2) * "Matrix A scale factor data ID (0 or 2)",
+        "a_scale_id" / BitsInteger(2) * ("Matrix A scale factor data ID (0 or 2; 4X: 0; "
+                                                  "K=96: block32 0-3, block16 0 or 2)"),
         "k_dim" / BitsInteger(1) * "K dimension: 0 dense K=64 / sparse K=128, 1 dense K=96 (sm_103a)",
         aliases={**_BLOCK_SCALED_ALIASES, "k_size": "k_dim"},
     )

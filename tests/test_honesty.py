@@ -1,0 +1,135 @@
+"""Issue 24: what a new user found wrong or misleading -- one test per item, each failing
+before its fix.  Fast: no subprocess, no fixture rebuild."""
+
+from __future__ import annotations
+
+import pytest
+
+import descriptors
+from descriptors import InvalidDescriptorError
+
+
+# ------------------------------------------------------------------ encode checks by default
+
+def test_encode_refuses_a_rule_breaking_word_by_default():
+    # N=264 is above Table 39's 256: the CLI refuses it (exit 1), and so does the library
+    with pytest.raises(InvalidDescriptorError) as exc:
+        descriptors.encode("idesc", kind="f16", a_type="bf16", b_type="bf16", d_type="f32",
+                           m=128, n=264)
+    assert "[idesc.shape]" in str(exc.value) and "Table 39" in str(exc.value)
+    assert [f.rule for f in exc.value.findings if f.severity == "error"] == ["idesc.shape"]
+    assert isinstance(exc.value, descriptors.DescgenError)
+
+
+def test_encode_check_false_is_the_raw_packing():
+    word = descriptors.encode("idesc", kind="f16", a_type="bf16", b_type="bf16", d_type="f32",
+                              m=128, n=264, check=False)
+    assert word == descriptors.words.codec.encode(
+        "idesc", kind="f16", a_type="bf16", b_type="bf16", d_type="f32", m=128, n=264)
+    assert descriptors.decode("idesc", word, kind="f16").values["n"] == 264
+
+
+def test_encode_takes_the_context_the_cli_takes():
+    p = dict(kind="f16", a_type="bf16", b_type="bf16", d_type="f32", m=256, n=256)
+    assert descriptors.encode("idesc", **p) == 0x10400490          # cta_group unknown: a note
+    assert descriptors.encode("idesc", **p, cta_group=2) == 0x10400490
+    with pytest.raises(InvalidDescriptorError, match=r"idesc\.shape"):
+        descriptors.encode("idesc", **p, cta_group=1)
+    bs = dict(kind="mxf4nvf4", a_type="e2m1", b_type="e2m1", scale_type="ue8m0", m=128, n=256,
+              a_scale_id=2)
+    assert descriptors.encode("idesc", **bs, scale_vec="2X")
+    with pytest.raises(InvalidDescriptorError, match=r"idesc\.scale_id_4x"):
+        descriptors.encode("idesc", **bs, scale_vec="4X")
+    assert descriptors.encode("tmem", lane=0, column=128, alloc=256) == 128
+    assert descriptors.encode("tmem", lane=0, column=128, alloc=64) == 128  # a warning only
+    with pytest.raises(InvalidDescriptorError, match=r"tmem\.column"):
+        descriptors.encode("tmem", lane=0, column=600)
+    with pytest.raises(InvalidDescriptorError, match="sm_100a"):
+        descriptors.encode("idesc", kind="mxf4", a_type="e2m1", b_type="e2m1", m=256, n=256,
+                           k=96, cta_group=2)
+    assert descriptors.encode("idesc", kind="mxf4", a_type="e2m1", b_type="e2m1", m=256, n=256,
+                              k=96, cta_group=2, arch="sm_103a")
+
+
+# ------------------------------------------------------------------ ambiguous idesc readings
+
+def _dump(text: str, *args: str):
+    from typer.testing import CliRunner
+
+    from cli.main import app
+    return CliRunner().invoke(app, ["dump", "-", "--table-only", *args], input=text)
+
+
+def test_dump_says_a_word_of_two_kinds_is_ambiguous_and_shows_both():
+    r = _dump("0x08218010\n")
+    assert r.exit_code == 0, r.output
+    row = next(line for line in r.stdout.splitlines() if "0x08218010" in line)
+    assert "ambiguous: idesc kind::f16 f16 x f16" in row
+    assert "| or kind::f8f6f4 e4m3 x e4m3" in row
+    from descriptors.tools.dump import scan
+    (f,) = scan("0x08218010\n")
+    assert [c.kind for c in (f.best, *f.ambiguous)] == ["f16", "f8f6f4"]
+
+
+def test_dump_with_the_kind_given_is_not_ambiguous():
+    r = _dump("0x08218010\n", "--kind", "f8f6f4")
+    assert r.exit_code == 0, r.output
+    row = next(line for line in r.stdout.splitlines() if "0x08218010" in line)
+    assert "ambiguous" not in row and "kind::f8f6f4 e4m3 x e4m3" in row
+
+
+# ------------------------------------------------------------------ idesc --help: no false defaults
+
+def test_idesc_help_does_not_claim_defaults_it_does_not_apply():
+    import re
+
+    from typer.testing import CliRunner
+
+    from cli.main import app
+    runner = CliRunner()
+    text = " ".join(runner.invoke(app, ["idesc", "--help"], terminal_width=200).stdout.split())
+    cta = re.search(r"--cta-group <str> (.*?) --ws", text).group(1)
+    ws = re.search(r"--ws / --no-ws (.*?) --scale-vec", text).group(1)
+    assert "default" not in cta and "not assumed" in cta
+    assert "default" not in ws and "not assumed" in ws
+    base = ["idesc", "--kind", "f16", "--a-type", "bf16", "--b-type", "bf16", "-n", "128"]
+    # what the help says: not given, the rules accept what some context allows ...
+    assert runner.invoke(app, [*base, "-m", "256"]).exit_code == 0
+    assert runner.invoke(app, [*base, "-m", "64", "--max-shift", "8"]).exit_code == 0
+    # ... and given, they are checked
+    assert runner.invoke(app, [*base, "-m", "256", "--cta-group", "1"]).exit_code == 1
+    assert runner.invoke(app, [*base, "-m", "64", "--max-shift", "8", "--no-ws"]).exit_code == 1
+
+
+# ------------------------------------------------------------------ explain warns as lint does
+
+def test_explain_gives_the_missing_aligned_warning_lint_gives():
+    from typer.testing import CliRunner
+
+    from cli.main import app
+    from descriptors.isa.instructions import check_instruction
+    line = "tcgen05.ld.sync.16x32bx2.x4.b32 {r0,r1,r2,r3}, [t], 64;"
+    lint = [f for f in check_instruction(line) if f.severity == "warning"]
+    assert [f.rule for f in lint] == ["tcgen05.ld.qualifier"]
+    for fmt in ("text", "json"):
+        r = CliRunner().invoke(app, ["explain", line, "-f", fmt, "--plain"])
+        assert r.exit_code == 0, r.output
+        assert "warning: [tcgen05.ld.qualifier]" in r.stderr and "missing .aligned" in r.stderr
+    clean = CliRunner().invoke(app, ["explain", line.replace(".sync.", ".sync.aligned.")])
+    assert clean.exit_code == 0 and clean.stderr == ""
+
+
+# ------------------------------------------------------------------ one citation, no file names
+
+def test_explain_and_tmem_cite_the_register_table_alike_and_name_no_file():
+    from typer.testing import CliRunner
+
+    from cli.main import app
+    from descriptors.isa import tmem
+    runner = CliRunner()
+    cite = tmem.table_source("ld")
+    assert cite.startswith("Table 47 ") and "PTX 9.7.16.8.3" in cite
+    explain = runner.invoke(app, ["explain", "tcgen05.ld.sync.aligned.16x256b.x4.b32 {r0}, [t];"])
+    footprint = runner.invoke(app, ["tmem", "--ld", "16x256b.x128"])
+    for r in (explain, footprint):
+        assert r.exit_code == 2 and cite in r.stderr and ".md" not in r.stderr
