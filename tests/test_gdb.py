@@ -260,3 +260,15 @@ def test_tmem_command_warp_lanes() -> None:
     assert "lane 32, column 64" in text and "warning: [tmem.warp_lanes]" in text
     _gdb, cmds, out = standin("", {"UR8": (32 << 16) | 64}, sm_type="sm_100", thread=(40, 0, 0))
     assert "note: [tmem.warp_lanes]" in run(cmds, out, "descgen tmem", "$UR8")
+
+
+@pytest.mark.parametrize("session,stop", [("lineinfo_1", 0), ("G_0", 0), ("G_0", 1)])
+def test_the_stand_in_prints_what_cuda_gdb_printed(session: str, stop: int) -> None:
+    """ext_*.txt: the extension run inside cuda-gdb 13.0 on the H100; the stand-in, fed the
+    registers recorded at the same stop, prints the same lines."""
+    import re
+    text = (GDB / f"ext_{session}.txt").read_text(encoding="utf-8")
+    blocks = re.findall(r"\(cuda-gdb\) descgen mma\n(.*?[A-Z]+: \d+ error\(s\)[^\n]*\n)", text, re.S)
+    s = recorded(f"regs_{session}")[stop]
+    _gdb, cmds, out = standin(s["x/i"], s["registers"])
+    assert run(cmds, out, "descgen mma") == blocks[stop]

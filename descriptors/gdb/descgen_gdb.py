@@ -7,10 +7,12 @@ load only for other commands)."""
 import os
 import sys
 
-try:
-    _root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-except NameError:  # a gdb that runs sourced files without __file__
-    _root = None
+# cuda-gdb 13.0 runs a sourced file in __main__'s globals, whose __file__ is not this file (the
+# import failed both with and without reading __file__: fixtures/gdb/ext_lineinfo_2.txt); the
+# code object names the file (the traceback there shows it)
+_here = sys._getframe().f_code.co_filename
+_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(_here)))) \
+    if _here and os.path.isfile(_here) else None
 for _p in [p for p in os.environ.get("DESCGEN_GDB_PATH", "").split(":") if p] + \
         ([_root] if _root else []):
     if _p not in sys.path:
