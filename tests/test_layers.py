@@ -9,7 +9,8 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "descriptors"
 #: floor of each top-level part of the package, lowest first
-FLOORS = {"errors": 0, "words": 1, "rules": 2, "layout": 3, "isa": 3, "readers": 4, "tools": 5}
+FLOORS = {"errors": 0, "words": 1, "rules": 2, "layout": 3, "isa": 3, "readers": 4, "tools": 5,
+          "gdb": 6}
 MODULES = sorted(p for p in PACKAGE.rglob("*.py") if p.parent != PACKAGE or p.stem == "errors")
 
 

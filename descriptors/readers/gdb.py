@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["register_row", "command", "printed", "value", "REGISTER_ROW", "REGISTER_NAME"]
+__all__ = ["register_row", "command", "printed", "value", "disassembly", "REGISTER_ROW",
+           "REGISTER_NAME"]
 
 REGISTER_ROW = re.compile(r"\s*\$?(U?R)(\d{1,3})\s++0x([0-9A-Fa-f]{1,8})(?:\s++-?\d++)?\s*\Z")
 PROMPT = re.compile(r"\s*\((?:cuda-)?gdb\)\s*(.*)")
@@ -23,6 +24,7 @@ PRINT = re.compile(r"(?:p|print|output|inspect|call)(?:/\w{1,8})?\s++(.+)")
 VALUE = re.compile(r"\s*\$\d{1,9}\s*=\s*(.*)")
 EXPRESSION = re.compile(r"[A-Za-z_][\w.\->\[\]]{0,127}")
 REGISTER_NAME = re.compile(r"\$?(U?R)(\d{1,3})\Z")
+DISASSEMBLY = re.compile(r"\s*(?:=>)?\s*(0x[0-9A-Fa-f]{1,16})?\s*(?:<([^>]{0,512})>)?\s*:?\s*(\S.*?)\s*\Z")
 
 
 def register_row(line: str) -> tuple[str, int, str] | None:
@@ -55,3 +57,13 @@ def value(line: str) -> str | None:
     """The printed value of a ``$N = value`` line, or ``None``."""
     m = VALUE.match(line)
     return m.group(1) if m is not None else None
+
+
+def disassembly(text: str) -> tuple[int | None, str | None, str] | None:
+    """``(address, symbol, instruction)`` of the first ``x/i`` line in ``text`` (the ``=>``
+    marker, the address and ``<symbol+offset>`` are optional), or ``None`` when it holds none."""
+    for line in text.splitlines():
+        m = DISASSEMBLY.match(line)
+        if m is not None and m.group(3):
+            return (int(m.group(1), 16) if m.group(1) else None), m.group(2), m.group(3)
+    return None

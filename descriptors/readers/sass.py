@@ -77,7 +77,8 @@ from .values import Alternative, ValueSet, join, meet, single
 
 __all__ = ["read_sass", "SASS_MMA", "SASS_SCALE_VEC", "SASS_4X", "SASS_4X_SUFFIXES", "mma_kinds",
            "is_4x", "SASS_TMEM_SHAPES", "SASS_TMEM_REDUCTIONS", "SASS_CTA_GROUP", "TmemAccess",
-           "tmem_access", "cta_group"]
+           "tmem_access", "cta_group", "instruction", "SASS_WGMMA", "WgmmaDescriptor",
+           "wgmma_descriptors"]
 
 #: SASS MMA opcode -> candidate kinds (observed with nvcc 13.0 for sm_100a; the table above).
 #: Block-scaled kinds carry a scale ``tmem[..]`` operand.
@@ -845,3 +846,58 @@ def read_sass(lines: Iterable[str], first_line: int = 1) -> Iterator[Instruction
         elif kind == "label":
             labels[str(item)] = len(fn)
     yield from _analyse(fn, labels, arch, name, reason)
+
+
+# ---------------------------------------------------------------------------- one line; wgmma
+
+def instruction(line: str) -> tuple[str | None, str, tuple[str, ...]] | None:
+    """``(guard, opcode, operand texts)`` of one SASS instruction line -- a listing's, or
+    cuda-gdb's ``x/i`` dialect without spaces or ``;`` (``HGMMA.64x64x16.F32
+    R24,gdesc[UR4],RZ,!UPT,gsb0``) -- read as :func:`read_sass` reads it; ``None`` for a
+    line that is no instruction."""
+    for kind, item in _items([line]):
+        if kind == "ins":
+            return item.pred, item.op, tuple(t for t, _c in item.ops)  # type: ignore[union-attr]
+    return None
+
+
+#: sm_90a warpgroup MMAs (``wgmma.mma_async``) in SASS -> the PTX input types they serve.
+#: Observed with nvcc 13.0 and cuda-gdb 13.0 on an H100 (fixtures/gdb): ``gdesc[URn]`` names
+#: four uniform registers, A's descriptor in URn:URn+1 (low:high) and B's in URn+2:URn+3; with
+#: A from registers (``R24,R56,gdesc[UR4].tnspB``) URn:URn+1 are not read (0 in the
+#: recordings); ``.tnspA``/``.tnspB`` on the operand mark an MN-major (transposed) A/B.
+SASS_WGMMA = {"HGMMA": "f16, bf16 or tf32", "IGMMA": "s8 or u8", "QGMMA": "e4m3 or e5m2",
+              "BGMMA": "b1"}
+
+
+@dataclass(frozen=True)
+class WgmmaDescriptor:
+    """One descriptor a SASS wgmma reads: ``name`` (``a_desc``/``b_desc``), the operand as
+    written, its register pair ``(low, high)`` and the operand's major-ness (``K``/``MN``)."""
+
+    name: str
+    text: str
+    registers: tuple[str, str]
+    major: str
+
+
+def wgmma_descriptors(opcode: str, operands: Iterable[str]) -> tuple[WgmmaDescriptor, ...]:
+    """The descriptors a ``HGMMA``/``IGMMA``/``QGMMA``/``BGMMA`` reads (:data:`SASS_WGMMA`);
+    ``()`` for another opcode or one without a ``gdesc[..]`` operand."""
+    if opcode.split(".", 1)[0] not in SASS_WGMMA:
+        return ()
+    texts = list(operands)
+    at = next((k for k, t in enumerate(texts) if t.startswith("gdesc[")), None)
+    m = _MEM.match(texts[at].split("]", 1)[0] + "]") if at is not None else None
+    if m is None or not m.group(2) or m.group(2).endswith("Z"):
+        return ()
+    base = m.group(2)
+    quals = set(texts[at].split("]", 1)[1].split(".")[1:])  # type: ignore[index]
+    a_in_registers = at >= 2 and _reg_name(texts[at - 1]) is not None
+    out = []
+    if not a_in_registers:
+        out.append(WgmmaDescriptor("a_desc", texts[at], (base, _pair(base, 1) or base),  # type: ignore[index]
+                                   "MN" if "tnspA" in quals else "K"))
+    out.append(WgmmaDescriptor("b_desc", texts[at], (_pair(base, 2) or base, _pair(base, 3) or base),  # type: ignore[index]
+                               "MN" if "tnspB" in quals else "K"))
+    return tuple(out)
