@@ -133,3 +133,26 @@ def test_explain_and_tmem_cite_the_register_table_alike_and_name_no_file():
     footprint = runner.invoke(app, ["tmem", "--ld", "16x256b.x128"])
     for r in (explain, footprint):
         assert r.exit_code == 2 and cite in r.stderr and ".md" not in r.stderr
+
+
+# ------------------------------------------------------------------ no private paths
+
+def test_readme_links_stay_in_the_repository_and_nothing_names_private_notes():
+    import re
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text()
+    # markdown links and backticked paths that leave the repository break in a clone
+    prose = re.sub(r"`[^`\n]*`", "", re.sub(r"```.*?```", "", readme, flags=re.S))
+    for target in re.findall(r"\]\(([^)#]+)\)", prose) + re.findall(r"`(\.\./[^`]*)`", readme):
+        if target.startswith(("http://", "https://")):
+            continue
+        assert not target.startswith(("../", "/")), target
+        assert (root / target).exists(), target
+    private = ("spec-" + "facts", "shared/" + "notes", "/work/" + "shared")
+    for folder in ("descriptors", "cli", "tests", "fixtures"):
+        for path in (root / folder).rglob("*"):
+            if path.is_file() and path.suffix in (".py", ".md", ".toml", ".json", ".txt"):
+                text = path.read_text(errors="replace")
+                assert not any(p in text for p in private), path
+    assert not any(p in readme for p in private)

@@ -3,9 +3,8 @@
 ``encode.field`` finding, the real-world fixtures, a never-raises property and the refusals of
 malformed questions.
 
-Sources: PTX ISA 9.7.16 (/work/shared/spec/ptx-9.7.16-tcgen05.md) Tables 39-45, 49-52,
-9.7.16.3.1 (absolute LBO), the tcgen05.mma target ISA notes, and
-/work/shared/notes/spec-facts.md.
+Sources: PTX ISA 9.7.16 Tables 39-45, 49-52, 9.7.16.3.1 (absolute LBO), the tcgen05.mma target
+ISA notes, and the CUTLASS headers the README cites.
 """
 
 from __future__ import annotations

@@ -692,7 +692,8 @@ TMEM_LANES, TMEM_COLUMNS = 128, 512
 _LANES, _COLUMNS = TMEM_LANES, TMEM_COLUMNS
 
 
-#: CUTLASS keeps a sub-word byte index in the top two bits of the lane field (spec-facts.md).
+#: CUTLASS keeps a sub-word byte index in the top two bits of the lane field
+#: (CUTLASS ``cute/arch/mma_sm100_desc.hpp``: ``a_sf_id_ = (tmem_sfa_addr & 0xC0000000) >> 30``).
 _LANE = TMEM.by_name["lane"]
 _BYTE_INDEX_SHIFT = _LANE.width - 2
 _BYTE_INDEX_BITS = f"{_LANE.msb}-{_LANE.msb - 1}"
