@@ -156,3 +156,19 @@ def test_readme_links_stay_in_the_repository_and_nothing_names_private_notes():
                 text = path.read_text(errors="replace")
                 assert not any(p in text for p in private), path
     assert not any(p in readme for p in private)
+
+
+# ------------------------------------------------------------------ diff of wgmma words
+
+def test_diff_reads_wgmma_words_with_as_wgmma_or_arch_sm_90a():
+    from typer.testing import CliRunner
+    from cli.main import app
+    a, b = "0x4000004000010000", "0x4000004000010040"
+    for args in (["--as", "wgmma"], ["--as", "smem", "--arch", "sm_90a"]):
+        r = CliRunner().invoke(app, ["diff", a, b, *args])
+        assert r.exit_code == 1, r.output
+        assert r.stdout.startswith("wgmma: 0x4000004000010000 and 0x4000004000010040 differ in 1 field")
+        assert "error:" not in r.stdout and "does not exist" not in r.stdout
+        assert r.stdout.count(": valid:") == 2
+    r = CliRunner().invoke(app, ["diff", a, a, "--as", "smem", "--arch", "sm_90a", "-f", "json"])
+    assert r.exit_code == 0 and '"descriptor": "wgmma"' in r.stdout
