@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -113,6 +114,10 @@ def layout_cmd(
             raise ParameterError("--sparse, --compressed and -k apply to --k-steps")
     if svg is not None:
         _write_svg(result, svg)
+    if fmt is not LayoutFormat.text and fmt is not LayoutFormat.json:
+        # the word alone: what it rests on goes to stderr (text and JSON carry every note)
+        for caveat in getattr(result, "caveats", ()):
+            sys.stderr.write(f"descgen: note: {caveat}\n")
     if fmt is LayoutFormat.hex:
         typer.echo("\n".join(s.hex for s in steps) if steps is not None else result.hex)
     elif fmt is LayoutFormat.json:

@@ -172,3 +172,21 @@ def test_diff_reads_wgmma_words_with_as_wgmma_or_arch_sm_90a():
         assert r.stdout.count(": valid:") == 2
     r = CliRunner().invoke(app, ["diff", a, a, "--as", "smem", "--arch", "sm_90a", "-f", "json"])
     assert r.exit_code == 0 and '"descriptor": "wgmma"' in r.stdout
+
+
+# ------------------------------------------------------------------ layout: notes in every format
+
+def test_layout_tile_order_note_reaches_the_user_in_every_format():
+    from typer.testing import CliRunner
+    from cli.main import app
+    args = ["layout", "--major", "MN", "--swizzle", "128B", "--a-type", "bf16", "--tile", "128x64"]
+    for fmt in ("text", "json", "hex"):
+        r = CliRunner().invoke(app, [*args, "-f", fmt, "--plain"] if fmt == "text" else [*args, "-f", fmt])
+        assert r.exit_code == 0, r.output
+        assert "tile order not given" in r.output, fmt
+    r = CliRunner().invoke(app, [*args, "-f", "hex"])
+    assert r.stdout == "0x4000408000400000\n"
+    assert r.stderr.startswith("descgen: note: tile order not given") and "--tile-order" in r.stderr
+    # given, nothing is assumed: no note
+    r = CliRunner().invoke(app, [*args, "--tile-order", "k_first", "-f", "hex"])
+    assert r.exit_code == 0 and r.stderr == ""

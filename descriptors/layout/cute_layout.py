@@ -66,7 +66,9 @@ class CuteDescriptor:
     ``start_address_bytes``; ``pattern`` (where the swizzle pattern starts: ``"address"``,
     absolute repeat boundaries, or ``"origin"``, the layout's origin); ``canonical_layout``
     (PTX's canonical form with the numbers filled in); ``k_steps`` (one per MMA K block when
-    the layout is a partitioned tensor ``(MMA, MMA_M/N, MMA_K)``, else empty); ``notes``."""
+    the layout is a partitioned tensor ``(MMA, MMA_M/N, MMA_K)``, else empty); ``notes``;
+    ``caveats``, the notes the word rests on (only block 0 / index 0 of a mode is read, no
+    address was given): a caller printing only the words must still show these."""
 
     word: int
     fields: dict[str, int]
@@ -85,6 +87,7 @@ class CuteDescriptor:
     canonical_layout: str
     k_steps: tuple[KStep, ...] = ()
     notes: tuple[str, ...] = field(default=())
+    caveats: tuple[str, ...] = field(default=())
 
     @property
     def hex(self) -> str:
@@ -526,7 +529,13 @@ def cute_layout_descriptor(layout: str | CuteLayout, *, dtype: str | None = None
         dtype=el.name, kind=_kind(kind).name if kind is not None else None, T=el.T,
         shape=(size(ms), size(ks)), lbo_bytes=lbo, sbo_bytes=sbo, base_offset=base,
         start_address_bytes=first, pattern=pattern, canonical_layout=canonical,
-        k_steps=tuple(k_steps), notes=tuple(notes))
+        k_steps=tuple(k_steps), notes=tuple(notes),
+        caveats=tuple(n for n in notes if n.startswith(_CAVEATS)))
+
+
+#: The notes of :func:`cute_layout_descriptor` that the word rests on: a mode read at index 0
+#: only, no address given.
+_CAVEATS = ("mode ", "start address 0:")
 
 
 def cute_descriptor(layout: str | CuteLayout, *, dtype: str | None = None, major: str, swizzle: str | None = None,
