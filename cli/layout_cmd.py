@@ -21,17 +21,20 @@ import typer
 
 from descriptors import ParameterError, parse_int
 from descriptors.layout.cute_layout import CuteDescriptor, cute_layout_descriptor, descriptor_cute_layout
-from .common import NoColorOpt, PlainOpt, _alias, _console, format_option
+from descriptors.tools.output import DEFAULT_NAMES, NAMED_FORMATS, describe_params, render_word
+from .common import NameOpt, NoColorOpt, PlainOpt, _alias, _console, _name_unused, format_option
 from descriptors.layout.smem_layout import (DTYPES, DescriptorLayout, KStep, SmemLayout, _tile,
                                      atom_table, explain_descriptor, layout_descriptor,
                                      tiling_table)
 
 
 #: Formats of ``descgen layout``.
-LAYOUT_FORMATS = ("text", "json", "hex")
+LAYOUT_FORMATS = ("text", "json", "hex", "c", "cpp", "python")
 LayoutFormat, LayoutFormatOpt = format_option("LayoutFormat", LAYOUT_FORMATS, {
     "text": "the layout, its fields and K steps as tables (--plain: aligned text; --show adds the picture)",
-    "hex": "the word; one per K step with --k-steps or a CuTe layout's K mode"})
+    "hex": "the word; one per K step with --k-steps or a CuTe layout's K mode",
+    "c": "a C++ constexpr line, also C23; one per K step (NAME_K0, NAME_K1, ...)",
+    "python": "a Python assignment; one per K step (NAME_K0, NAME_K1, ...)"})
 
 
 def _dtype_help() -> str:
@@ -60,6 +63,7 @@ def layout_cmd(
     show: Annotated[bool, typer.Option("--show", help="Draw the swizzle atom: which 16-byte chunk of each row lands where.")] = False,
     svg: Annotated[Path | None, typer.Option("--svg", help="Write the swizzle-atom picture to this SVG file.")] = None,
     fmt: LayoutFormatOpt = LayoutFormat.text,
+    name: NameOpt = None,
     plain_: PlainOpt = False,
     no_color: NoColorOpt = False,
 ) -> None:
@@ -118,7 +122,14 @@ def layout_cmd(
         # the word alone: what it rests on goes to stderr (text and JSON carry every note)
         for caveat in getattr(result, "caveats", ()):
             sys.stderr.write(f"descgen: note: {caveat}\n")
-    if fmt is LayoutFormat.hex:
+    _name_unused(name, fmt.value)
+    if fmt.value in NAMED_FORMATS:
+        given = {"major": major, "swizzle": swizzle, "dtype": dtype, "tile": tile,
+                 "tile_order": tile_order, "cute": cute, "start_address": start_address,
+                 "kind": kind, "explain": explain}
+        typer.echo(_constants("smem", result.word, steps, fmt.value, name,
+                              {k: v for k, v in given.items() if v is not None}))
+    elif fmt is LayoutFormat.hex:
         typer.echo("\n".join(s.hex for s in steps) if steps is not None else result.hex)
     elif fmt is LayoutFormat.json:
         data = result.to_dict()
@@ -140,6 +151,20 @@ def layout_cmd(
             console = Console(highlight=False, soft_wrap=False, width=160,
                               **({"color_system": None} if no_color else {}))
             console.print(_picture(result, colour=not no_color))
+
+
+def _constants(descriptor: str, word: int, steps: list[KStep] | None, fmt: str,
+               name: str | None, params: dict[str, Any]) -> str:
+    """The word (or one word per K step, ``NAME_K<i>``) as C++/Python constants, the layout's
+    inputs as their comment."""
+    base = name if name is not None else DEFAULT_NAMES[descriptor]
+    if steps is None:
+        return render_word(descriptor, word, fmt, name=base, params=params)
+    comment = ("// " if fmt != "python" else "# ") + f"{descriptor}: {describe_params(params)}"
+    return "\n".join([comment] + [
+        render_word(descriptor, s.word, fmt, name=f"{base}_K{s.index}",
+                    params={"k_step": s.index, "k_elements": s.k_elements})
+        for s in steps])
 
 
 def _refuse_with(what: str, options: tuple[tuple[str, Any], ...], flag: bool, why: str) -> None:

@@ -190,3 +190,38 @@ def test_layout_tile_order_note_reaches_the_user_in_every_format():
     # given, nothing is assumed: no note
     r = CliRunner().invoke(app, [*args, "--tile-order", "k_first", "-f", "hex"])
     assert r.exit_code == 0 and r.stderr == ""
+
+
+# ------------------------------------------------------------------ batch -, layout as constants
+
+def test_batch_reads_stdin_toml_or_json():
+    from typer.testing import CliRunner
+    from cli.main import app
+    toml = '[[configs]]\nname = "A"\ndescriptor = "smem"\nswizzle = "128B"\n' \
+           'stride_byte_offset = 1024\nleading_byte_offset = 16\n'
+    js = '{"configs": [{"name": "A", "descriptor": "smem", "swizzle": "128B", ' \
+         '"stride_byte_offset": 1024, "leading_byte_offset": 16}]}'
+    for text in (toml, js):
+        r = CliRunner().invoke(app, ["batch", "-", "-f", "python"], input=text)
+        assert r.exit_code == 0, r.output
+        assert "A = 0x4000404000010000" in r.stdout and "from stdin" in r.stdout
+    r = CliRunner().invoke(app, ["batch", "-"], input="")
+    assert r.exit_code == 2 and r.stderr == ("descgen: error: stdin: the file is empty; a batch "
+                                             "file holds a list 'configs'\n")
+
+
+def test_layout_gives_cpp_and_python_constants_with_name():
+    from typer.testing import CliRunner
+    from cli.main import app
+    args = ["layout", "--major", "K", "--swizzle", "128B", "--a-type", "bf16", "--tile", "128x64"]
+    r = CliRunner().invoke(app, [*args, "-f", "c", "--name", "A_DESC"])
+    assert r.exit_code == 0, r.output
+    assert r.stdout.startswith("constexpr uint64_t A_DESC = 0x4000404000010000ull;  // smem: major=K")
+    r = CliRunner().invoke(app, [*args, "-f", "python", "--k-steps", "--kind", "f16"])
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("# smem: major=K") and len(lines) == 5
+    assert lines[1].startswith("SMEM_DESC_K0 = 0x4000404000010000  #")
+    assert lines[4].startswith("SMEM_DESC_K3 = 0x4000404000010006  #")
+    r = CliRunner().invoke(app, [*args, "-f", "cpp", "--name", "auto"])
+    assert r.exit_code == 2 and "C++ keyword" in r.stderr
