@@ -54,7 +54,7 @@ def layout_cmd(
     kind: Annotated[str | None, typer.Option("--kind", help="MMA kind: picks e2m1's packing (padded for f8f6f4/mxf8f6f4, packed for mxf4/mxf4nvf4) and the K of --k-steps.")] = None,
     unused_lbo_bytes: Annotated[str, typer.Option("--unused-lbo-bytes", help="LBO written where it is unused (K-major swizzled): 16 (raw 1, CUTLASS) or 0 (DeepGEMM).")] = "16",
     lbo_address: Annotated[str | None, typer.Option("--lbo-address", help="Absolute leading-dimension address mode (sm_103a): byte address of the second K chunk.")] = None,
-    k_steps: Annotated[bool, typer.Option("--k-steps", help="List the descriptors an MMA loop issues stepping through the tile's K.")] = False,
+    k_steps: Annotated[bool, typer.Option("--k-steps", help="List the descriptors an MMA loop issues stepping through the tile's K (with --cute: one per MMA of the slice's K; a partitioned tensor lists its K mode anyway).")] = False,
     sparse: Annotated[bool, typer.Option("--sparse/--dense", help="--k-steps: sparse MMA (K doubled, Table 39).")] = False,
     compressed: Annotated[bool, typer.Option("--compressed", help="--k-steps: the sparse A operand, stored with half its K.")] = False,
     k: Annotated[str | None, typer.Option("-k", "--k", help="--k-steps: K of one MMA when the kind allows two (96 for mxf4/mxf4nvf4 on sm_103a), as idesc -k.", show_default="the kind's K")] = None,
@@ -90,11 +90,15 @@ def layout_cmd(
     cute_text: tuple[str, int, list[str]] | None = None
     if cute is not None:
         _refuse_with("--cute", (("--tile", tile), ("--tile-order", tile_order),
-                                ("--lbo-address", lbo_address), ("-k", umma_k)),
-                     k_steps or sparse or compressed, "its K steps come from the layout itself")
+                                ("--lbo-address", lbo_address),
+                                ("--compressed", compressed or None)), False,
+                     "the layout itself says how the tile is laid out")
+        if (sparse or umma_k is not None) and not k_steps:
+            raise ParameterError("--sparse and -k apply to --k-steps")
         result = cute_layout_descriptor(cute, dtype=dtype, major=major, swizzle=swizzle,
                                         start_address=start_address, kind=kind,
-                                        unused_lbo_bytes=parse_int(unused_lbo_bytes, "--unused-lbo-bytes"))
+                                        unused_lbo_bytes=parse_int(unused_lbo_bytes, "--unused-lbo-bytes"),
+                                        k_steps=k_steps, sparse=sparse, umma_k=umma_k)
         steps = list(result.k_steps) or None
     elif explain is not None:
         _refuse_with("--explain", (("--swizzle", swizzle), ("--tile-order", tile_order),
@@ -269,7 +273,8 @@ def _cute_report(r: CuteDescriptor) -> list[_Line]:
     for note in r.notes:
         lines.append(_row("note", note))
     if r.k_steps:
-        lines.append(_steps(f"K steps (mode 2 of the layout, {len(r.k_steps)} steps):",
+        per = r.k_steps[1].k_elements if len(r.k_steps) > 1 else r.shape[1]
+        lines.append(_steps(f"K steps ({len(r.k_steps)} steps of {per} K elements):",
                             ["step", "offset", "start", "+word", "descriptor"],
                             [[str(s.index), f"{s.offset_bytes:#x}", f"{s.start_address_bytes:#x}",
                               f"{s.delta:+}", s.hex] for s in r.k_steps]))

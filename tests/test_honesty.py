@@ -225,3 +225,25 @@ def test_layout_gives_cpp_and_python_constants_with_name():
     assert lines[4].startswith("SMEM_DESC_K3 = 0x4000404000010006  #")
     r = CliRunner().invoke(app, [*args, "-f", "cpp", "--name", "auto"])
     assert r.exit_code == 2 and "C++ keyword" in r.stderr
+
+
+# ------------------------------------------------------------------ layout --cute --k-steps
+
+def test_layout_cute_stage_gives_every_k_step_or_says_it_gave_the_first():
+    from typer.testing import CliRunner
+    from cli.main import app
+    stage = "Sw<3,4,3>_smem_ptr[16b](0x400) o (_128,_64):(_64,_1)"  # K=64: four kind::f16 MMAs
+    args = ["layout", "--major", "K", "--a-type", "bf16", "--cute", stage, "-f", "hex"]
+    r = CliRunner().invoke(app, [*args, "--k-steps"])
+    assert r.exit_code == 0, r.output
+    assert r.stdout.split() == ["0x4000404000010040", "0x4000404000010042",
+                                "0x4000404000010044", "0x4000404000010046"]
+    r = CliRunner().invoke(app, args)
+    assert r.exit_code == 0 and r.stdout == "0x4000404000010040\n"
+    assert "spans 4 kind::f16 MMAs of K=16: this is the first MMA's word" in r.stderr
+    assert "--k-steps" in r.stderr
+    # one MMA's slice: one word, nothing to say
+    one = ["layout", "--major", "K", "--a-type", "bf16", "--cute",
+           "Sw<3,4,3>_smem_ptr[16b](0x400) o (_128,_16):(_64,_1)", "-f", "hex"]
+    r = CliRunner().invoke(app, one)
+    assert r.exit_code == 0 and r.stdout == "0x4000404000010040\n" and r.stderr == ""
