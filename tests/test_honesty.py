@@ -247,3 +247,31 @@ def test_layout_cute_stage_gives_every_k_step_or_says_it_gave_the_first():
            "Sw<3,4,3>_smem_ptr[16b](0x400) o (_128,_16):(_64,_1)", "-f", "hex"]
     r = CliRunner().invoke(app, one)
     assert r.exit_code == 0 and r.stdout == "0x4000404000010040\n" and r.stderr == ""
+
+
+# ------------------------------------------------------------------ no internals in messages
+
+def test_messages_name_no_internal_value_and_point_at_nothing_absent(tmp_path):
+    from typer.testing import CliRunner
+    from cli.main import app
+    from descriptors.tools.batch import encode_batch, parse_batch
+    # a refused word says which rules it breaks, also where no rule is printed above it
+    r = CliRunner().invoke(app, ["idesc", "--kind", "f16", "--a-type", "bf16", "--b-type", "bf16",
+                                 "--d-type", "f32", "-m", "128", "-n", "264", "-f", "hex"])
+    assert r.exit_code == 1
+    assert r.stderr.splitlines()[-1] == ("descgen: error: the idesc descriptor 0x08420490 breaks 1 "
+                                         "rule of the PTX text (idesc.shape) (use --force to emit it anyway)")
+    with pytest.raises(InvalidDescriptorError) as exc:
+        encode_batch(parse_batch([{"name": "X", "descriptor": "idesc", "kind": "f16", "a_type": "bf16",
+                                   "b_type": "bf16", "d_type": "f32", "m": 128, "n": 264}]))
+    assert "above" not in str(exc.value) and "(idesc.shape)" in str(exc.value)
+    # a type code the kind has none for is named by its code, not as None
+    ptx = tmp_path / "k.ptx"
+    ptx.write_text(".version 8.7\n.target sm_100a\n.address_size 64\n.visible .entry k() {\n"
+                   "  .reg .b32 %r<40>; .reg .b64 %rd<10>; .reg .pred p;\n"
+                   "  mov.b32 %r37, 138413968;\n"
+                   "  tcgen05.mma.cta_group::1.kind::f16 [%r2], %rd2, %rd3, %r37, p;\n  ret;\n}\n")
+    r = CliRunner().invoke(app, ["lint", str(ptx)])
+    assert r.exit_code == 1
+    assert "None" not in r.output
+    assert "decoded as kind::f16: code 7 (no type) x bf16 -> f32, M=128 N=256" in r.output

@@ -249,7 +249,9 @@ def _checked(cfg: BatchConfig, word: int, force: bool) -> BatchResult:
     except DescgenError as exc:
         raise BatchError(f"{cfg.label}: {exc}") from None
     if not is_valid(findings) and not force:
-        raise InvalidDescriptorError(f"{cfg.label} breaks the PTX rules above", findings)
+        ids = list(dict.fromkeys(f.rule for f in findings if f.severity == "error"))
+        raise InvalidDescriptorError(f"{cfg.label} breaks {len(ids)} rule{'s' if len(ids) != 1 else ''} "
+                                     f"of the PTX text ({', '.join(ids)})", findings)
     return BatchResult(cfg, word, findings)
 
 
