@@ -9,7 +9,8 @@ from typing import Annotated
 import typer
 
 from descriptors import format_word
-from descriptors.tools.batch import BATCH_FORMATS, HEX_COLUMNS, encode_batch, load_batch, render
+from descriptors.tools.batch import (BATCH_FORMATS, HEX_COLUMNS, encode_batch, load_batch,
+                                     read_batch, render)
 
 from .common import ForceOpt, NoColorOpt, PlainOpt, _console, format_option
 
@@ -21,7 +22,7 @@ BatchFormat, BatchFormatOpt = format_option("BatchFormat", BATCH_FORMATS, {
 
 
 def batch_cmd(
-    file: Annotated[Path, typer.Argument(help="TOML or JSON file with a list 'configs'.")],
+    file: Annotated[Path, typer.Argument(help="TOML or JSON file with a list 'configs'; - reads stdin (JSON if it starts with { or [{, else TOML).")],
     fmt: BatchFormatOpt = BatchFormat.hex,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file instead of stdout (the hex listing as plain text).", show_default="stdout")] = None,
     force: ForceOpt = False,
@@ -29,7 +30,10 @@ def batch_cmd(
     no_color: NoColorOpt = False,
 ) -> None:
     """Encode and validate every configuration of a batch file; emit all constants at once."""
-    results = encode_batch(load_batch(file), force=force)
+    stdin = str(file) == "-"
+    configs = read_batch(sys.stdin.buffer.read()) if stdin else load_batch(file)
+    origin = "stdin" if stdin else file.name
+    results = encode_batch(configs, force=force)
     for r in results:
         for f in r.findings:
             if f.severity == "warning" or (force and f.severity == "error"):
@@ -38,7 +42,7 @@ def batch_cmd(
     if fmt is BatchFormat.hex and output is None and not plain_:
         from rich.table import Table
 
-        table = Table(title=f"{len(results)} descriptor constant(s) from {file.name}",
+        table = Table(title=f"{len(results)} descriptor constant(s) from {origin}",
                       title_justify="left")
         for title in HEX_COLUMNS:
             table.add_column(title)
@@ -47,7 +51,7 @@ def batch_cmd(
                           r.config.descriptor)
         _console(no_color).print(table)
         return
-    text = render(results, fmt.value, origin=file.name)
+    text = render(results, fmt.value, origin=origin)
     if output is None:
         typer.echo(text)
     else:

@@ -102,8 +102,16 @@ def _warn(findings: list[Finding], force: bool) -> None:
 
 def _checked(findings: list[Finding], force: bool, what: str) -> None:
     if not is_valid(findings) and not force:
-        raise InvalidDescriptorError(f"{what} breaks the PTX rules above", findings)
+        raise InvalidDescriptorError(f"{what} {broken_rules(findings)}", findings)
     _warn(findings, force)
+
+
+def broken_rules(findings: list[Finding]) -> str:
+    """"breaks N rule(s) of the PTX text (ids)": what an error says whether or not the findings
+    were shown (--format hex prints none)."""
+    ids = list(dict.fromkeys(f.rule for f in findings if f.severity == "error"))
+    return (f"breaks {len(ids)} rule{'s' if len(ids) != 1 else ''} of the PTX text "
+            f"({', '.join(ids)})")
 
 
 def _name_unused(name: str | None, fmt: str, why: str | None = None) -> None:

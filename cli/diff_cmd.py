@@ -14,18 +14,18 @@ import typer
 from descriptors.tools.diff import WordDiff, diff_words
 from descriptors.tools.printer import _finding_line, _verdict
 
-from .common import (AllocOpt, ArchOpt, CtaOpt, DecodeFormat, DecodeFormatOpt, Descriptor,
-                     KindOpt, MOpt, NOpt, NoColorOpt, PlainOpt, ScaleVecOpt, ShiftOpt, WsOpt,
-                     _context)
+from .common import (AllocOpt, CtaOpt, DecodeFormat, DecodeFormatOpt, Descriptor,
+                     KindOpt, MOpt, NOpt, NoColorOpt, PlainOpt, ScaleVecOpt, ShiftOpt, WordArchOpt,
+                     WsOpt, _context, word_for_arch)
 from .main import EXIT_INVALID, EXIT_OK
 
 
 def diff_cmd(
     a: Annotated[str, typer.Argument(help="The first word: decimal or 0x hex.")],
     b: Annotated[str, typer.Argument(help="The second word: decimal or 0x hex.")],
-    as_: Annotated[Descriptor, typer.Option("--as", help="Which descriptor both words are.")],
+    as_: Annotated[Descriptor, typer.Option("--as", help="Which descriptor both words are (smem with --arch sm_90a: wgmma).")],
     kind: KindOpt = None,
-    arch: ArchOpt = "sm_100a",
+    arch: WordArchOpt = None,
     cta_group: CtaOpt = None,
     ws: WsOpt = None,
     m: MOpt = None,
@@ -42,7 +42,7 @@ def diff_cmd(
     Exit 0 equal, 1 different, 2 bad input.  An instruction descriptor needs --kind (the
     word does not name it).  The text output is plain text (--plain and --no-color change
     nothing)."""
-    descriptor = as_.value
+    descriptor, arch = word_for_arch(as_.value, arch)
     if descriptor == "idesc" and kind is None:
         from descriptors.errors import KindRequiredError
         raise KindRequiredError("an instruction descriptor does not name its kind: give --kind "

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -20,17 +21,20 @@ import typer
 
 from descriptors import ParameterError, parse_int
 from descriptors.layout.cute_layout import CuteDescriptor, cute_layout_descriptor, descriptor_cute_layout
-from .common import NoColorOpt, PlainOpt, _alias, _console, format_option
+from descriptors.tools.output import DEFAULT_NAMES, NAMED_FORMATS, describe_params, render_word
+from .common import NameOpt, NoColorOpt, PlainOpt, _alias, _console, _name_unused, format_option
 from descriptors.layout.smem_layout import (DTYPES, DescriptorLayout, KStep, SmemLayout, _tile,
                                      atom_table, explain_descriptor, layout_descriptor,
                                      tiling_table)
 
 
 #: Formats of ``descgen layout``.
-LAYOUT_FORMATS = ("text", "json", "hex")
+LAYOUT_FORMATS = ("text", "json", "hex", "c", "cpp", "python")
 LayoutFormat, LayoutFormatOpt = format_option("LayoutFormat", LAYOUT_FORMATS, {
     "text": "the layout, its fields and K steps as tables (--plain: aligned text; --show adds the picture)",
-    "hex": "the word; one per K step with --k-steps or a CuTe layout's K mode"})
+    "hex": "the word; one per K step with --k-steps or a CuTe layout's K mode",
+    "c": "a C++ constexpr line, also C23; one per K step (NAME_K0, NAME_K1, ...)",
+    "python": "a Python assignment; one per K step (NAME_K0, NAME_K1, ...)"})
 
 
 def _dtype_help() -> str:
@@ -50,7 +54,7 @@ def layout_cmd(
     kind: Annotated[str | None, typer.Option("--kind", help="MMA kind: picks e2m1's packing (padded for f8f6f4/mxf8f6f4, packed for mxf4/mxf4nvf4) and the K of --k-steps.")] = None,
     unused_lbo_bytes: Annotated[str, typer.Option("--unused-lbo-bytes", help="LBO written where it is unused (K-major swizzled): 16 (raw 1, CUTLASS) or 0 (DeepGEMM).")] = "16",
     lbo_address: Annotated[str | None, typer.Option("--lbo-address", help="Absolute leading-dimension address mode (sm_103a): byte address of the second K chunk.")] = None,
-    k_steps: Annotated[bool, typer.Option("--k-steps", help="List the descriptors an MMA loop issues stepping through the tile's K.")] = False,
+    k_steps: Annotated[bool, typer.Option("--k-steps", help="List the descriptors an MMA loop issues stepping through the tile's K (with --cute: one per MMA of the slice's K; a partitioned tensor lists its K mode anyway).")] = False,
     sparse: Annotated[bool, typer.Option("--sparse/--dense", help="--k-steps: sparse MMA (K doubled, Table 39).")] = False,
     compressed: Annotated[bool, typer.Option("--compressed", help="--k-steps: the sparse A operand, stored with half its K.")] = False,
     k: Annotated[str | None, typer.Option("-k", "--k", help="--k-steps: K of one MMA when the kind allows two (96 for mxf4/mxf4nvf4 on sm_103a), as idesc -k.", show_default="the kind's K")] = None,
@@ -59,6 +63,7 @@ def layout_cmd(
     show: Annotated[bool, typer.Option("--show", help="Draw the swizzle atom: which 16-byte chunk of each row lands where.")] = False,
     svg: Annotated[Path | None, typer.Option("--svg", help="Write the swizzle-atom picture to this SVG file.")] = None,
     fmt: LayoutFormatOpt = LayoutFormat.text,
+    name: NameOpt = None,
     plain_: PlainOpt = False,
     no_color: NoColorOpt = False,
 ) -> None:
@@ -85,11 +90,15 @@ def layout_cmd(
     cute_text: tuple[str, int, list[str]] | None = None
     if cute is not None:
         _refuse_with("--cute", (("--tile", tile), ("--tile-order", tile_order),
-                                ("--lbo-address", lbo_address), ("-k", umma_k)),
-                     k_steps or sparse or compressed, "its K steps come from the layout itself")
+                                ("--lbo-address", lbo_address),
+                                ("--compressed", compressed or None)), False,
+                     "the layout itself says how the tile is laid out")
+        if (sparse or umma_k is not None) and not k_steps:
+            raise ParameterError("--sparse and -k apply to --k-steps")
         result = cute_layout_descriptor(cute, dtype=dtype, major=major, swizzle=swizzle,
                                         start_address=start_address, kind=kind,
-                                        unused_lbo_bytes=parse_int(unused_lbo_bytes, "--unused-lbo-bytes"))
+                                        unused_lbo_bytes=parse_int(unused_lbo_bytes, "--unused-lbo-bytes"),
+                                        k_steps=k_steps, sparse=sparse, umma_k=umma_k)
         steps = list(result.k_steps) or None
     elif explain is not None:
         _refuse_with("--explain", (("--swizzle", swizzle), ("--tile-order", tile_order),
@@ -113,7 +122,18 @@ def layout_cmd(
             raise ParameterError("--sparse, --compressed and -k apply to --k-steps")
     if svg is not None:
         _write_svg(result, svg)
-    if fmt is LayoutFormat.hex:
+    if fmt is not LayoutFormat.text and fmt is not LayoutFormat.json:
+        # the word alone: what it rests on goes to stderr (text and JSON carry every note)
+        for caveat in getattr(result, "caveats", ()):
+            sys.stderr.write(f"descgen: note: {caveat}\n")
+    _name_unused(name, fmt.value)
+    if fmt.value in NAMED_FORMATS:
+        given = {"major": major, "swizzle": swizzle, "dtype": dtype, "tile": tile,
+                 "tile_order": tile_order, "cute": cute, "start_address": start_address,
+                 "kind": kind, "explain": explain}
+        typer.echo(_constants("smem", result.word, steps, fmt.value, name,
+                              {k: v for k, v in given.items() if v is not None}))
+    elif fmt is LayoutFormat.hex:
         typer.echo("\n".join(s.hex for s in steps) if steps is not None else result.hex)
     elif fmt is LayoutFormat.json:
         data = result.to_dict()
@@ -135,6 +155,20 @@ def layout_cmd(
             console = Console(highlight=False, soft_wrap=False, width=160,
                               **({"color_system": None} if no_color else {}))
             console.print(_picture(result, colour=not no_color))
+
+
+def _constants(descriptor: str, word: int, steps: list[KStep] | None, fmt: str,
+               name: str | None, params: dict[str, Any]) -> str:
+    """The word (or one word per K step, ``NAME_K<i>``) as C++/Python constants, the layout's
+    inputs as their comment."""
+    base = name if name is not None else DEFAULT_NAMES[descriptor]
+    if steps is None:
+        return render_word(descriptor, word, fmt, name=base, params=params)
+    comment = ("// " if fmt != "python" else "# ") + f"{descriptor}: {describe_params(params)}"
+    return "\n".join([comment] + [
+        render_word(descriptor, s.word, fmt, name=f"{base}_K{s.index}",
+                    params={"k_step": s.index, "k_elements": s.k_elements})
+        for s in steps])
 
 
 def _refuse_with(what: str, options: tuple[tuple[str, Any], ...], flag: bool, why: str) -> None:
@@ -239,7 +273,8 @@ def _cute_report(r: CuteDescriptor) -> list[_Line]:
     for note in r.notes:
         lines.append(_row("note", note))
     if r.k_steps:
-        lines.append(_steps(f"K steps (mode 2 of the layout, {len(r.k_steps)} steps):",
+        per = r.k_steps[1].k_elements if len(r.k_steps) > 1 else r.shape[1]
+        lines.append(_steps(f"K steps ({len(r.k_steps)} steps of {per} K elements):",
                             ["step", "offset", "start", "+word", "descriptor"],
                             [[str(s.index), f"{s.offset_bytes:#x}", f"{s.start_address_bytes:#x}",
                               f"{s.delta:+}", s.hex] for s in r.k_steps]))

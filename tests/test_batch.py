@@ -17,7 +17,7 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 REAL = FIXTURES / "real-world.toml"
 CONFIGS = tomllib.loads(REAL.read_text())["configs"]
 
-#: The published values of spec-facts.md, written out here independently of the fixture file.
+#: The published values (fixtures/README.md names their sources), written out here independently of the fixture file.
 PUBLISHED = {
     "IDESC_BF16_F32_128x256": 0x08400490, "IDESC_F16_F32_128x256": 0x08400010,
     "IDESC_F16_F32_128x256_NEG_A": 0x08402010, "IDESC_TF32_F32_128x256": 0x08400910,

@@ -303,7 +303,7 @@ def test_batch_refuses_invalid_configs_unless_forced(tmp_path):
                     'a_type = "bf16"\nb_type = "bf16"\nm = 256\nn = 256\ncta_group = 1\n')
     result = run("batch", str(path))
     assert result.exit_code == 1 and result.stdout == ""
-    assert "config 'BAD' (#1) breaks the PTX rules" in result.stderr
+    assert "config 'BAD' (#1) breaks 1 rule of the PTX text (idesc.shape)" in result.stderr
     result = run("batch", str(path), "--force")
     assert result.exit_code == 0 and "0x10400490" in result.stdout
     assert "(forced)" in result.stderr

@@ -17,7 +17,7 @@ wheel ``nvidia-cutlass==4.2.0.0`` (``cutlass_library/source/include``, found wit
   union bitfields (``InstrDescriptor``, ``InstrDescriptorBlockScaled``, ``SmemDescriptor``,
   ``MaskAndShiftB``) at run time -- compared with our ``encode`` / ``encode_raw``.
 
-Where CUTLASS and PTX disagree, PTX wins (``/work/shared/notes/spec-facts.md``); each such
+Where CUTLASS and PTX disagree, PTX wins (README, "Where PTX, CUTLASS and practice disagree"); each such
 documented difference has its own explicit test below (``test_difference_*``), which asserts
 the difference exactly as documented, so a change on either side makes it fail:
 
@@ -25,7 +25,7 @@ the difference exactly as documented, so a change on either side makes it fail:
 * block-scaled bits 0-1: reserved in PTX, CUTLASS's sparse_id2_;
 * bit 31: reserved in Table 43, k_dim (K = 96) in Table 44, CUTLASS's k_size_ in both;
 * ZCM bit 39: CUTLASS's nzm_ comment inverts PTX's meaning; position and code agree;
-* (found here, not in spec-facts.md) Table 44's B type is 2 bits with bit 12 reserved,
+* (found by this oracle) Table 44's B type is 2 bits with bit 12 reserved,
   CUTLASS's b_format_ is 3 bits.
 
 The test is skipped (with the reason) when no C++ compiler, no CUDA include directory, or no
@@ -560,7 +560,7 @@ def test_difference_block_scaled_m_field(oracle: Oracle) -> None:
     }
     _report("block-scaled M=128/256 (identical in CUTLASS and PTX)",
             [(name, encode("idesc", **p), oracle.specials[name]) for name, p in same.items()], 8)
-    assert oracle.specials["bs_m256_mxf8f6f4"] == 0x10C00000  # DeepGEMM's value (spec-facts.md)
+    assert oracle.specials["bs_m256_mxf8f6f4"] == 0x10C00000  # DeepGEMM's value (its FP8 GEMM)
 
     w64 = oracle.specials["bs_m64_mxf8f6f4"]
     assert (w64 >> 24) & 0x1F == 64 >> 4 and w64 & (1 << 26), hex(w64)
@@ -641,7 +641,7 @@ def test_difference_zcm_non_zero_mask_bit(oracle: Oracle) -> None:
 
 
 def test_difference_table44_b_type_width(oracle: Oracle) -> None:
-    """Not listed in spec-facts.md, found by this oracle: PTX Table 44 gives the B type two
+    """Found by this oracle: PTX Table 44 gives the B type two
     bits (10-11) and reserves bit 12; CUTLASS's InstrDescriptorBlockScaled has a 3-bit
     b_format_ (10-12) for every block-scaled kind.  For the only legal Table 44 code (E2M1 = 1)
     the words agree; a 3-bit code such as MXF8F6F4Format::E2M1 = 5 decodes under mxf4 as
@@ -659,7 +659,7 @@ def test_difference_table44_b_type_width(oracle: Oracle) -> None:
 
 def test_oracle_is_the_documented_wheel(oracle: Oracle) -> None:
     """The headers are those of the wheel the facts were checked against, and CUTLASS's
-    make_instr_desc reproduces the reference word of spec-facts.md (bf16 128x256 -> 0x08400490)."""
+    make_instr_desc reproduces the reference word of DeepGEMM's sm100 bf16 GEMM (bf16 128x256 -> 0x08400490)."""
     assert oracle.version == CUTLASS_VERSION, f"nvidia-cutlass {oracle.version} (expected {CUTLASS_VERSION})"
     assert oracle.specials["ref_bf16_128x256"] == 0x08400490
     assert descriptors.encode("idesc", check=False, kind="f16", a_type="bf16", b_type="bf16", m=128, n=256) == 0x08400490

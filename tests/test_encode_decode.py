@@ -1,7 +1,8 @@
 """Semantic encode/decode: enum tables, scaling, refusals, real-world words, error hygiene.
 
 Enum and boundary cases are generated from ``KINDS`` and the layout tables; the real words are
-the published values of /work/shared/notes/spec-facts.md, each built from its parameters.
+published values (public kernels, or PTX Table 44 for their direct variants), each built from
+its parameters.
 """
 
 from __future__ import annotations
@@ -604,17 +605,18 @@ def test_encode_raw_garbage(descriptor, kind):
 
 # ------------------------------------------------------------------ real-world words
 
-#: (name, descriptor, parameters, word, source) -- spec-facts.md "Real descriptor values".
+#: (name, descriptor, parameters, word, source) -- real descriptor values of public kernels, and
+#: their variants by PTX Table 44.
 REAL = [
     ("bf16_f32_128x256", "idesc", dict(kind="f16", a_type="bf16", b_type="bf16", d_type="f32",
                                        m=128, n=256), 0x08400490, "DeepGEMM sm100 bf16 GEMM"),
     ("f16_f32_128x256", "idesc", dict(kind="f16", a_type="f16", b_type="f16", d_type="f32",
-                                      m=128, n=256), 0x08400010, "spec-facts.md"),
+                                      m=128, n=256), 0x08400010, "PTX Table 44: the bf16 word with f16 types"),
     ("f16_f32_128x256_neg_a", "idesc", dict(kind="f16", a_type="f16", b_type="f16", d_type="f32",
                                             m=128, n=256, negate_a=True), 0x08402010,
-     "spec-facts.md"),
+     "PTX Table 44: negate A, bit 13"),
     ("tf32_f32_128x256", "idesc", dict(kind="tf32", a_type="tf32", b_type="tf32", d_type="f32",
-                                       m=128, n=256), 0x08400910, "spec-facts.md"),
+                                       m=128, n=256), 0x08400910, "PTX Table 44: kind::tf32, types tf32"),
     ("bf16_f32_256x256_2cta", "idesc", dict(kind="f16", a_type="bf16", b_type="bf16",
                                             d_type="f32", m=256, n=256, cta_group=2),
      0x10400490, "DeepGEMM, ThunderKittens B200 GEMM"),
@@ -623,7 +625,7 @@ REAL = [
      "CUTLASS Blackwell GEMM example"),
     ("e4m3_f32_256x128_2cta", "idesc", dict(kind="f8f6f4", a_type="e4m3", b_type="e4m3",
                                             d_type="f32", m=256, n=128), 0x10200010,
-     "spec-facts.md (same word as f16)"),
+     "PTX Table 44: e4m3 is kind::f8f6f4 format 0, as f16 is kind::f16 format 0"),
     ("mxf8_e4m3_256x256", "idesc", dict(kind="mxf8f6f4", a_type="e4m3", b_type="e4m3",
                                         scale_type="ue8m0", m=256, n=256), 0x10C00000,
      "DeepGEMM FP8 GEMM"),
@@ -638,7 +640,7 @@ REAL = [
                                             b_scale_id=3), 0x70C00030, "DeepGEMM FP8 GEMM"),
     ("mxf8_e4m3xe2m1_256x256", "idesc", dict(kind="mxf8f6f4", a_type="e4m3", b_type="e2m1",
                                              scale_type="ue8m0", m=256, n=256), 0x10C01400,
-     "spec-facts.md (B format 5)"),
+     "PTX Table 44: e2m1 is B format 5"),
     ("nvf4_ue4m3_128x256", "idesc", dict(kind="mxf4nvf4", a_type="e2m1", b_type="e2m1",
                                          scale_type="ue4m3", m=128, n=256), 0x08400480,
      "ThunderKittens NVFP4 GEMM"),

@@ -133,3 +133,145 @@ def test_explain_and_tmem_cite_the_register_table_alike_and_name_no_file():
     footprint = runner.invoke(app, ["tmem", "--ld", "16x256b.x128"])
     for r in (explain, footprint):
         assert r.exit_code == 2 and cite in r.stderr and ".md" not in r.stderr
+
+
+# ------------------------------------------------------------------ no private paths
+
+def test_readme_links_stay_in_the_repository_and_nothing_names_private_notes():
+    import re
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text()
+    # markdown links and backticked paths that leave the repository break in a clone
+    prose = re.sub(r"`[^`\n]*`", "", re.sub(r"```.*?```", "", readme, flags=re.S))
+    for target in re.findall(r"\]\(([^)#]+)\)", prose) + re.findall(r"`(\.\./[^`]*)`", readme):
+        if target.startswith(("http://", "https://")):
+            continue
+        assert not target.startswith(("../", "/")), target
+        assert (root / target).exists(), target
+    private = ("spec-" + "facts", "shared/" + "notes", "/work/" + "shared")
+    for folder in ("descriptors", "cli", "tests", "fixtures"):
+        for path in (root / folder).rglob("*"):
+            if path.is_file() and path.suffix in (".py", ".md", ".toml", ".json", ".txt"):
+                text = path.read_text(errors="replace")
+                assert not any(p in text for p in private), path
+    assert not any(p in readme for p in private)
+
+
+# ------------------------------------------------------------------ diff of wgmma words
+
+def test_diff_reads_wgmma_words_with_as_wgmma_or_arch_sm_90a():
+    from typer.testing import CliRunner
+    from cli.main import app
+    a, b = "0x4000004000010000", "0x4000004000010040"
+    for args in (["--as", "wgmma"], ["--as", "smem", "--arch", "sm_90a"]):
+        r = CliRunner().invoke(app, ["diff", a, b, *args])
+        assert r.exit_code == 1, r.output
+        assert r.stdout.startswith("wgmma: 0x4000004000010000 and 0x4000004000010040 differ in 1 field")
+        assert "error:" not in r.stdout and "does not exist" not in r.stdout
+        assert r.stdout.count(": valid:") == 2
+    r = CliRunner().invoke(app, ["diff", a, a, "--as", "smem", "--arch", "sm_90a", "-f", "json"])
+    assert r.exit_code == 0 and '"descriptor": "wgmma"' in r.stdout
+
+
+# ------------------------------------------------------------------ layout: notes in every format
+
+def test_layout_tile_order_note_reaches_the_user_in_every_format():
+    from typer.testing import CliRunner
+    from cli.main import app
+    args = ["layout", "--major", "MN", "--swizzle", "128B", "--a-type", "bf16", "--tile", "128x64"]
+    for fmt in ("text", "json", "hex"):
+        r = CliRunner().invoke(app, [*args, "-f", fmt, "--plain"] if fmt == "text" else [*args, "-f", fmt])
+        assert r.exit_code == 0, r.output
+        assert "tile order not given" in r.output, fmt
+    r = CliRunner().invoke(app, [*args, "-f", "hex"])
+    assert r.stdout == "0x4000408000400000\n"
+    assert r.stderr.startswith("descgen: note: tile order not given") and "--tile-order" in r.stderr
+    # given, nothing is assumed: no note
+    r = CliRunner().invoke(app, [*args, "--tile-order", "k_first", "-f", "hex"])
+    assert r.exit_code == 0 and r.stderr == ""
+
+
+# ------------------------------------------------------------------ batch -, layout as constants
+
+def test_batch_reads_stdin_toml_or_json():
+    from typer.testing import CliRunner
+    from cli.main import app
+    toml = '[[configs]]\nname = "A"\ndescriptor = "smem"\nswizzle = "128B"\n' \
+           'stride_byte_offset = 1024\nleading_byte_offset = 16\n'
+    js = '{"configs": [{"name": "A", "descriptor": "smem", "swizzle": "128B", ' \
+         '"stride_byte_offset": 1024, "leading_byte_offset": 16}]}'
+    for text in (toml, js):
+        r = CliRunner().invoke(app, ["batch", "-", "-f", "python"], input=text)
+        assert r.exit_code == 0, r.output
+        assert "A = 0x4000404000010000" in r.stdout and "from stdin" in r.stdout
+    r = CliRunner().invoke(app, ["batch", "-"], input="")
+    assert r.exit_code == 2 and r.stderr == ("descgen: error: stdin: the file is empty; a batch "
+                                             "file holds a list 'configs'\n")
+
+
+def test_layout_gives_cpp_and_python_constants_with_name():
+    from typer.testing import CliRunner
+    from cli.main import app
+    args = ["layout", "--major", "K", "--swizzle", "128B", "--a-type", "bf16", "--tile", "128x64"]
+    r = CliRunner().invoke(app, [*args, "-f", "c", "--name", "A_DESC"])
+    assert r.exit_code == 0, r.output
+    assert r.stdout.startswith("constexpr uint64_t A_DESC = 0x4000404000010000ull;  // smem: major=K")
+    r = CliRunner().invoke(app, [*args, "-f", "python", "--k-steps", "--kind", "f16"])
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("# smem: major=K") and len(lines) == 5
+    assert lines[1].startswith("SMEM_DESC_K0 = 0x4000404000010000  #")
+    assert lines[4].startswith("SMEM_DESC_K3 = 0x4000404000010006  #")
+    r = CliRunner().invoke(app, [*args, "-f", "cpp", "--name", "auto"])
+    assert r.exit_code == 2 and "C++ keyword" in r.stderr
+
+
+# ------------------------------------------------------------------ layout --cute --k-steps
+
+def test_layout_cute_stage_gives_every_k_step_or_says_it_gave_the_first():
+    from typer.testing import CliRunner
+    from cli.main import app
+    stage = "Sw<3,4,3>_smem_ptr[16b](0x400) o (_128,_64):(_64,_1)"  # K=64: four kind::f16 MMAs
+    args = ["layout", "--major", "K", "--a-type", "bf16", "--cute", stage, "-f", "hex"]
+    r = CliRunner().invoke(app, [*args, "--k-steps"])
+    assert r.exit_code == 0, r.output
+    assert r.stdout.split() == ["0x4000404000010040", "0x4000404000010042",
+                                "0x4000404000010044", "0x4000404000010046"]
+    r = CliRunner().invoke(app, args)
+    assert r.exit_code == 0 and r.stdout == "0x4000404000010040\n"
+    assert "spans 4 kind::f16 MMAs of K=16: this is the first MMA's word" in r.stderr
+    assert "--k-steps" in r.stderr
+    # one MMA's slice: one word, nothing to say
+    one = ["layout", "--major", "K", "--a-type", "bf16", "--cute",
+           "Sw<3,4,3>_smem_ptr[16b](0x400) o (_128,_16):(_64,_1)", "-f", "hex"]
+    r = CliRunner().invoke(app, one)
+    assert r.exit_code == 0 and r.stdout == "0x4000404000010040\n" and r.stderr == ""
+
+
+# ------------------------------------------------------------------ no internals in messages
+
+def test_messages_name_no_internal_value_and_point_at_nothing_absent(tmp_path):
+    from typer.testing import CliRunner
+    from cli.main import app
+    from descriptors.tools.batch import encode_batch, parse_batch
+    # a refused word says which rules it breaks, also where no rule is printed above it
+    r = CliRunner().invoke(app, ["idesc", "--kind", "f16", "--a-type", "bf16", "--b-type", "bf16",
+                                 "--d-type", "f32", "-m", "128", "-n", "264", "-f", "hex"])
+    assert r.exit_code == 1
+    assert r.stderr.splitlines()[-1] == ("descgen: error: the idesc descriptor 0x08420490 breaks 1 "
+                                         "rule of the PTX text (idesc.shape) (use --force to emit it anyway)")
+    with pytest.raises(InvalidDescriptorError) as exc:
+        encode_batch(parse_batch([{"name": "X", "descriptor": "idesc", "kind": "f16", "a_type": "bf16",
+                                   "b_type": "bf16", "d_type": "f32", "m": 128, "n": 264}]))
+    assert "above" not in str(exc.value) and "(idesc.shape)" in str(exc.value)
+    # a type code the kind has none for is named by its code, not as None
+    ptx = tmp_path / "k.ptx"
+    ptx.write_text(".version 8.7\n.target sm_100a\n.address_size 64\n.visible .entry k() {\n"
+                   "  .reg .b32 %r<40>; .reg .b64 %rd<10>; .reg .pred p;\n"
+                   "  mov.b32 %r37, 138413968;\n"
+                   "  tcgen05.mma.cta_group::1.kind::f16 [%r2], %rd2, %rd3, %r37, p;\n  ret;\n}\n")
+    r = CliRunner().invoke(app, ["lint", str(ptx)])
+    assert r.exit_code == 1
+    assert "None" not in r.output
+    assert "decoded as kind::f16: code 7 (no type) x bf16 -> f32, M=128 N=256" in r.output

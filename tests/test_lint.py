@@ -538,7 +538,7 @@ def test_sass_loops_are_not_guessed():
 
 def test_cute_and_triton_style_descriptors():
     """CuTe masks a run-time descriptor and ORs the constant part in; Triton assembles it from
-    two 32-bit halves (spec-facts.md, compiled code).  Only the constant fields are judged."""
+    two 32-bit halves (PTX that nvcc and Triton emit).  Only the constant fields are judged."""
     cute = ["ld.param.u64 %rd1, [desc_param];",
             "and.b64 %rd2, %rd1, 9223301530671579136;",  # 0x7fffbfdfffff0000
             "or.b64 %rd3, %rd2, 4611756662049538048;",  # 0x4000404000010000

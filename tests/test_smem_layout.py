@@ -111,7 +111,7 @@ def test_ptx_k32b_example_exact_layout_aliases_our_tile_layout_does_not() -> Non
 
 
 def test_k_major_sw128_bf16_reproduces_cutlass_and_deepgemm() -> None:
-    """spec-facts.md: 0x4000404000010000 (LBO 16, CUTLASS) / 0x4000404000000000 (LBO 0,
+    """0x4000404000010000 (LBO 16, CUTLASS make_umma_desc) / 0x4000404000000000 (LBO 0,
     DeepGEMM); one K step of 32 bytes adds 2 to the low word."""
     cutlass = layout_descriptor("K", "128B", "bf16", (128, 64))
     assert cutlass.word == 0x4000404000010000

@@ -175,6 +175,14 @@ RULES = [
     SpecRule("Table 41", "base offset = (pattern start addr >> 7) & 7 off the repeat boundary",
              smem(start_address=0x480, swizzle="128B", base_offset=0), "smem.base_offset",
              "warning"),
+    SpecRule("9.7.16.3.1.1, Table 53", "K-major swizzled: SBO spans 8 rows of the swizzle's "
+             "width (1024 B for 128B), LBO is unused (assumed 1, 16 B); the two swapped is the "
+             "classic mix-up", smem(swizzle="128B", leading_byte_offset=1024,
+                                    stride_byte_offset=16), "smem.lbo_sbo_swapped", "warning"),
+    SpecRule("9.7.15.5.1", "wgmma: the same swizzle atoms and LBO/SBO meanings as tcgen05",
+             lambda: validate("wgmma", encode("wgmma", swizzle="128B", leading_byte_offset=1024,
+                                               stride_byte_offset=16)),
+             "wgmma.lbo_sbo_swapped", "warning"),
     SpecRule("9.7.16.3.1.2.1", "absolute LBO mode is sm_103a only",
              smem(lbo_mode="absolute", swizzle="128B"), "smem.lbo_absolute"),
     SpecRule("9.7.16.3.1.2.1", "absolute LBO mode: only 128B swizzle (16B atomicity)",

@@ -1,7 +1,7 @@
 """The whole of PTX Table 39 ("Various combinations of .kind and shapes") against the validator.
 
 The expectation below is transcribed row by row from the PTX text
-(/work/shared/spec/ptx-9.7.16-tcgen05.md, 9.7.16.2.1, Table 39) and deliberately does NOT use
+(PTX ISA 9.7.16.2.1, Table 39) and deliberately does NOT use
 ``descriptors.rules.validate.SHAPES`` or ``shape_rule``.  For every kind x cta_group x .ws x sparsity
 x M x N (8..256 step 8) -- 7168 cells -- the word is encoded with a legal type combination for the kind and
 validated; "no error from idesc.shape / idesc.ws" must equal the table's answer.  Block-scaled

@@ -3,9 +3,8 @@
 ``encode.field`` finding, the real-world fixtures, a never-raises property and the refusals of
 malformed questions.
 
-Sources: PTX ISA 9.7.16 (/work/shared/spec/ptx-9.7.16-tcgen05.md) Tables 39-45, 49-52,
-9.7.16.3.1 (absolute LBO), the tcgen05.mma target ISA notes, and
-/work/shared/notes/spec-facts.md.
+Sources: PTX ISA 9.7.16 Tables 39-45, 49-52, 9.7.16.3.1 (absolute LBO), the tcgen05.mma target
+ISA notes, and the CUTLASS headers the README cites.
 """
 
 from __future__ import annotations
@@ -454,6 +453,17 @@ CASES: list[Case] = [
     C("smem.lbo_unused", "none-lbo4096", S(leading_byte_offset=4096, stride_byte_offset=128)),
     C("smem.lbo_unused", "lbo64", S(leading_byte_offset=64, **SW), "note", "leading_byte_offset",
       only=True, clean=True),
+    # ------------------------------------------------------------------ LBO/SBO swapped
+    C("smem.lbo_sbo_swapped", "swapped-128B", S(swizzle="128B", leading_byte_offset=1024,
+                                                stride_byte_offset=16), "warning",
+      "stride_byte_offset"),
+    C("smem.lbo_sbo_swapped", "swapped-64B", S(swizzle="64B", leading_byte_offset=512,
+                                               stride_byte_offset=16), "warning",
+      "stride_byte_offset"),
+    C("smem.lbo_sbo_swapped", "right-128B", S(leading_byte_offset=16, **SW), clean=True),
+    C("smem.lbo_sbo_swapped", "mn-major-128B", S(swizzle="128B", leading_byte_offset=1024,
+                                                 stride_byte_offset=2048)),
+    C("smem.lbo_sbo_swapped", "none-sbo16", S(leading_byte_offset=1024, stride_byte_offset=16)),
     # ------------------------------------------------------------------ the word's target
     C("smem.target", "sm_100a", S(**SW), clean=True),
     C("smem.target", "sm_90a", S(arch="sm_90a", **SW), "error"),
@@ -477,6 +487,10 @@ CASES: list[Case] = [
     C("wgmma.base_offset", "none-base2", W(base_offset=2, stride_byte_offset=128), "warning",
       "base_offset"),
     C("wgmma.base_offset", "kstep-32", W(start_address=0x420, **SW), "ok-notes", clean=True),
+    C("wgmma.lbo_sbo_swapped", "swapped-128B", W(swizzle="128B", leading_byte_offset=1024,
+                                                 stride_byte_offset=16), "warning",
+      "stride_byte_offset"),
+    C("wgmma.lbo_sbo_swapped", "right-128B", W(leading_byte_offset=16, **SW), clean=True),
     C("wgmma.lbo_unused", "lbo16", W(leading_byte_offset=16, **SW), clean=True),
     C("wgmma.lbo_unused", "lbo64", W(leading_byte_offset=64, **SW), "note", "leading_byte_offset",
       only=True, clean=True),

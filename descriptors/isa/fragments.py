@@ -11,7 +11,7 @@
     columns ``2 (t % 4)`` (low half) and ``2 (t % 4) + 1`` (high half); with ``.trans`` the
     matrix is stored transposed: memory row ``R``, column ``C`` gets the element the fragment
     has at row ``C``, column ``R``.  Observed on an H100 (sm_90a) for x1/x2/x4 with and without
-    ``.trans`` (``fixtures/hardware/stmatrix_map.*``; ``shared/notes/spec-facts.md``).
+    ``.trans`` (``fixtures/hardware/stmatrix_map.*``).
   - ``.m16n8 .b8`` (``.trans`` mandatory; PTX Figure 108 is a picture the text does not
     transcribe): the fragment is a 16x8 matrix; thread ``t`` holds rows ``t // 4`` (bytes 0, 1)
     and ``t // 4 + 8`` (bytes 2, 3), columns ``2 (t % 4)`` and ``2 (t % 4) + 1``; stored

@@ -23,9 +23,10 @@ Sources (PTX ISA 9.7.16):
   ``.32x32b`` / ``.16x32bx2``.
 * 9.7.16.10.5 -- data path layout organization (Layouts A-G) by M, cta_group, sparsity, .ws.
 
-CUTLASS facts (``shared/notes/spec-facts.md``): CUTLASS keeps a sub-word *byte index* in bits
-31-30 of a Tensor Memory address for scale factors, so real dumps can show high bits set; its
-active mask is ``0x007F01FF`` (7 lane bits, 9 column bits).
+CUTLASS facts: CUTLASS keeps a sub-word *byte index* in bits 31-30 of a Tensor Memory address
+for scale factors (``cute/arch/mma_sm100_desc.hpp``: ``a_sf_id_ = (tmem_sfa_addr & 0xC0000000)
+>> 30``), so real dumps can show high bits set; its active mask is ``0x007F01FF`` (7 lane bits,
+9 column bits; ``cute/pointer.hpp``, ``tmem_ptr``: "TMEM Address with active mask 0x007F.01FF").
 
 >>> hex(pack(32, 64))
 '0x200040'
@@ -73,7 +74,7 @@ _LANE = TMEM.by_name["lane"]
 _COLUMN = TMEM.by_name["column"]
 
 #: Width of CUTLASS's sub-word byte index, kept in the top bits of the lane field
-#: (spec-facts.md: "CUTLASS keeps a sub-word byte index in bits 31-30 for scale factors").
+#: (CUTLASS ``cute/arch/mma_sm100_desc.hpp``: ``a_sf_id_ = (tmem_sfa_addr & 0xC0000000) >> 30``).
 BYTE_INDEX_WIDTH = 2
 #: Lowest bit of the byte index: the top ``BYTE_INDEX_WIDTH`` bits of the PTX lane field.
 BYTE_INDEX_LSB = _LANE.msb - BYTE_INDEX_WIDTH + 1
@@ -81,7 +82,7 @@ BYTE_INDEX_LSB = _LANE.msb - BYTE_INDEX_WIDTH + 1
 BYTE_INDEX_MASK = ((1 << BYTE_INDEX_WIDTH) - 1) << BYTE_INDEX_LSB
 _LANE_LOW_WIDTH = _LANE.width - BYTE_INDEX_WIDTH  # lane bits below the byte index (29-16)
 #: CUTLASS's active-bit mask of a Tensor Memory address: the bits that can address a cell of a
-#: 128-lane x 512-column Tensor Memory (spec-facts.md gives 0x007F01FF).
+#: 128-lane x 512-column Tensor Memory (CUTLASS ``cute/pointer.hpp``, ``tmem_ptr``: 0x007F.01FF).
 CUTLASS_ACTIVE_MASK = ((LANES - 1) << _LANE.lsb) | ((COLUMNS - 1) << _COLUMN.lsb)
 
 

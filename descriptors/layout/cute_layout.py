@@ -48,7 +48,7 @@ from typing import Any
 from ..words.codec import decode, encode, format_word, parse_int
 from .cute import DSL_STORAGE_TYPES, CuteLayout, Swizzle, format_tuple, offsets, parse_layout, size
 from ..errors import FieldError, ParameterError
-from .smem_layout import (_CANONICAL_SOURCE, _ROW_ALIGN_BYTES, _UNIT_BYTES, CANONICAL_FORMS, DTYPES,
+from .smem_layout import (_k_per_mma, _CANONICAL_SOURCE, _ROW_ALIGN_BYTES, _UNIT_BYTES, CANONICAL_FORMS, DTYPES,
                           SWIZZLE_MODES, WINDOW_BYTES, ElementType, KStep, LayoutError, SwizzleMode,
                           _canonical_dtype, _check_combination, _fill, _kind, _major, _mode,
                           advance_descriptor, cute_print, element_type, explain_descriptor)
@@ -66,7 +66,9 @@ class CuteDescriptor:
     ``start_address_bytes``; ``pattern`` (where the swizzle pattern starts: ``"address"``,
     absolute repeat boundaries, or ``"origin"``, the layout's origin); ``canonical_layout``
     (PTX's canonical form with the numbers filled in); ``k_steps`` (one per MMA K block when
-    the layout is a partitioned tensor ``(MMA, MMA_M/N, MMA_K)``, else empty); ``notes``."""
+    the layout is a partitioned tensor ``(MMA, MMA_M/N, MMA_K)``, else empty); ``notes``;
+    ``caveats``, the notes the word rests on (only block 0 / index 0 of a mode is read, no
+    address was given): a caller printing only the words must still show these."""
 
     word: int
     fields: dict[str, int]
@@ -85,6 +87,7 @@ class CuteDescriptor:
     canonical_layout: str
     k_steps: tuple[KStep, ...] = ()
     notes: tuple[str, ...] = field(default=())
+    caveats: tuple[str, ...] = field(default=())
 
     @property
     def hex(self) -> str:
@@ -419,7 +422,9 @@ def _dsl_dtype(lay: CuteLayout, dtype: str | None, kind: str | None) -> str:
 
 def cute_layout_descriptor(layout: str | CuteLayout, *, dtype: str | None = None, major: str,
                            swizzle: str | None = None, start_address: Any = None,
-                           kind: str | None = None, unused_lbo_bytes: int = 16) -> CuteDescriptor:
+                           kind: str | None = None, unused_lbo_bytes: int = 16,
+                           k_steps: bool = False, sparse: bool = False,
+                           umma_k: Any = None) -> CuteDescriptor:
     """The shared memory descriptor (64-bit word, PTX Table 40) of a CuTe layout, with what it
     was derived from.
 
@@ -434,6 +439,12 @@ def cute_layout_descriptor(layout: str | CuteLayout, *, dtype: str | None = None
     ...``) carries no address: ``start_address`` is required, and the swizzle acts on absolute
     byte addresses (base offset 0).  ``swizzle`` (none, 128B_base32B, 128B, 64B, 32B) may be omitted when the print has
     ``Sw<B,M,S>`` or a pointer; ``start_address`` (bytes) when the print has a pointer address.
+
+    A slice ``(M/N, K)`` whose K spans several MMAs (a whole stage: K=64 of bf16 is four
+    kind::f16 MMAs of K=16; Table 39, ``sparse`` doubles K, ``umma_k`` picks K=96 where a kind
+    has two) still gives the first MMA's word, with a caveat saying so; ``k_steps=True`` lists
+    every MMA's word (the word advanced by each K block's offset) in ``k_steps``.  The K of one
+    MMA comes from ``kind``, or from the type when every kind taking it has one K.
 
     Raises :class:`~descriptors.smem_layout.LayoutError` when the layout is not a canonical
     layout (9.7.16.3.3) of that major-ness and swizzle, or breaks Tables 40, 41, 52, 53;
@@ -508,14 +519,33 @@ def cute_layout_descriptor(layout: str | CuteLayout, *, dtype: str | None = None
                       stride_byte_offset=sbo, swizzle=mode.name, base_offset=base)
     except FieldError as exc:
         raise LayoutError(f"the layout's strides do not fit the descriptor: {exc}", "Table 40") from None
-    k_steps = []
-    if len(steps) > 1 or lay.rank >= 3:
+    k_list = []
+    per = None
+    if lay.rank < 3:
+        try:
+            per, label = _k_per_mma(el, kind, sparse, umma_k)
+        except ParameterError:
+            if k_steps:
+                raise
+    if per is not None and len(kk) > per:
+        if k_steps and (len(kk) % per or any(kk[i * per + j] - kk[i * per] != kk[j] - kk[0]
+                                for i in range(len(kk) // per) for j in range(per))):
+            raise LayoutError(f"the slice's K={len(kk)} is not a run of whole {label} MMAs of "
+                              f"K={per} laid out alike: pass one MMA's slice", "Table 39")
+        if k_steps:
+            steps = [kk[i * per] - kk[0] for i in range(len(kk) // per)]
+        else:
+            notes.append(f"the slice's K={len(kk)} spans {len(kk) / per:g} {label} MMAs of "
+                         f"K={per}: this is the first MMA's word; k_steps (--k-steps) gives every "
+                         "MMA's")
+    if len(steps) > 1 or lay.rank >= 3 or k_steps:
         for i, off in enumerate(steps):
             if (off * el.smem_bits) % 128:
                 raise LayoutError(f"K step {i} starts {off} elements in: not on a 16-byte boundary",
                                   "Table 40")
             ob = el.bytes_of(off)
-            k_steps.append(KStep(i, i * size(ks), ob, first + ob, advance_descriptor(word, ob)))
+            k_list.append(KStep(i, i * (per if per is not None and len(kk) > per else size(ks)),
+                                ob, first + ob, advance_descriptor(word, ob)))
     fields = decode("smem", word).fields
     el_of = lambda b: b * 8 // el.smem_bits  # noqa: E731
     form = CANONICAL_FORMS[maj, mode.name]
@@ -526,7 +556,13 @@ def cute_layout_descriptor(layout: str | CuteLayout, *, dtype: str | None = None
         dtype=el.name, kind=_kind(kind).name if kind is not None else None, T=el.T,
         shape=(size(ms), size(ks)), lbo_bytes=lbo, sbo_bytes=sbo, base_offset=base,
         start_address_bytes=first, pattern=pattern, canonical_layout=canonical,
-        k_steps=tuple(k_steps), notes=tuple(notes))
+        k_steps=tuple(k_list), notes=tuple(notes),
+        caveats=tuple(n for n in notes if n.startswith(_CAVEATS)))
+
+
+#: The notes of :func:`cute_layout_descriptor` that the word rests on: a mode read at index 0
+#: only, no address given.
+_CAVEATS = ("mode ", "start address 0:", "the slice's K=")
 
 
 def cute_descriptor(layout: str | CuteLayout, *, dtype: str | None = None, major: str, swizzle: str | None = None,

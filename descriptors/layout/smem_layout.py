@@ -489,7 +489,9 @@ class SmemLayout:
     filled in, element units) and ``tile_layout`` (the whole tile as a CuTe layout print,
     ``(M/N mode, K mode)`` in elements, as :func:`~descriptors.cute_layout.cute_descriptor`
     reads it); ``atom`` (Table 53), ``atoms`` (atom counts along M/N and K), ``tile_order``
-    (``mn_first`` or ``k_first``) and the atoms' strides; ``notes``.
+    (``mn_first`` or ``k_first``) and the atoms' strides; ``notes``; ``caveats``, the notes
+    the word rests on (an assumption the input did not state, under which another reading gives
+    another word): a caller printing only the word must still show these.
     """
 
     major: str
@@ -523,6 +525,7 @@ class SmemLayout:
     lbo_meaning: str
     sbo_meaning: str
     notes: tuple[str, ...] = field(default=())
+    caveats: tuple[str, ...] = field(default=())
 
     @property
     def hex(self) -> str:
@@ -750,11 +753,13 @@ def layout_descriptor(major: str, swizzle: str, dtype: str, tile: Any, start_add
         tile_shape = ((atom_mn, atoms[0]), (atom.rows, atoms[1]))
         tile_stride = ((1, el_of(mn_stride)), (el_of(W), el_of(k_stride)))
     tile_layout = cute_print(mode, el, start, base, format_tuple(tile_shape), format_tuple(tile_stride))
+    caveats: list[str] = []
     if tile_order is None and atoms[0] > 1 and atoms[1] > 1:
-        notes.append(f"tile order not given: atoms stacked M/N first (Step<_1,_2>); stacked K "
+        caveats.append(f"tile order not given: atoms stacked M/N first (Step<_1,_2>); stacked K "
                      f"first (Step<_2,_1>, how CUTLASS tiles MN-major operands) the next atom "
                      f"along M/N would be {atoms[1] * atom.bytes} bytes on and along K "
-                     f"{atom.bytes}, a different descriptor: pass tile_order")
+                     f"{atom.bytes}, a different descriptor: give the tile order (--tile-order, tile_order=)")
+        notes += caveats
     lm, sm = _lbo_sbo_meaning(maj, mode, T)
     return SmemLayout(
         major=maj, swizzle=mode.name, dtype=el.name, kind=kind_name, element=el, tile_rows=rows,
@@ -763,7 +768,8 @@ def layout_descriptor(major: str, swizzle: str, dtype: str, tile: Any, start_add
         fields=fields, canonical_form=form, canonical_layout=canonical, tile_layout=tile_layout,
         atom=atom, atoms=atoms, tile_order=order, mn_atom_stride_bytes=mn_stride,
         k_atom_stride_bytes=k_stride,
-        footprint_bytes=footprint, lbo_meaning=lm, sbo_meaning=sm, notes=tuple(notes))
+        footprint_bytes=footprint, lbo_meaning=lm, sbo_meaning=sm, notes=tuple(notes),
+        caveats=tuple(caveats))
 
 
 def _check_absolute(major: str, swizzle: str, base_offset: int) -> None:

@@ -622,11 +622,34 @@ def _smem_lbo_unused(ctx: _Ctx) -> Iterator[Finding]:
                        f"1; production code writes 0 or 1); here raw {raw}", "leading_byte_offset")
 
 
+#: Row width (bytes) of each swizzle's atom (Table 53): 8 rows of it are one swizzle atom, the
+#: SBO of a K-major swizzled operand with one atom per 8 rows.
+_SWIZZLE_ROW = {"128B": 128, "128B_base32B": 128, "64B": 64, "32B": 32}
+
+
+@rule("smem.lbo_sbo_swapped", "smem", "9.7.16.3.1.1, Table 53",
+      "LBO and SBO swapped: LBO = one 8-row swizzle atom (a K-major SBO), SBO = 16 bytes")
+def _smem_swapped(ctx: _Ctx) -> Iterator[Finding]:
+    v, f = ctx.d.values, ctx.d.fields
+    row = _SWIZZLE_ROW.get(v["swizzle"] or "")
+    if row is None or v.get("lbo_mode", "relative") != "relative":
+        return
+    if v["leading_byte_offset_bytes"] == 8 * row and f["stride_byte_offset"] == 1:
+        yield ctx.warning(f"LBO {8 * row} bytes and SBO 16 bytes look swapped: {8 * row} bytes "
+                          f"(8 rows of {row} bytes) is the SBO of a K-major {v['swizzle']} "
+                          "operand, 16 bytes (raw 1) the value written to its unused LBO; no "
+                          "swizzled layout has its 8-row groups 16 bytes apart",
+                          "stride_byte_offset")
+
+
 # ====================================================================== wgmma matrix descriptor (sm_90a)
 
 rule("wgmma.base_offset", "wgmma", "9.7.15.5.1",
      "base offset matches the start address and the swizzle repeat (a warning: intent "
      "unknowable)")(_smem_base_offset)
+rule("wgmma.lbo_sbo_swapped", "wgmma", "9.7.15.5.1",
+     "LBO and SBO swapped: LBO = one 8-row swizzle atom (a K-major SBO), SBO = 16 bytes")(
+         _smem_swapped)
 rule("wgmma.lbo_unused", "wgmma", "9.7.15.5.1",
      "LBO is unused for swizzled K-major layouts (assumed 1; 0 or 1 accepted)")(_smem_lbo_unused)
 
@@ -692,7 +715,8 @@ TMEM_LANES, TMEM_COLUMNS = 128, 512
 _LANES, _COLUMNS = TMEM_LANES, TMEM_COLUMNS
 
 
-#: CUTLASS keeps a sub-word byte index in the top two bits of the lane field (spec-facts.md).
+#: CUTLASS keeps a sub-word byte index in the top two bits of the lane field
+#: (CUTLASS ``cute/arch/mma_sm100_desc.hpp``: ``a_sf_id_ = (tmem_sfa_addr & 0xC0000000) >> 30``).
 _LANE = TMEM.by_name["lane"]
 _BYTE_INDEX_SHIFT = _LANE.width - 2
 _BYTE_INDEX_BITS = f"{_LANE.msb}-{_LANE.msb - 1}"

@@ -28,7 +28,7 @@ from ..rules.validate import WORD_ARCHES
 from .output import (c_literal, c_type, check_identifier, comment_text, describe_params,
                      docstring_text)
 
-__all__ = ["BatchConfig", "BatchResult", "BATCH_FORMATS", "HEX_COLUMNS", "load_batch", "parse_batch",
+__all__ = ["BatchConfig", "BatchResult", "BATCH_FORMATS", "HEX_COLUMNS", "load_batch", "read_batch", "parse_batch",
            "encode_batch", "render"]
 
 #: Output formats of a batch.  ``c`` and ``cpp`` are one format (a C++ header; the constants
@@ -169,11 +169,24 @@ def load_batch(path: str | Path) -> list[BatchConfig]:
     if suffix not in (".toml", ".json"):
         what = f"a {suffix[1:].upper()} file" if suffix else "a file without a suffix"
         raise BatchError(f"{shown}: {what}; batch files are TOML (.toml) or JSON (.json)")
-    fmt = suffix[1:].upper()
     try:
         data = p.read_bytes()
     except OSError as exc:
         raise BatchError(f"cannot read {shown}: {exc.strerror or exc}") from None
+    return read_batch(data, suffix=suffix, name=shown)
+
+
+def read_batch(data: bytes, *, suffix: str | None = None, name: str = "stdin") -> list[BatchConfig]:
+    """The configurations of a batch file's bytes (what ``descgen batch -`` reads from stdin):
+    ``suffix`` ``.toml`` or ``.json``; ``None`` takes JSON when the text starts (blanks aside) with
+    ``{`` or with ``[`` then ``{`` or ``]`` (an object, a list of objects), and TOML otherwise (a
+    TOML batch file starts with a comment, a key or a table header such as ``[[configs]]``).  ``name`` names the input in errors.  Raises
+    :class:`BatchError` as :func:`load_batch` does."""
+    shown = name
+    if suffix is None:
+        head = "".join(data[:4096].decode("utf-8-sig", errors="replace").split())[:2]
+        suffix = ".json" if head[:1] == "{" or head in ("[{", "[]") else ".toml"
+    fmt = suffix[1:].upper()
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -236,7 +249,9 @@ def _checked(cfg: BatchConfig, word: int, force: bool) -> BatchResult:
     except DescgenError as exc:
         raise BatchError(f"{cfg.label}: {exc}") from None
     if not is_valid(findings) and not force:
-        raise InvalidDescriptorError(f"{cfg.label} breaks the PTX rules above", findings)
+        ids = list(dict.fromkeys(f.rule for f in findings if f.severity == "error"))
+        raise InvalidDescriptorError(f"{cfg.label} breaks {len(ids)} rule{'s' if len(ids) != 1 else ''} "
+                                     f"of the PTX text ({', '.join(ids)})", findings)
     return BatchResult(cfg, word, findings)
 
 

@@ -85,10 +85,10 @@ class WordDiff:
 
 
 def diff_words(descriptor: str, a: int | str, b: int | str, *, kind: str | None = None,
-               arch: str = "sm_100a", **context: Any) -> WordDiff:
+               arch: str | None = None, **context: Any) -> WordDiff:
     """Compare words ``a`` and ``b`` of ``descriptor`` (integers, or decimal / ``0x`` text):
     both decoded with one layout (``kind`` for an idesc), the fields whose raw values differ,
-    and each word's findings from :func:`descriptors.validate` (with ``arch`` and the context
+    and each word's findings from :func:`descriptors.validate` (with ``arch``, by default the word's own target, and the context
     parameters ``validate`` takes: ``cta_group``, ``ws``, ``scale_vec``, ...).
 
     Raises what ``decode``/``validate`` raise for a bad word, descriptor, kind or context

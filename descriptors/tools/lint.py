@@ -357,8 +357,10 @@ def _summary(descriptor: str, word: int, kind: str | None) -> str:
         return ""
     v = d.values
     if descriptor == "idesc":
-        ab = f"{v.get('a_type')} x {v.get('b_type')}"
-        dt = v.get("d_type", "f32")
+        def name(f: str) -> str:  # a code the kind has no type for: the code, not None
+            return str(v[f]) if v.get(f) is not None else f"code {d.fields.get(f)} (no type)"
+        ab = f"{name('a_type')} x {name('b_type')}"
+        dt = name("d_type") if "d_type" in d.fields else "f32"
         return f"decoded as kind::{kind}: {ab} -> {dt}, M={v.get('m')} N={v.get('n')}" + \
             (", sparse" if v.get("sparse") else "")
     if descriptor == "smem":

@@ -1,7 +1,8 @@
 """Zero-column masks of ``tcgen05.mma.ws``: the masks a descriptor generates, and descriptors
 synthesised from the mask a user wants (PTX 9.7.16.4.3, Table 45).
 
-Semantics (PTX examples; ``shared/notes/spec-facts.md``): the mask has N bits, bit j for output
+Semantics (the examples of PTX 9.7.16.4.3, which rule where the span descriptions of Table 45
+disagree with them): the mask has N bits, bit j for output
 column j; 0 = B column used, 1 = zeros.  M decides the sub-masks: M=128 one of N bits, M=64 two
 of N/2, M=32 four of N/4; sub-mask i covers columns [i*N/k, (i+1)*N/k).  Each sub-mask is a
 window of one periodic pattern: ``use_span + 1`` zeros (B used) and ``skip_span + 1`` ones
