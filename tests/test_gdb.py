@@ -137,13 +137,15 @@ def test_correct_descriptors_are_decoded_and_clean(build: str) -> None:
 
 
 @pytest.mark.parametrize("build", ["G", "lineinfo"])
-def test_bit46_is_an_error(build: str) -> None:
+def test_bit46_is_flagged(build: str) -> None:
+    """Bit 46 (tcgen05's fixed constant) in a Hopper descriptor: a warning -- the H100 read
+    maps show the hardware ignores it (fixtures/hopper/hardware), the text gives it no meaning."""
     stop = recorded(f"regs_{build}_1")[0]
     _gdb, cmds, out = standin(stop["x/i"], stop["registers"])
     text = run(cmds, out, "descgen mma")
-    assert "error: [wgmma.reserved] HGMMA.64x64x16.F32 A (K-major): reserved_46[48:46]" in text
+    assert "warning: [wgmma.reserved] HGMMA.64x64x16.F32 A (K-major): reserved_46[48:46]" in text
     assert "a_desc = 0x4000404000010040 from $UR4:$UR5" in text
-    assert "INVALID: 1 error(s)" in text
+    assert "OK: 0 error(s), 1 warning(s)" in text
 
 
 def test_lbo_sbo_swapped_is_read_with_the_opcodes_major() -> None:
@@ -151,6 +153,7 @@ def test_lbo_sbo_swapped_is_read_with_the_opcodes_major() -> None:
     _gdb, cmds, out = standin(stop["x/i"], stop["registers"])
     text = run(cmds, out, "descgen mma")
     assert "LBO 1024 B, SBO 16 B" in text
+    assert text.count("warning: [wgmma.lbo_sbo_swapped]") == 2  # A and B
     assert text.count("[wgmma.lbo_unused]") == 2 and "K-major (from the opcode)" in text
 
 
@@ -262,7 +265,8 @@ def test_tmem_command_warp_lanes() -> None:
     assert "note: [tmem.warp_lanes]" in run(cmds, out, "descgen tmem", "$UR8")
 
 
-@pytest.mark.parametrize("session,stop", [("lineinfo_1", 0), ("G_0", 0), ("G_0", 1)])
+@pytest.mark.parametrize("session,stop", [("lineinfo_0", 0), ("lineinfo_1", 0), ("lineinfo_2", 0),
+                                          ("G_0", 0), ("G_0", 1)])
 def test_the_stand_in_prints_what_cuda_gdb_printed(session: str, stop: int) -> None:
     """ext_*.txt: the extension run inside cuda-gdb 13.0 on the H100; the stand-in, fed the
     registers recorded at the same stop, prints the same lines."""
