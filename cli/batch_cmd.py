@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from descriptors import format_word
-from descriptors.batch import BATCH_FORMATS, HEX_COLUMNS, encode_batch, load_batch, render
+from descriptors.tools.batch import BATCH_FORMATS, HEX_COLUMNS, encode_batch, load_batch, render
 
 from .common import ForceOpt, NoColorOpt, PlainOpt, _console, format_option
 

@@ -16,8 +16,8 @@ import typer
 import descriptors
 from descriptors import InvalidDescriptorError
 from descriptors.errors import shorten
-from descriptors.output import FORMATS, NAMED_FORMATS, json_value, render_word
-from descriptors.validate import ARCHES, Finding, is_valid, validate
+from descriptors.tools.output import FORMATS, NAMED_FORMATS, json_value, render_word
+from descriptors.rules.validate import ARCHES, Finding, is_valid, validate
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -71,6 +71,18 @@ PlainOpt = Annotated[bool, typer.Option("--plain", help="Stable plain text: no t
 NameOpt = Annotated[str | None, typer.Option("--name", help="Constant name for --format c/cpp/python "
                                              "(a warning with the other formats, which have no name).")]
 ArchOpt = Annotated[str, typer.Option("--arch", help="Target architecture: " + ", ".join(ARCHES) + ".")]
+#: --arch of the commands that read a word: its default is the word's own target.
+WordArchOpt = Annotated[str | None, typer.Option(
+    "--arch", help="Target architecture: " + ", ".join(ARCHES) + "; with sm_90a a smem word is "
+    "the wgmma matrix descriptor.", show_default="the word's: sm_100a; sm_90a for wgmma")]
+
+
+def word_for_arch(descriptor: str, arch: str | None) -> tuple[str, str | None]:
+    """The word a target reads as ``descriptor``: on sm_90a the shared memory descriptor is the
+    wgmma matrix descriptor (PTX ISA 9.7.15.5.1), ``wgmma``; every other word is itself."""
+    if descriptor == "smem" and arch == "sm_90a":
+        return "wgmma", arch
+    return descriptor, arch
 #: On every command that prints; where a command prints no colour anyway it changes nothing.
 NoColorOpt = Annotated[bool, typer.Option("--no-color", help="No colour (NO_COLOR is honoured too; "
                                           "colour is only ever used on a terminal).")]
@@ -103,7 +115,7 @@ def _name_unused(name: str | None, fmt: str, why: str | None = None) -> None:
                          f"(--name applies to --format {'/'.join(NAMED_FORMATS)})\n")
 
 
-#: A parameter as JSON gives it (integer text as a number): :func:`descriptors.output.json_value`.
+#: A parameter as JSON gives it (integer text as a number): :func:`descriptors.tools.output.json_value`.
 _typed = json_value
 
 
@@ -137,7 +149,7 @@ def _emit(descriptor: str, params: dict[str, Any], fmt: OutFormat, name: str | N
 def _show_word(descriptor: str, word: int, kind: str | None, findings: list[Finding],
                plain_: bool, no_color: bool) -> None:
     """``--format text`` of a word command: the decoded word as ``descgen decode`` shows it."""
-    from descriptors import printer
+    from descriptors.tools import printer
 
     decoded = descriptors.decode(descriptor, word, kind=kind if descriptor == "idesc" else None)
     if plain_:

@@ -14,12 +14,12 @@ import typer
 
 import descriptors
 from descriptors.errors import shorten
-from descriptors.printer import plain, rank_readings, to_json
-from descriptors.printer import render as render_rich
-from descriptors.validate import Finding, is_valid, validate, validate_pair
+from descriptors.tools.printer import plain, rank_readings, to_json
+from descriptors.tools.printer import render as render_rich
+from descriptors.rules.validate import Finding, is_valid, validate, validate_pair
 
 from .main import EXIT_INVALID
-from .common import (AllocOpt, ArchOpt, AsOpt, CtaOpt, DecodeFormat, DecodeFormatOpt, Descriptor,
+from .common import (AllocOpt, ArchOpt, AsOpt, WordArchOpt, word_for_arch, CtaOpt, DecodeFormat, DecodeFormatOpt, Descriptor,
                      KindOpt, MOpt, NOpt, NoColorOpt, PlainOpt, ScaleVecOpt, ShiftOpt, WsOpt,
                      _console, _context, _typed)
 
@@ -28,7 +28,7 @@ def decode_cmd(
     word: Annotated[str, typer.Argument(help="The word: decimal or 0x hex (_ and ' separators allowed).")],
     as_: Annotated[Descriptor, typer.Option("--as", help="Which descriptor the word is.")],
     kind: KindOpt = None,
-    arch: ArchOpt = "sm_100a",
+    arch: WordArchOpt = None,
     cta_group: CtaOpt = None,
     ws: WsOpt = None,
     m: MOpt = None,
@@ -41,7 +41,7 @@ def decode_cmd(
     no_color: NoColorOpt = False,
 ) -> None:
     """Decode a word: every field (bits, raw value, meaning), a bit diagram and the findings."""
-    descriptor = as_.value
+    descriptor, arch = word_for_arch(as_.value, arch)
     value = descriptors.parse_int(word, "word")
     ctx = _context(descriptor, cta_group, ws, m, alloc, n, scale_vec, shift)
     if descriptor == "idesc" and kind is None:
@@ -83,7 +83,7 @@ def check_cmd(
     idesc: Annotated[str | None, typer.Option("--idesc", help="Instruction descriptor of a pair check (with --kind).")] = None,
     a_desc: Annotated[str | None, typer.Option("--a-desc", help="Shared memory descriptor of A (pair check).")] = None,
     b_desc: Annotated[str | None, typer.Option("--b-desc", help="Shared memory descriptor of B (pair check).")] = None,
-    arch: ArchOpt = "sm_100a",
+    arch: WordArchOpt = None,
     cta_group: CtaOpt = None,
     ws: WsOpt = None,
     m: MOpt = None,
@@ -103,7 +103,7 @@ def check_cmd(
             raise descriptors.ParameterError("a pair check takes --idesc/--a-desc/--b-desc only")
         _context("idesc", cta_group, ws, m, alloc, n, scale_vec, shift)  # refuses the others
         findings = validate_pair(
-            descriptors.parse_int(idesc, "--idesc"), kind=kind, arch=arch,
+            descriptors.parse_int(idesc, "--idesc"), kind=kind, arch=arch or "sm_100a",
             a_desc=None if a_desc is None else descriptors.parse_int(a_desc, "--a-desc"),
             b_desc=None if b_desc is None else descriptors.parse_int(b_desc, "--b-desc"),
             cta_group=None if cta_group is None else descriptors.parse_int(cta_group, "--cta-group"),
@@ -111,7 +111,7 @@ def check_cmd(
     else:
         if as_ is None:
             raise descriptors.ParameterError("say which descriptor with --as (or give --idesc)")
-        descriptor = as_.value
+        descriptor, arch = word_for_arch(as_.value, arch)
         ctx = _context(descriptor, cta_group, ws, m, alloc, n, scale_vec, shift)
         if param:
             if word is not None:
@@ -138,10 +138,10 @@ def check_cmd(
                                "findings": [{**f.to_dict(), "value": _typed(f.value)}
                                             for f in findings]}, indent=2))
     elif plain_:
-        from descriptors.printer import plain_findings
+        from descriptors.tools.printer import plain_findings
         typer.echo(plain_findings(findings))
     else:
-        from descriptors.printer import render_findings
+        from descriptors.tools.printer import render_findings
         _console(no_color).print(render_findings(findings))
     if not is_valid(findings):
         raise typer.Exit(EXIT_INVALID)

@@ -2,7 +2,7 @@
 
 ``descgen dump [FILE...|-]`` finds the descriptor words in a cuda-gdb register dump, a printf
 log, a SASS listing or a CUDA binary (listed by ``cuobjdump -sass``; any input may be gzipped:
-:mod:`descriptors.readers.binary`) with :mod:`descriptors.dump` and prints as it reads: one
+:mod:`descriptors.readers.binary`) with :mod:`descriptors.tools.dump` and prints as it reads: one
 table row per word (line, register or name, value, confidence, verdict, best reading), the full
 decode of each distinct word at its first occurrence only, and at the end where each distinct
 word occurs (rich, ``--plain`` text, or ``--format json``: ``{input, findings}``, and for
@@ -36,10 +36,10 @@ from rich.text import Text
 from .common import REPORT_FORMATS, format_option
 from .common import _console as _common_console
 from .inputs import opened, report
-from descriptors.dump import DEFAULT_MIN_CONFIDENCE, DumpFinding, scan_lines, scan_stream
+from descriptors.tools.dump import DEFAULT_MIN_CONFIDENCE, DumpFinding, scan_lines, scan_stream
 from descriptors.errors import InputError
-from descriptors.printer import plain, render, to_json
-from descriptors.validate import ARCHES
+from descriptors.tools.printer import plain, render, to_json
+from descriptors.rules.validate import TCGEN05_ARCHES as ARCHES  # sm_90a code is not read yet
 
 
 DumpFormat, DumpFormatOpt = format_option("DumpFormat", REPORT_FORMATS, {

@@ -1,7 +1,7 @@
 """descgen explain command (registered on the main app by cli.main).
 
 ``descgen explain 'stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [p], {r0,r1,r2,r3};'`` prints
-the fragment map of one instruction (:mod:`descriptors.fragments`): for stmatrix which thread
+the fragment map of one instruction (:mod:`descriptors.isa.fragments`): for stmatrix which thread
 gives which row address and which thread/register/half (or byte) holds each element; for
 tcgen05.ld/st the lanes and columns it touches; for wmma.load what PTX specifies (vector size,
 element type, packing) and that the thread layout is not specified.  ``--svg FILE`` writes the
@@ -20,8 +20,8 @@ import typer
 
 from descriptors import parse_int
 
-from descriptors.fragments import StmatrixMap, WmmaFragment, explain_instruction
-from descriptors.printer import render_footprint, render_properties
+from descriptors.isa.fragments import StmatrixMap, WmmaFragment, explain_instruction
+from descriptors.tools.printer import render_footprint, render_properties
 
 from .common import REPORT_FORMATS, NoColorOpt, PlainOpt, _console, format_option
 
@@ -146,7 +146,7 @@ def explain_cmd(
     (PTX Figures 107/108), tcgen05.ld/st's lane/column footprint, wmma.load's fragment size
     and packing (its thread layout is unspecified)."""
     from descriptors.errors import ParameterError
-    from descriptors.instructions import parse_instruction
+    from descriptors.isa.instructions import parse_instruction
 
     p = parse_instruction(instruction)
     if taddr is not None and not p.mnemonic.startswith("tcgen05"):

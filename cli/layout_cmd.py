@@ -19,9 +19,9 @@ from typing import Annotated, Any
 import typer
 
 from descriptors import ParameterError, parse_int
-from descriptors.cute_layout import CuteDescriptor, cute_layout_descriptor, descriptor_cute_layout
+from descriptors.layout.cute_layout import CuteDescriptor, cute_layout_descriptor, descriptor_cute_layout
 from .common import NoColorOpt, PlainOpt, _alias, _console, format_option
-from descriptors.smem_layout import (DTYPES, DescriptorLayout, KStep, SmemLayout, _tile,
+from descriptors.layout.smem_layout import (DTYPES, DescriptorLayout, KStep, SmemLayout, _tile,
                                      atom_table, explain_descriptor, layout_descriptor,
                                      tiling_table)
 
@@ -45,7 +45,7 @@ def layout_cmd(
     dtype_old: Annotated[str | None, typer.Option("--dtype", hidden=True, help="Old name of --a-type/--b-type.")] = None,
     tile: Annotated[str | None, typer.Option("--tile", help="Tile ROWSxK in elements: rows of M (A) or N (B) by K, e.g. 128x64. With --explain: the slice its CuTe layout spans.")] = None,
     tile_order: Annotated[str | None, typer.Option("--tile-order", help="How the tile stacks its swizzle atoms: mn_first (CuTe Step<_1,_2>) or k_first (Step<_2,_1>, how CUTLASS tiles MN-major operands).", show_default="mn_first")] = None,
-    cute: Annotated[str | None, typer.Option("--cute", help="A layout as CuTe prints it (per-MMA slice (M/N,K) in elements, or a partitioned tensor), e.g. 'Sw<3,4,3>_smem_ptr[16b](0x400) o (_128,_16):(_64,_1)'.")] = None,
+    cute: Annotated[str | None, typer.Option("--cute", help="A layout as CuTe prints it (per-MMA slice (M/N,K) in elements, or a partitioned tensor), e.g. 'Sw<3,4,3>_smem_ptr[16b](0x400) o (_128,_16):(_64,_1)', or as the CuTe DSL prints it, e.g. 'tensor<ptr<bf16, smem, align<32>, S<3,4,3>> o ((128,16)):((64,1))>' (it names the type but no address: give --start-address).")] = None,
     start_address: Annotated[str | None, typer.Option("--start-address", help="Byte address of the tile in shared memory.", show_default="0")] = None,
     kind: Annotated[str | None, typer.Option("--kind", help="MMA kind: picks e2m1's packing (padded for f8f6f4/mxf8f6f4, packed for mxf4/mxf4nvf4) and the K of --k-steps.")] = None,
     unused_lbo_bytes: Annotated[str, typer.Option("--unused-lbo-bytes", help="LBO written where it is unused (K-major swizzled): 16 (raw 1, CUTLASS) or 0 (DeepGEMM).")] = "16",
@@ -75,7 +75,7 @@ def layout_cmd(
     no_color = no_color or plain_
     if show and fmt is not LayoutFormat.text:
         raise ParameterError("--show draws in the terminal: use it with --format text (or --svg)")
-    if major is None or dtype is None:
+    if major is None or (dtype is None and cute is None):
         raise ParameterError("give --major (K or MN) and --a-type or --b-type" + ("" if explain or cute else
                              ", --swizzle and --tile (or --cute LAYOUT, or --explain WORD)"))
     if explain is not None and cute is not None:
@@ -206,7 +206,7 @@ def _rich(lines: list[_Line]) -> Any:
     from rich.table import Table
     from rich.text import Text
 
-    from descriptors.printer import render_properties
+    from descriptors.tools.printer import render_properties
 
     title = lines[0]
     rows = [line for line in lines[1:] if isinstance(line, tuple)]

@@ -2,7 +2,7 @@
 
 ``descgen lint FILE... [-]`` checks the tcgen05 descriptors in compiled code (PTX modules,
 bare PTX lines, SASS listings, CUDA binaries through ``cuobjdump -sass``, any of them gzipped)
-against the instruction that uses them (:mod:`descriptors.lint`) and prints compiler-style
+against the instruction that uses them (:mod:`descriptors.tools.lint`) and prints compiler-style
 diagnostics, ``file:line:col: error: [rule] message``, each followed by its evidence (the
 instruction, the operand's value and the line that defined it, the decoded word) -- rich in a
 terminal, plain text when piped or with ``--plain``; ``--format json`` gives
@@ -31,10 +31,10 @@ from descriptors.errors import InputError
 
 from .common import REPORT_FORMATS, format_option
 from .inputs import opened, report
-from descriptors.lint import LintFinding, lint_lines, order
+from descriptors.tools.lint import LintFinding, lint_lines, order
 from descriptors.readers import SNIFF_LINES, sniff
 from descriptors.readers.binary import Input, text_lines
-from descriptors.validate import ARCHES
+from descriptors.rules.validate import TCGEN05_ARCHES as ARCHES  # sm_90a code is not read yet
 
 
 

@@ -3,7 +3,7 @@
 ``--format json`` gives ``{"descriptor", "word", "fields", "params", "findings", "valid"}``
 (schema ``word``); ``zcm --show`` the masks (``zcm-show``), ``tmem --ld/--st`` the footprint
 (``tmem-footprint``), ``tmem --datapath`` the layout (``tmem-datapath``): see
-:data:`descriptors.output.JSON_SCHEMAS`.
+:data:`descriptors.tools.output.JSON_SCHEMAS`.
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from typing import Annotated, Any
 import typer
 
 import descriptors
-from descriptors.output import NAMED_FORMATS, render_word
-from descriptors.validate import validate
+from descriptors.tools.output import NAMED_FORMATS, render_word
+from descriptors.rules.validate import validate
 
 from .common import (ArchOpt, ForceOpt, FormatOpt, NameOpt, NoColorOpt, OutFormat, PlainOpt,
                      _alias, _checked, _emit, _list, _name_unused, _params_for, _show,
-                     _show_word)
+                     _show_word, word_for_arch)
 
 
 def idesc_cmd(
@@ -65,9 +65,9 @@ def smem_cmd(
     start_address: Annotated[str | None, typer.Option("--start-address", help="Start address in bytes (16-byte aligned, < 256 KiB).", show_default="0")] = None,
     leading_byte_offset: Annotated[str | None, typer.Option("--leading-byte-offset", "--lbo", help="Leading dimension byte offset (or absolute address), bytes.", show_default="0")] = None,
     stride_byte_offset: Annotated[str | None, typer.Option("--stride-byte-offset", "--sbo", help="Stride dimension byte offset, bytes.", show_default="0")] = None,
-    swizzle: Annotated[str | None, typer.Option("--swizzle", help="none, 128B_base32B, 128B, 64B, 32B.", show_default="none")] = None,
+    swizzle: Annotated[str | None, typer.Option("--swizzle", help="none, 128B_base32B, 128B, 64B, 32B (sm_90a: none, 128B, 64B, 32B).", show_default="none")] = None,
     base_offset: Annotated[str | None, typer.Option("--base-offset", help="Matrix base offset 0-7.", show_default="0")] = None,
-    lbo_mode: Annotated[str | None, typer.Option("--lbo-mode", help="relative or absolute.", show_default="relative")] = None,
+    lbo_mode: Annotated[str | None, typer.Option("--lbo-mode", help="relative or absolute (not on sm_90a).", show_default="relative")] = None,
     fmt: FormatOpt = OutFormat.hex,
     name: NameOpt = None,
     arch: ArchOpt = "sm_100a",
@@ -75,11 +75,20 @@ def smem_cmd(
     plain_: PlainOpt = False,
     no_color: NoColorOpt = False,
 ) -> None:
-    """Shared memory descriptor (64-bit; PTX Table 40) from byte offsets and a swizzle mode."""
+    """Shared memory descriptor (64-bit; PTX Table 40) from byte offsets and a swizzle mode;
+    with --arch sm_90a the wgmma matrix descriptor (PTX ISA 9.7.15.5.1)."""
     params = dict(start_address=start_address, leading_byte_offset=leading_byte_offset,
                   stride_byte_offset=stride_byte_offset, swizzle=swizzle,
                   base_offset=base_offset, lbo_mode=lbo_mode)
-    _emit("smem", params, fmt, name, arch, force, None, plain_, no_color)
+    descriptor, arch = word_for_arch("smem", arch)
+    if descriptor == "wgmma":
+        if lbo_mode is not None:
+            raise descriptors.ParameterError(
+                "--lbo-mode: the sm_90a wgmma matrix descriptor has no leading-dimension mode "
+                "(PTX ISA 9.7.15.5.1)")
+        del params["lbo_mode"]
+    _emit(descriptor, params, fmt, name, arch, force, None, plain_, no_color)
+
 
 
 def zcm_cmd(
@@ -104,8 +113,8 @@ def zcm_cmd(
 ) -> None:
     """Zero-column mask descriptor of tcgen05.mma.ws (64-bit; PTX Table 45): from raw fields, or
     synthesised from the mask you want; --show renders the masks it generates."""
-    from descriptors import zcm as zcm_lib
-    from descriptors.printer import plain_mask, render_mask
+    from descriptors.words import zcm as zcm_lib
+    from descriptors.tools.printer import plain_mask, render_mask
 
     for option, value in (("--from-mask", from_mask), ("--conv", conv)):
         if value is not None and not value.strip():
@@ -197,7 +206,7 @@ def tmem_cmd(
 ) -> None:
     """Tensor Memory address (32-bit; PTX 9.7.16.1.1) from lane and column; with --ld/--st the
     footprint and verdict of a tcgen05.ld/st; with --datapath the data-path layout of an M."""
-    from descriptors import tmem as tm
+    from descriptors.isa import tmem as tm
 
     address = _alias(taddr, address_old, "--taddr", "--address")
     split = _alias(imm_half_splitoff, split_old, "--imm-half-splitoff", "--split")
@@ -216,7 +225,7 @@ def tmem_cmd(
         if fmt is OutFormat.json:
             typer.echo(json.dumps(dl.to_dict(), indent=2))
         else:
-            from descriptors.printer import render_datapath
+            from descriptors.tools.printer import render_datapath
             _show(render_datapath(dl), _plain_datapath(dl), plain_, no_color)
         return
     if ld is None and st is None:
@@ -243,7 +252,7 @@ def tmem_cmd(
     if fmt is OutFormat.json:
         typer.echo(json.dumps(fp.to_dict(), indent=2))
     else:  # errors go to stderr, below
-        from descriptors.printer import plain_footprint, render_footprint
+        from descriptors.tools.printer import plain_footprint, render_footprint
         _show(render_footprint(fp), plain_footprint(fp), plain_, no_color)
     _checked(fp.verdict, force, f"the {fp.ptx}")
 

@@ -31,39 +31,42 @@ __version__ = "0.1.0"
 # command-line call loads only the modules it uses (`descgen idesc` never loads rich, the
 # dump scanner or the layout solver).  Each name is defined once, in the module listed here.
 _LAZY: dict[str, tuple[str, str | None]] = {
-    **{n: (".bits", n) for n in ("Field", "Layout")},
-    **{n: (".bulk", n) for n in ("decode_many", "encode_many")},
-    **{n: (".codec", n) for n in ("DESCRIPTORS", "PARAMETERS", "Decoded", "decode", "encode",
+    **{n: (".words.bits", n) for n in ("Field", "Layout")},
+    **{n: (".words.bulk", n) for n in ("decode_many", "encode_many")},
+    **{n: (".words.codec", n) for n in ("DESCRIPTORS", "PARAMETERS", "Decoded", "decode", "encode",
                                    "encode_raw", "format_word", "layout_for", "parse_int",
                                    "readings", "word_bits")},
-    **{n: (".enums", n) for n in ("KINDS", "Kind")},
+    **{n: (".words.enums", n) for n in ("KINDS", "Kind")},
     **{n: (".errors", n) for n in ("BatchError", "DescgenError", "FieldError", "InputError",
                                     "InvalidDescriptorError", "KindRequiredError", "LayoutError",
                                     "ParameterError", "ToolNotFoundError", "WordError")},
-    **{n: (".layouts", n) for n in ("IDESC", "IDESC_MXF4", "IDESC_MXF8F6F4", "LAYOUTS", "SMEM",
+    **{n: (".words.layouts", n) for n in ("IDESC", "IDESC_MXF4", "IDESC_MXF8F6F4", "LAYOUTS", "SMEM",
                                      "TMEM", "ZCM")},
-    **{n: (".validate", n) for n in ("ARCHES", "RULES", "Finding", "is_valid", "validate",
+    **{n: (".rules.validate", n) for n in ("ARCHES", "RULES", "Finding", "is_valid", "validate",
                                       "validate_pair")},
-    **{n: (".smem_layout", n) for n in ("KStepCarryError", "layout_descriptor",
+    **{n: (".layout.smem_layout", n) for n in ("KStepCarryError", "layout_descriptor",
                                          "explain_descriptor")},
-    **{n: (".cute_layout", n) for n in ("cute_descriptor", "cute_layout_descriptor")},
-    **{n: ("." + n, None) for n in ("dump", "zcm", "tmem", "smem_layout", "printer", "cute",
-                                     "cute_layout")},
+    **{n: (".layout.cute_layout", n) for n in ("cute_descriptor", "cute_layout_descriptor")},
+    # submodules reachable as attributes (``descriptors.zcm.synthesise(...)``), where they live
+    **{n: (f".{pkg}.{n}", None) for pkg, names in (
+        ("words", ("zcm",)), ("isa", ("tmem", "instructions", "fragments")),
+        ("layout", ("smem_layout", "cute", "cute_layout")),
+        ("tools", ("dump", "lint", "printer"))) for n in names},
 }
 
 if TYPE_CHECKING:  # what the lazy table gives, for type checkers and IDEs
-    from .bits import Field, Layout
-    from .bulk import decode_many, encode_many
-    from .codec import (DESCRIPTORS, PARAMETERS, Decoded, decode, encode, encode_raw,
+    from .words.bits import Field, Layout
+    from .words.bulk import decode_many, encode_many
+    from .words.codec import (DESCRIPTORS, PARAMETERS, Decoded, decode, encode, encode_raw,
                         format_word, layout_for, parse_int, readings, word_bits)
-    from .cute_layout import cute_descriptor, cute_layout_descriptor
-    from .enums import KINDS, Kind
+    from .layout.cute_layout import cute_descriptor, cute_layout_descriptor
+    from .words.enums import KINDS, Kind
     from .errors import (BatchError, DescgenError, FieldError, InputError,
                          InvalidDescriptorError, KindRequiredError, LayoutError, ParameterError,
                          ToolNotFoundError, WordError)
-    from .layouts import IDESC, IDESC_MXF4, IDESC_MXF8F6F4, LAYOUTS, SMEM, TMEM, ZCM
-    from .smem_layout import KStepCarryError, explain_descriptor, layout_descriptor
-    from .validate import ARCHES, RULES, Finding, is_valid, validate, validate_pair
+    from .words.layouts import IDESC, IDESC_MXF4, IDESC_MXF8F6F4, LAYOUTS, SMEM, TMEM, ZCM
+    from .layout.smem_layout import KStepCarryError, explain_descriptor, layout_descriptor
+    from .rules.validate import ARCHES, RULES, Finding, is_valid, validate, validate_pair
 
 
 def __getattr__(name: str) -> object:
@@ -89,7 +92,7 @@ class _Package(types.ModuleType):
 
     @property
     def validate(self) -> object:
-        from .validate import validate
+        from .rules.validate import validate
         return validate
 
     @validate.setter

@@ -41,6 +41,8 @@ TYPICAL = {
     "zcm": ("zcm", None, dict(start_count=[0, 1, 2, 1], first_span=[1, 1, 0, 0], skip_span=2,
                               use_span=3, column_shift=2)),
     "tmem": ("tmem", None, dict(lane=64, column=128)),
+    "wgmma": ("wgmma", None, dict(start_address=0x400, leading_byte_offset=16,
+                                  stride_byte_offset=1024, swizzle="128B")),
 }
 
 

@@ -47,7 +47,7 @@ def regex_pass(paths: list[Path]) -> int:
 
 
 def library_pass(paths: list[Path]) -> int:
-    from descriptors.lint import lint_lines
+    from descriptors.tools.lint import lint_lines
     count = 0
     for path in paths:
         with gzip.open(path, "rt") as fh:

@@ -74,7 +74,7 @@ def best(fn, repeat: int = 3) -> float:
 def make_rows(descriptors):
     """(name, descgen call, Construct call) for every per-call row, for the imported checkout
     (any version: memos it lacks are simply not emptied)."""
-    import descriptors.codec as codec
+    import descriptors.words.codec as codec
     from descriptors import IDESC, SMEM
 
     smem_p = dict(start_address=0x400, leading_byte_offset=16, stride_byte_offset=1024,
@@ -288,7 +288,7 @@ def main() -> int:
         print(f"\ntotal {time.perf_counter() - t0:.1f} s")
         return 0
 
-    from descriptors import bulk
+    from descriptors.words import bulk
     np = bulk.numpy_or_none()
     rng = random.Random(12)
     if np is None:

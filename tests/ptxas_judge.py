@@ -1,6 +1,6 @@
 """ptxas as the judge of instruction legality: generated forms and a batch assembler.
 
-:func:`generate` yields PTX instruction lines for a model of :mod:`descriptors.instructions`:
+:func:`generate` yields PTX instruction lines for a model of :mod:`descriptors.isa.instructions`:
 every combination of its qualifier values (each optional group present or absent; the
 required ``.sync``/``.aligned`` always present, and dropped one at a time in extra forms) x a
 few vector sizes (the model's size and others), plus forms that vary register types, operand
@@ -21,7 +21,7 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from descriptors.instructions import MODELS, InstructionModel, vector_size
+from descriptors.isa.instructions import MODELS, InstructionModel, vector_size
 
 PTXAS = shutil.which("ptxas")
 

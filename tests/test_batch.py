@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 import descriptors
 from cli.main import app
-from descriptors.batch import encode_batch, load_batch, parse_batch, render
+from descriptors.tools.batch import encode_batch, load_batch, parse_batch, render
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 REAL = FIXTURES / "real-world.toml"
@@ -294,7 +294,7 @@ def test_batch_file_with_a_byte_order_mark(tmp_path):
 def test_batch_encodes_runs_of_one_descriptor_through_the_bulk_path(monkeypatch):
     """Each run of consecutive entries of one descriptor is one iter_encode call; the first
     problem in file order is the one reported, whether it is a refusal or a broken rule."""
-    from descriptors import bulk
+    from descriptors.words import bulk
 
     runs = []
 

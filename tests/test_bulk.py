@@ -8,7 +8,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import descriptors
-from descriptors import KINDS, bulk
+from descriptors import KINDS
+from descriptors.words import bulk
 from descriptors.errors import DescgenError, ParameterError, WordError
 
 np = pytest.importorskip("numpy")  # in the test extra; the pure path is tested without it too

@@ -101,7 +101,7 @@ def test_batch_takes_c_as_well_as_cpp():
 
 
 def test_library_render_word_takes_both_spellings():
-    from descriptors.output import render_word
+    from descriptors.tools.output import render_word
     assert render_word("idesc", 0x08400490, "cpp") == render_word("idesc", 0x08400490, "c") == (
         "constexpr uint32_t IDESC = 0x08400490u;")
 

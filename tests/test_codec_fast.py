@@ -15,8 +15,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import descriptors
-from descriptors import KINDS, codec
-from descriptors.enums import LBO_MODE, MAJOR, SWIZZLE
+from descriptors import KINDS
+from descriptors.words import codec
+from descriptors.words.enums import LBO_MODE, MAJOR, SWIZZLE
 
 from helpers import LEGAL_TYPES
 

@@ -20,10 +20,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from descriptors import DescgenError, ParameterError, decode, encode
-from descriptors.cute import CuteSyntaxError, offsets, parse_layout
-from descriptors.cute_layout import (cute_descriptor, cute_layout_descriptor,
+from descriptors.layout.cute import CuteSyntaxError, offsets, parse_layout
+from descriptors.layout.cute_layout import (cute_descriptor, cute_layout_descriptor,
                                      descriptor_cute_layout)
-from descriptors.smem_layout import _MODES, LayoutError, element_type, layout_descriptor
+from descriptors.words.swizzles import SWIZZLE_MODES
+from descriptors.layout.smem_layout import LayoutError, element_type, layout_descriptor
 
 from helpers import fails, ok  # noqa: E402
 
@@ -280,7 +281,7 @@ def test_cute_descriptor_of_explain_is_the_word(combo, lbo_raw, sbo_raw, origin_
     LBO, SBO, start addresses, base offsets (patterns starting off the repeat boundary) and
     both spellings of the unused K-major LBO."""
     maj, sw, dt, kind = combo
-    mode = _MODES[sw]
+    mode = SWIZZLE_MODES[sw]
     el = element_type(dt, kind)
     origin = origin_128 * 128
     start = origin

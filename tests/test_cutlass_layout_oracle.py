@@ -52,8 +52,9 @@ import pytest
 from cutlass_env import compiler, cuda_include, cutlass_include
 
 from descriptors import SMEM
-from descriptors.cute_layout import cute_descriptor
-from descriptors.smem_layout import _MODES, layout_descriptor, swizzle_atom
+from descriptors.layout.cute_layout import cute_descriptor
+from descriptors.words.swizzles import SWIZZLE_MODES
+from descriptors.layout.smem_layout import layout_descriptor, swizzle_atom
 
 HERE = Path(__file__).resolve().parent
 ORACLE_SRC = HERE / "oracle" / "cutlass_layout_oracle.cpp"
@@ -111,7 +112,7 @@ class Case:
 
     @property
     def on_boundary(self) -> bool:
-        rep = _MODES[self.swizzle].repeat_bytes
+        rep = SWIZZLE_MODES[self.swizzle].repeat_bytes
         return rep is None or self.addr % rep == 0
 
     def cpp(self) -> str:

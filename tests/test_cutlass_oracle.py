@@ -46,7 +46,7 @@ from cutlass_env import CUTLASS_VERSION, compiler, cuda_include, cutlass_include
 
 import descriptors
 from descriptors import KINDS, LAYOUTS, FieldError, ParameterError, decode, encode, encode_raw
-from descriptors.enums import MAJOR, MAX_SHIFT, SWIZZLE
+from descriptors.words.enums import MAJOR, MAX_SHIFT, SWIZZLE
 
 HERE = Path(__file__).resolve().parent
 ORACLE_SRC = HERE / "oracle" / "cutlass_oracle.cpp"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from descriptors.lint import lint_lines
+from descriptors.tools.lint import lint_lines
 from descriptors.readers import Instruction, sniff
 from descriptors.readers.sass import read_sass
 
@@ -119,7 +119,7 @@ def test_dump_reports_every_constant_word_lint_judges(path):
     """dump and lint read one reader: every MMA instruction or shared memory descriptor that
     lint judges as a constant word (one value on every path) is a word dump reports, with the
     family the operand names."""
-    from descriptors.dump import scan
+    from descriptors.tools.dump import scan
     from descriptors.readers import read
     from descriptors.readers.ptx import mma_operands
     lines = path.read_text().splitlines()

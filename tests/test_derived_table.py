@@ -1,7 +1,7 @@
-"""The derived layout table (``descriptors/layouts.derived.json``) and what a command loads.
+"""The derived layout table (``descriptors/words/layouts.derived.json``) and what a command loads.
 
 The layouts come from the table only while it was derived from the current declarations
-(``descriptors.bits.load``); these tests keep the committed table fresh, prove it says exactly
+(``descriptors.words.bits.load``); these tests keep the committed table fresh, prove it says exactly
 what the Construct declarations say, prove a stale table is never used, and check that the
 light paths (``import descriptors`` + encode/decode, ``descgen idesc``/``decode --plain``/json)
 load neither construct nor rich.
@@ -19,16 +19,16 @@ from pathlib import Path
 import pytest
 
 import descriptors
-from descriptors import bits, layouts
+from descriptors.words import bits, layouts
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGE = ROOT / "descriptors"
+PACKAGE = ROOT / "descriptors" / "words"  # the layouts, their table and the code that derives it
 
 
 def test_committed_table_is_fresh() -> None:
     text = (PACKAGE / layouts.DERIVED_TABLE).read_text(encoding="utf-8")
     assert text == bits.derived_table(layouts.declarations(), PACKAGE), (
-        "descriptors/layouts.derived.json is stale: run `python -m descriptors.layouts`")
+        "descriptors/words/layouts.derived.json is stale: run `python -m descriptors.words.layouts`")
 
 
 def test_table_layouts_are_the_declared_layouts() -> None:

@@ -26,7 +26,7 @@ from typer.testing import CliRunner
 import descriptors
 from cli.main import app
 from descriptors import DescgenError, ParameterError
-from descriptors.dump import (MAX_LINE, Candidate, DumpFinding, classify, iter_lines, scan,
+from descriptors.tools.dump import (MAX_LINE, Candidate, DumpFinding, classify, iter_lines, scan,
                               scan_lines, scan_stream)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -185,7 +185,7 @@ def test_nvdisasm_fixture():
 def test_dump_and_lint_read_the_same_facts():
     """dump and lint consume one reader: every MMA operand value lint judges is a word dump
     reports (or, known in part, the immediate of its upper half)."""
-    from descriptors.lint import lint_lines
+    from descriptors.tools.lint import lint_lines
     for name in ("cuobjdump-sass.txt", "nvdisasm.txt"):
         text = (DUMPS / name).read_text()
         words = {f.word for f in scan(text)}
@@ -378,8 +378,15 @@ def test_sass_register_tracking():
     loaded = scan("\n".join(base + ["        /*0020*/                   LDCU.64 UR4, c[0x0][0x380] ;", mma]))
     assert [f.register for f in loaded] == ["UR5"] and loaded[0].best.confidence == 0.5
     # a copy carries the value: MOV R2 <- imm, then R2UR UR5 <- R2
-    copied = scan("\n".join(["  MOV R2, 0x10400490", "  R2UR UR5, R2", mma.strip()]))
-    assert [(f.register, f.word, f.best.confidence) for f in copied] == [("R2", 0x10400490, 0.85)]
+    copied = scan("\n".join(["  MOV R2, 0x8400490", "  R2UR UR5, R2", mma.strip()]))
+    assert [(f.register, f.word, f.best.confidence) for f in copied] == [("R2", 0x08400490, 0.85)]
+    # the word is read in the MMA's context, as lint judges it: M=256 needs cta_group::2
+    for opcode, valid in (("UTCHMMA", False), ("UTCHMMA.2CTA", True)):
+        m256 = scan("\n".join(["  MOV R2, 0x10400490", "  R2UR UR5, R2",
+                               mma.strip().replace("UTCHMMA", opcode)]))
+        assert [(f.word, f.best.valid) for f in m256] == [(0x10400490, valid)]
+        assert [x.rule for x in m256[0].best.findings if x.severity == "error"] == \
+            ([] if valid else ["idesc.shape"])
     # IMAD.MOV and a predicated move; a function header ends the data flow
     other = scan("\n".join(["        /*0000*/              @P0  IMAD.MOV.U32 R4, RZ, RZ, 0x8400490 ;",
                             "\t\tFunction : next", "  R2UR UR5, R4", mma.strip()]))
@@ -681,7 +688,7 @@ def test_progress_bar_drawn_on_a_terminal(tmp_path, monkeypatch):
     from rich.console import Console
 
     from cli import dump_cmd
-    from descriptors.dump import scan_stream
+    from descriptors.tools.dump import scan_stream
 
     path = _big_file(tmp_path)
     monkeypatch.setattr(dump_cmd, "PROGRESS_MIN_BYTES", 1024)

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from cli.main import app
-from descriptors.dump import DumpFinding, _finding, scan
+from descriptors.tools.dump import DumpFinding, _finding, scan
 from descriptors.readers import printf
 
 ROOT = Path(__file__).resolve().parent.parent

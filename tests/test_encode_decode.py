@@ -13,7 +13,7 @@ import pytest
 import descriptors
 from descriptors import (DESCRIPTORS, KINDS, LAYOUTS, PARAMETERS, SMEM, TMEM, ZCM, DescgenError,
                          FieldError, KindRequiredError, ParameterError, WordError)
-from descriptors.enums import LBO_MODE, MAJOR, MAX_SHIFT, SWIZZLE
+from descriptors.words.enums import LBO_MODE, MAJOR, MAX_SHIFT, SWIZZLE
 
 KIND_NAMES = list(KINDS)
 BLOCK_SCALED = [k for k, v in KINDS.items() if v.block_scaled]
@@ -504,7 +504,9 @@ def _base(descriptor, kind=None):
             "smem": lambda: {"start_address": 0, "lbo": 16, "sbo": 1024, "swizzle": "128B"},
             "zcm": lambda: {"start_count": [0], "first_span": [0], "non_zero_mask": 1,
                             "skip_span": 2, "use_span": 3, "column_shift": 0},
-            "tmem": lambda: {"lane": 0, "column": 0}}[descriptor]()
+            "tmem": lambda: {"lane": 0, "column": 0},
+            "wgmma": lambda: {"start_address": 0, "lbo": 16, "sbo": 1024, "swizzle": "128B"}
+            }[descriptor]()
 
 
 GARBAGE_CASES = [(d, k, p) for d in DESCRIPTORS for k in (KINDS if d == "idesc" else [None])

@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from descriptors.fragments import stmatrix_map, wmma_fragment
+from descriptors.isa.fragments import stmatrix_map, wmma_fragment
 from helpers import fails, ok
 
 
@@ -130,7 +130,7 @@ def test_explain_wmma_storage_rules() -> None:
              "m8n8k128": {"a": "b1", "b": "b1", "c": "s32"},
              "m16n16k8": {"a": "tf32", "b": "tf32", "c": "f32"},
              "m8n8k4": {"a": "f64", "b": "f64", "c": "f64"}}
-    from descriptors.instructions import MODELS, resolve
+    from descriptors.isa.instructions import MODELS, resolve
     for (matrix, layout, shape), stride in table.items():
         q, _ = resolve(MODELS["wmma.load"], [matrix, "sync", "aligned", layout, shape,
                                              types[shape][matrix]])

@@ -207,7 +207,10 @@ def _params_for(descriptor: str) -> st.SearchStrategy[dict[str, Any]]:
 @st.composite
 def library_calls(draw: st.DrawFn) -> tuple[str, Any]:
     """(name, thunk) of one public library call with arbitrary arguments."""
-    from descriptors import dump, printer, tmem, validate_pair, zcm
+    from descriptors import validate_pair
+    from descriptors.isa import tmem
+    from descriptors.tools import dump, printer
+    from descriptors.words import zcm
     d = draw(NAMES)
     kind = draw(KINDS)
     params = draw(_params_for(d))

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from descriptors.fragments import stmatrix_map
+from descriptors.isa.fragments import stmatrix_map
 from helpers import ok
 
 HW = Path(__file__).resolve().parent.parent / "fixtures" / "hardware"

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from descriptors import tmem
-from descriptors.instructions import (MODELS, WMMA_FRAGMENT_REGISTERS, InstructionError,
+from descriptors.isa import tmem
+from descriptors.isa.instructions import (MODELS, WMMA_FRAGMENT_REGISTERS, InstructionError,
                                       check_instruction, parse_instruction, parse_registers,
                                       parse_target, resolve, vector_size)
-from descriptors.validate import ARCHES
+from descriptors.rules.validate import TCGEN05_ARCHES
 
 
 def errors(line: str, **kw) -> list[str]:
@@ -184,7 +184,7 @@ def test_red_arches_agree_with_tmem() -> None:
     assert tmem.RED_ARCHES == ("sm_103a", "sm_103f", "sm_110a", "sm_110f")
     assert req.supports(parse_target("sm_101a")) and not req.supports(parse_target("sm_101"))
     base = next(r for when, r in m.arch if not when)
-    assert all(base.supports(parse_target(a)) for a in ARCHES)
+    assert all(base.supports(parse_target(a)) for a in TCGEN05_ARCHES)
     assert not base.supports(parse_target("sm_90a")) and not base.supports(parse_target("sm_120a"))
     with pytest.raises(InstructionError.__mro__[1]):
         parse_target("gfx90a")

@@ -9,9 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from descriptors.errors import DescgenError
-from descriptors.fragments import explain_instruction
-from descriptors.instructions import check_instruction
-from descriptors.lint import lint_lines
+from descriptors.isa.fragments import explain_instruction
+from descriptors.isa.instructions import check_instruction
+from descriptors.tools.lint import lint_lines
 from helpers import run
 from test_fuzz import fuzz
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 import pytest
 
 import ptxas_judge as J
-from descriptors.instructions import VALUE_RULES, check_instruction, parse_instruction
-from descriptors.lint import lint_lines
+from descriptors.isa.instructions import VALUE_RULES, check_instruction, parse_instruction
+from descriptors.tools.lint import lint_lines
 
 pytestmark = pytest.mark.skipif(J.PTXAS is None, reason="ptxas (CUDA 13) is not on PATH")
 

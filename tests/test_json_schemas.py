@@ -1,5 +1,5 @@
 """Every ``--format json`` output of every command (and mode) validates against the JSON Schema
-the package ships for it (``descriptors/schemas``, :func:`descriptors.output.json_schema`)."""
+the package ships for it (``descriptors/schemas``, :func:`descriptors.tools.output.json_schema`)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 jsonschema = pytest.importorskip("jsonschema", reason="jsonschema (the test extra) validates the schemas")
 
-from descriptors.output import JSON_SCHEMAS, json_schema  # noqa: E402
+from descriptors.tools.output import JSON_SCHEMAS, json_schema  # noqa: E402
 
 from helpers import run  # noqa: E402
 

@@ -35,7 +35,8 @@ def default_word(layout) -> int:
 
 
 def test_every_layout_is_registered():
-    assert set(LAYOUTS) == {"smem", "idesc", "idesc_mxf8f6f4", "idesc_mxf4", "zcm", "tmem"}
+    assert set(LAYOUTS) == {"smem", "idesc", "idesc_mxf8f6f4", "idesc_mxf4", "zcm", "tmem", "wgmma"}
+    assert LAYOUTS["wgmma"].size == 64
     assert [SMEM.size, IDESC.size, IDESC_MXF8F6F4.size, IDESC_MXF4.size, ZCM.size, TMEM.size] == \
         [64, 32, 32, 32, 64, 32]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from descriptors.lint import lint_lines
+from descriptors.tools.lint import lint_lines
 from helpers import run
 
 SNIPPET = [

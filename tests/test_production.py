@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 
 import descriptors
-from descriptors.dump import scan_lines
-from descriptors.lint import lint_lines
+from descriptors.tools.dump import scan_lines
+from descriptors.tools.lint import lint_lines
 from descriptors.readers import Instruction
 from descriptors.readers.sass import mma_kinds, read_sass
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import descriptors
 from descriptors import KINDS, LAYOUTS, SMEM, ZCM
-from descriptors.enums import LBO_MODE, MAJOR, MAX_SHIFT, SWIZZLE
+from descriptors.words.enums import LBO_MODE, MAJOR, MAX_SHIFT, SWIZZLE
 
 #: Examples per property: 150 by default (the suite stays within its time budget on two cores);
 #: ``DESCGEN_PROPERTY_EXAMPLES=1000`` for a deeper run.  Derandomized: the same examples each run.

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from descriptors.dump import scan
+from descriptors.tools.dump import scan
 from descriptors.readers import ptx
 from descriptors.readers.ptx import read_ptx
 

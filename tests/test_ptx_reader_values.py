@@ -9,9 +9,9 @@ import subprocess
 
 import pytest
 
-from descriptors.lint import lint_lines
+from descriptors.tools.lint import lint_lines
 from descriptors.readers import Instruction
-from descriptors.readers.literals import parse_immediate
+from descriptors.words.literals import parse_immediate
 from descriptors.readers.ptx import mma_operands, read_ptx
 from descriptors.readers.values import MAX_ALTERNATIVES
 
@@ -357,7 +357,7 @@ def test_lint_pair_check_on_each_combination():
 
 def test_lint_zcm_alternatives():
     """``.ws`` zero-column mask: each alternative is judged (with the idesc's M)."""
-    from descriptors.validate import validate
+    from descriptors.rules.validate import validate
     m64 = 0x04200010  # M=64 N=128
     good = next(w for w in range(0, 1 << 12, 1) if not [
         f for f in validate("zcm", w, arch="sm_100a", m=64) if f.severity == "error"])
@@ -483,7 +483,7 @@ def test_cute_dsl_idesc_read_with_a_sink_before_the_fix_would_be_the_low_half():
 def test_dump_names_each_idesc_alternative():
     """``descgen dump``: an MMA operand that is one of several wholly known words (no immediate
     of the code made it) is reported once per word, named by the MMA."""
-    from descriptors.dump import scan
+    from descriptors.tools.dump import scan
     lines = _cute()
     mma = next(i for i, ln in enumerate(lines, 1) if "tcgen05.mma" in ln)
     at = [(f.word, f.text, f.best.kind, f.best.evidence) for f in scan("\n".join(lines))

@@ -12,10 +12,10 @@ import pytest
 
 import descriptors
 from descriptors import DescgenError, FieldError, ParameterError, decode, encode, encode_raw
-from descriptors.smem_layout import (CANONICAL_FORMS, DTYPES, KStepCarryError, LayoutError,
+from descriptors.layout.smem_layout import (CANONICAL_FORMS, DTYPES, KStepCarryError, LayoutError,
                                      SwizzleAtom, advance_descriptor, element_type,
                                      explain_descriptor, k_steps, layout_descriptor, swizzle_atom)
-from descriptors.validate import validate, validate_pair
+from descriptors.rules.validate import validate, validate_pair
 
 
 def raw(lay, name: str) -> int:
@@ -87,7 +87,7 @@ def test_ptx_worked_examples(params, T, m, k, lbo_enc, sbo_enc, exact) -> None:
     assert (lay.lbo_bytes, lay.sbo_bytes) == (lbo_enc * 16, sbo_enc * 16)
     assert lay.canonical_layout == exact
     assert f"{lay.atom.swizzle_functor} o {lay.canonical_form}".startswith(exact.split(" o ")[0])
-    assert raw(lay, "swizzle") == descriptors.enums.SWIZZLE.lookup(params[1]).value
+    assert raw(lay, "swizzle") == descriptors.words.enums.SWIZZLE.lookup(params[1]).value
     assert lay.word == encode("smem", leading_byte_offset=lay.lbo_bytes,
                               stride_byte_offset=lay.sbo_bytes, swizzle=params[1])
 

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from descriptors import (FieldError, decode, encode, encode_raw, validate, validate_pair)
-from descriptors import tmem as tm
+from descriptors.isa import tmem as tm
 
 F16 = {"kind": "f16", "a_type": "bf16", "b_type": "bf16", "m": 128, "n": 256}
 
@@ -203,6 +203,27 @@ RULES = [
     SpecRule("9.7.16.4.3", "sub-masks M does not use are ignored (set: a mistake)",
              zcm({"non_zero_mask": 1, "start_count_3": 1}, m=128), "zcm.unused_submasks",
              "warning"),
+    # ------------------------------------------------------------------ targets
+    SpecRule("9.7.16 Target ISA notes", "tcgen05 requires sm_100a (or a later a/f target)",
+             smem(arch="sm_90a", swizzle="128B", stride_byte_offset=1024), "smem.target"),
+    SpecRule("9.7.16 Target ISA notes", "... and so does its instruction descriptor",
+             idesc(arch="sm_90a"), "idesc.target"),
+    SpecRule("9.7.16 Target ISA notes", "... its zero-column mask",
+             zcm(arch="sm_90a"), "zcm.target"),
+    SpecRule("9.7.16 Target ISA notes", "... and Tensor Memory",
+             tmem_addr(arch="sm_90a"), "tmem.target"),
+    # ------------------------------------------------------------------ wgmma (PTX ISA 9.7.15.5.1,
+    # the public PTX ISA: the matrix descriptor of wgmma.mma_async, bits 0-13, 16-29, 32-45,
+    # 49-51, 62-63; every other bit unused)
+    SpecRule("9.7.15.5.1", "wgmma.mma_async requires sm_90a",
+             lambda: validate("wgmma", 0, arch="sm_100a"), "wgmma.target"),
+    SpecRule("9.7.15.5.1", "bits 46-48 are unused (tcgen05's fixed constant is not)",
+             lambda: validate("wgmma", encode_raw("wgmma", reserved_46=1)), "wgmma.reserved",
+             "warning"),
+    SpecRule("9.7.15.5.1", "base offset: (start address >> 7) & 7 when the pattern does not "
+             "start on its repeat boundary",
+             lambda: validate("wgmma", start_address=0x600, swizzle="128B",
+                              stride_byte_offset=1024), "wgmma.base_offset", "warning"),
 ]
 
 
@@ -219,10 +240,10 @@ def test_the_spec_rule_is_enforced(spec: SpecRule):
 
 def test_every_rule_of_the_code_traces_to_the_spec():
     """Each validator rule names a PTX source, and most are exercised by a row above."""
-    from descriptors.validate import RULES as CODE_RULES
+    from descriptors.rules.validate import RULES as CODE_RULES
     covered = {r.rule for r in RULES if isinstance(r.rule, str)}
     for rule in CODE_RULES.values():
         assert rule.source, rule.id
     missing = set(CODE_RULES) - covered - {"tmem.reserved", "smem.lbo_unused", "pair.lbo_unused",
-                                           "zcm.non_zero_mask"}
+                                           "zcm.non_zero_mask", "wgmma.lbo_unused"}
     assert not missing, sorted(missing)

@@ -2,7 +2,7 @@
 
 The expectation below is transcribed row by row from the PTX text
 (/work/shared/spec/ptx-9.7.16-tcgen05.md, 9.7.16.2.1, Table 39) and deliberately does NOT use
-``descriptors.validate.SHAPES`` or ``shape_rule``.  For every kind x cta_group x .ws x sparsity
+``descriptors.rules.validate.SHAPES`` or ``shape_rule``.  For every kind x cta_group x .ws x sparsity
 x M x N (8..256 step 8) -- 7168 cells -- the word is encoded with a legal type combination for the kind and
 validated; "no error from idesc.shape / idesc.ws" must equal the table's answer.  Block-scaled
 layouts store M >> 7, so M = 32 / 64 cannot be encoded for them: those cells are invalid.

@@ -1,4 +1,4 @@
-"""descriptors.tmem: addresses, tcgen05.ld/st footprints, alloc, data path layouts.
+"""descriptors.isa.tmem: addresses, tcgen05.ld/st footprints, alloc, data path layouts.
 
 The register table below is an independent transcription of PTX Table 47 (tcgen05.ld) /
 Table 48 (tcgen05.st) -- numbered Tables 49 / 50 in the stand-alone 9.7.16.8 page -- written as
@@ -17,7 +17,7 @@ import pytest
 
 import descriptors
 from descriptors import TMEM, DescgenError, FieldError, ParameterError
-from descriptors import tmem as t
+from descriptors.isa import tmem as t
 
 # ------------------------------------------------------------------ Table 47 / 48, by hand
 

@@ -1,5 +1,5 @@
 """Table-driven tests of the validator: a legal and an illegal input for EVERY rule of
-``descriptors.validate.RULES`` (the table must cover exactly the registered rule ids), plus the
+``descriptors.rules.validate.RULES`` (the table must cover exactly the registered rule ids), plus the
 ``encode.field`` finding, the real-world fixtures, a never-raises property and the refusals of
 malformed questions.
 
@@ -25,7 +25,7 @@ import descriptors
 from descriptors import (ARCHES, KINDS, LAYOUTS, RULES, SMEM, TMEM, ZCM, Finding,
                          KindRequiredError, ParameterError, decode, encode, encode_raw, is_valid,
                          validate, validate_pair)
-from descriptors.bits import Layout
+from descriptors.words.bits import Layout
 
 SEVERITIES = ("error", "warning", "note")
 
@@ -87,6 +87,16 @@ def S(*, arch: str = "sm_100a", **params: Any) -> Run:
 def SR(*, arch: str = "sm_100a", **raw: int) -> Run:
     word = encode_raw("smem", force=True, **raw)
     return (lambda: validate("smem", word, arch=arch)), SMEM
+
+
+def W(*, arch: str | None = None, **params: Any) -> Run:
+    """The sm_90 wgmma matrix descriptor from encode parameters (its own target by default)."""
+    return (lambda: validate("wgmma", arch=arch, **params)), LAYOUTS["wgmma"]
+
+
+def WR(**raw: int) -> Run:
+    word = encode_raw("wgmma", **raw)
+    return (lambda: validate("wgmma", word)), LAYOUTS["wgmma"]
 
 
 def Z(*, m: int | None = None, **params: Any) -> Run:
@@ -422,6 +432,32 @@ CASES: list[Case] = [
     C("smem.lbo_unused", "deepgemm-lbo0", S(leading_byte_offset=0, **SW)),
     C("smem.lbo_unused", "none-lbo4096", S(leading_byte_offset=4096, stride_byte_offset=128)),
     C("smem.lbo_unused", "lbo64", S(leading_byte_offset=64, **SW), "note", "leading_byte_offset",
+      only=True, clean=True),
+    # ------------------------------------------------------------------ the word's target
+    C("smem.target", "sm_100a", S(**SW), clean=True),
+    C("smem.target", "sm_90a", S(arch="sm_90a", **SW), "error"),
+    C("idesc.target", "sm_103a", I("f16", arch="sm_103a"), clean=True),
+    C("idesc.target", "sm_90a", I("f16", arch="sm_90a"), "error"),
+    C("zcm.target", "sm_100a", Z(column_shift=1, m=128), clean=True),
+    C("zcm.target", "sm_90a", (lambda: validate("zcm", 0, arch="sm_90a"), ZCM), "error"),
+    C("tmem.target", "sm_110a", (lambda: validate("tmem", 0, arch="sm_110a"), TMEM), clean=True),
+    C("tmem.target", "sm_90a", (lambda: validate("tmem", 0, arch="sm_90a"), TMEM), "error"),
+    C("wgmma.target", "default-sm_90a", W(**SW), clean=True),
+    C("wgmma.target", "sm_100a", W(arch="sm_100a", **SW), "error"),
+    # ------------------------------------------------------------------ wgmma (PTX ISA 9.7.15.5.1)
+    C("wgmma.reserved", "legal", W(start_address=0x400, leading_byte_offset=16, **SW), clean=True),
+    C("wgmma.reserved", "bit46-tcgen05-habit", WR(reserved_46=1, swizzle=1), "warning", "reserved_46"),
+    C("wgmma.reserved", "reserved_14", WR(reserved_14=1), "warning", "reserved_14"),
+    C("wgmma.reserved", "reserved_30", WR(reserved_30=1), "warning", "reserved_30"),
+    C("wgmma.reserved", "reserved_52", WR(reserved_52=0x3FF), "warning", "reserved_52"),
+    C("wgmma.base_offset", "aligned-0x400", W(start_address=0x400, **SW), clean=True),
+    C("wgmma.base_offset", "0x600-base4", W(start_address=0x600, base_offset=4, **SW)),
+    C("wgmma.base_offset", "0x600-base0", W(start_address=0x600, **SW), "warning", "base_offset"),
+    C("wgmma.base_offset", "none-base2", W(base_offset=2, stride_byte_offset=128), "warning",
+      "base_offset"),
+    C("wgmma.base_offset", "kstep-32", W(start_address=0x420, **SW), "ok-notes", clean=True),
+    C("wgmma.lbo_unused", "lbo16", W(leading_byte_offset=16, **SW), clean=True),
+    C("wgmma.lbo_unused", "lbo64", W(leading_byte_offset=64, **SW), "note", "leading_byte_offset",
       only=True, clean=True),
     # ------------------------------------------------------------------ zcm
     C("zcm.column_shift", "17-m64", Z(column_shift=17, m=64), clean=True),
@@ -787,7 +823,7 @@ def test_validate_never_raises_on_smem_parameter_sets(start, lbo, sbo, swizzle, 
 
 def test_unknown_arch_raises():
     with pytest.raises(ParameterError):
-        validate("tmem", 0, arch="sm_90a")
+        validate("tmem", 0, arch="sm_80")
     with pytest.raises(ParameterError):
         validate("idesc", kind="f16", **BASE["f16"], m=128, n=256, arch="sm_100")
     with pytest.raises(ParameterError):

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 import descriptors
 from cli.main import app
-from descriptors.zcm import (NoDescriptorError, conv_padding_mask, generate, mask_from_columns,
+from descriptors.words.zcm import (NoDescriptorError, conv_padding_mask, generate, mask_from_columns,
                              synthesise)
 
 

@@ -9,14 +9,14 @@ One reader per source, each a generator over lines, constant memory:
 * :mod:`descriptors.readers.printf` -- the hex and named decimal words of a printf-style line.
 
 The PTX and SASS readers follow data flow (below); the gdb and printf readers are line
-recognisers that :mod:`descriptors.dump` drives (register pairs, printed expressions).
+recognisers that :mod:`descriptors.tools.dump` drives (register pairs, printed expressions).
 
 The PTX and SASS readers follow constant values through the data flow compilers emit, as
 known bits (:class:`~descriptors.readers.knownbits.KnownBits`), and yield one :class:`Instruction` per
 tcgen05 instruction (PTX ``tcgen05.*``, SASS ``UTC*``) with the known bits of every operand and
 the instruction that defined it, plus one :class:`Fact` per constant the code materialises (a
 PTX immediate, a SASS ``MOV``-family immediate): where it is, its value and how it is used.
-``descgen lint`` (:mod:`descriptors.lint`) judges the instructions; :func:`read` picks the
+``descgen lint`` (:mod:`descriptors.tools.lint`) judges the instructions; :func:`read` picks the
 reader by content.
 
 Input is never trusted: bytes are decoded as UTF-8 with replacement characters, CR/LF and
@@ -34,7 +34,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from ..layouts import SMEM
+from ..words.layouts import SMEM
 from .knownbits import KnownBits
 from .values import Alternative
 
@@ -48,7 +48,7 @@ MAX_LINE = 4096
 MAX_FUNCTION = 50_000
 
 #: Bits a K step may change in a shared memory descriptor: the start address and the unused
-#: bits above it, up to the leading byte offset (Table 40, from descriptors.layouts).  A K step
+#: bits above it, up to the leading byte offset (Table 40, from descriptors.words.layouts).  A K step
 #: adds (bytes >> 4) to the start address and must not carry out of it (9.7.16.4.1; spec
 #: notes), so the fields above keep their bits.
 K_STEP_BITS = SMEM.by_name["leading_byte_offset"].lsb

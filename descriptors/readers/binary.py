@@ -1,6 +1,6 @@
 """CUDA binaries and compressed files as the text the readers take.
 
-The readers (:mod:`descriptors.readers`, :mod:`descriptors.dump`) read text: PTX, SASS listings,
+The readers (:mod:`descriptors.readers`, :mod:`descriptors.tools.dump`) read text: PTX, SASS listings,
 logs.  This module turns what people have into that text, recognised by content, never by the
 file name:
 
@@ -22,7 +22,7 @@ no SASS (no PTX) in it, a corrupt gzip stream; :class:`~descriptors.errors.ToolN
 
 Example::
 
-    from descriptors.lint import lint_lines
+    from descriptors.tools.lint import lint_lines
     from descriptors.readers.binary import sass_lines
 
     with sass_lines("kernel.cubin") as lines:      # cuobjdump -sass kernel.cubin, streamed

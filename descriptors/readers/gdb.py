@@ -7,7 +7,7 @@
   ``(register, None)`` for ``p $UR5``, ``(None, expression)`` for ``p/x adesc``, else ``None``;
 * ``value(line)`` -- the value of a ``$1 = ...`` line.
 
-:mod:`descriptors.dump` pairs an even register with its odd partner on the next line (a 64-bit
+:mod:`descriptors.tools.dump` pairs an even register with its odd partner on the next line (a 64-bit
 descriptor in a register pair) and names a printed value by its expression.
 """
 

@@ -15,7 +15,7 @@ once (a log repeats them); ``named_hex_matches(line)`` and ``read_named(match)``
 steps, for a caller that keeps what it makes of each distinct match.  Every pattern is linear
 (possessive quantifiers, bounded look-behind; names are matched on the reversed text before a
 value).
-:mod:`descriptors.dump` scores what these words may be.
+:mod:`descriptors.tools.dump` scores what these words may be.
 """
 
 from __future__ import annotations

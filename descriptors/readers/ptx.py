@@ -45,11 +45,11 @@ from collections.abc import Iterable, Iterator
 from itertools import chain, repeat
 from typing import Any
 
-from ..instructions import MODELS, RegisterDecls
+from ..isa.instructions import MODELS, RegisterDecls
 from . import (K_STEP_ASSUMPTION, K_STEP_BITS, K_STEP_MAX, MAX_FUNCTION, Fact, Instruction,
                Operand)
 from .knownbits import KnownBits
-from .literals import parse_immediate, split_operands
+from ..words.literals import parse_immediate, split_operands
 from .values import Alternative, ValueSet, combine, join, meet
 
 __all__ = ["read_ptx", "parse_immediate", "mma_operands"]

@@ -49,8 +49,11 @@ tcgen05.mma.ws without a zero-column   no zero-column-mask operand
 mask operand, or a zero one
 tcgen05.alloc                          ``UTCATOMSWS.FIND_AND_SET.ALIGN`` (a retry loop; the
                                        column count becomes a bit mask)
-tcgen05.ld                             ``LDTM``
-tcgen05.commit                         ``UTCBAR``
+tcgen05.ld / tcgen05.st                ``LDTM`` / ``STTM``, the form in the opcode
+                                       (:data:`SASS_TMEM_SHAPES`; ``LDTM.STAT`` = ld.red)
+tcgen05.commit                         ``UTCBAR`` (``.MULTICAST``: multicast::cluster)
+tcgen05.shift                          ``UTCSHIFT.DOWN``
+tcgen05.dealloc                        ``UTCATOMSWS.AND`` (no ``.2CTA`` either way)
 =====================================  ===================================================
 
 Operands of ``UTC?MMA``: ``gdesc[URa]`` (A, 64-bit shared memory descriptor in URa:URa+1),
@@ -63,15 +66,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 
 from . import (K_STEP_ASSUMPTION, K_STEP_BITS, K_STEP_MAX, MAX_FUNCTION, SASS_FUNCTION, Fact,
                Instruction, Operand)
+from ..errors import DescgenError
 from .dataflow import EVERY, Code, Step, solve
 from .knownbits import KnownBits
 from .values import Alternative, ValueSet, join, meet, single
 
 __all__ = ["read_sass", "SASS_MMA", "SASS_SCALE_VEC", "SASS_4X", "SASS_4X_SUFFIXES", "mma_kinds",
-           "is_4x"]
+           "is_4x", "SASS_TMEM_SHAPES", "SASS_TMEM_REDUCTIONS", "SASS_CTA_GROUP", "TmemAccess",
+           "tmem_access", "cta_group"]
 
 #: SASS MMA opcode -> candidate kinds (observed with nvcc 13.0 for sm_100a; the table above).
 #: Block-scaled kinds carry a scale ``tmem[..]`` operand.
@@ -98,6 +104,94 @@ SASS_4X_SUFFIXES = frozenset({"4X", "BLOCK16"})
 def is_4x(opcode: str) -> bool:
     """A block-scaled SASS MMA with scale_vec::4X (``UTCOMMA.4X``, ``UTCOMMA.2CTA.BLOCK16``)."""
     return not SASS_4X_SUFFIXES.isdisjoint(opcode.split(".")[1:])
+
+
+#: ``LDTM``/``STTM`` shape suffix -> (tcgen05.ld/st ``.shape``, which half of ``.16x32bx2``):
+#: no suffix is ``.32x32b``; ``.16x32bx2`` compiles to two instructions, threads 0-15 at
+#: ``taddr`` and threads 16-31 at ``taddr + immHalfSplitoff`` (``tmem[URn+0x10]`` for 16).
+#: Every form of 9.7.16.8.3-4 compiled by nvcc 13.0 for sm_100a/sm_103a (fixtures/sass-forms).
+SASS_TMEM_SHAPES: dict[str, tuple[str, int | None]] = {
+    "": ("32x32b", None),
+    "16dp64bit": ("16x64b", None),
+    "16dp128bit": ("16x128b", None),
+    "16dp256bit": ("16x256b", None),
+    "16dp32bit_t0_t15": ("16x32bx2", 0),
+    "16dp32bit_t16_t31": ("16x32bx2", 1),
+}
+#: ``LDTM.STAT`` (tcgen05.ld.red) reduction suffix -> ``.redOp`` (and ``.abs``); the type suffix
+#: ``.S32``/``.F32`` (none: ``.u32``) and ``.NAN`` follow it (fixtures/sass-forms).
+SASS_TMEM_REDUCTIONS: dict[str, tuple[str, bool]] = {
+    "MIN": ("min", False), "MAX": ("max", False), "MINABS": ("min", True),
+}
+#: Opcodes whose ``.2CTA`` suffix shows ``.cta_group::2`` (absent: ``::1``).  ``UTCATOMSWS.AND``
+#: (tcgen05.dealloc) and ``UVIRTCOUNT`` (relinquish_alloc_permit) read the same for both, so
+#: they say nothing (fixtures/sass-forms).
+SASS_CTA_GROUP = ("UTCHMMA", "UTCQMMA", "UTCOMMA", "UTCIMMA", "UTCBAR", "UTCCP", "UTCSHIFT",
+                  "UTCATOMSWS.FIND_AND_SET", "UTCATOMSWS.2CTA.FIND_AND_SET")
+
+
+@dataclass(frozen=True)
+class TmemAccess:
+    """What an ``LDTM``/``STTM`` opcode says of its tcgen05.ld/st (9.7.16.8.3-4)."""
+
+    op: str                  # "ld" or "st"
+    shape: str               # PTX .shape: 32x32b, 16x64b, 16x128b, 16x256b, 16x32bx2
+    num: int                 # .num (x1 .. x128)
+    pack: bool               # ld .pack::16b (``.PACK16BIT``) / st .unpack::16b (``.EXPAND16BIT``)
+    half: int | None         # .16x32bx2: 0 = threads 0-15, 1 = threads 16-31
+    red: str | None = None   # tcgen05.ld.red .redOp (``LDTM.STAT``)
+    red_type: str = "u32"
+    abs: bool = False
+    nan: bool = False
+
+    @property
+    def ptx(self) -> str:
+        """The PTX form, e.g. ``tcgen05.ld.sync.aligned.16x64b.x4.pack::16b.b32``."""
+        red = ".red" if self.red else ""
+        pack = (".pack::16b" if self.op == "ld" else ".unpack::16b") if self.pack else ""
+        tail = (f".{self.red}{'.abs' if self.abs else ''}{'.NaN' if self.nan else ''}"
+                f".{self.red_type}") if self.red else f"{pack}.b32"
+        return f"tcgen05.{self.op}{red}.sync.aligned.{self.shape}.x{self.num}{tail}"
+
+
+def tmem_access(opcode: str) -> TmemAccess | None:
+    """The tcgen05.ld/st an ``LDTM``/``STTM`` opcode is (:data:`SASS_TMEM_SHAPES`,
+    :data:`SASS_TMEM_REDUCTIONS`); ``None`` for another opcode or a suffix not seen in compiled
+    code (not guessed)."""
+    parts = opcode.split(".")
+    if parts[0] not in ("LDTM", "STTM"):
+        return None
+    op = "ld" if parts[0] == "LDTM" else "st"
+    shape, half = SASS_TMEM_SHAPES[""]
+    num, pack, red, red_type, abs_, nan = 1, False, None, "u32", False, False
+    for p in parts[1:]:
+        if p in SASS_TMEM_SHAPES:
+            shape, half = SASS_TMEM_SHAPES[p]
+        elif re.fullmatch(r"x\d+", p):
+            num = int(p[1:])
+        elif p == ("PACK16BIT" if op == "ld" else "EXPAND16BIT"):
+            pack = True
+        elif p == "STAT" and op == "ld":
+            red = red or "?"
+        elif p in SASS_TMEM_REDUCTIONS and red:
+            red, abs_ = SASS_TMEM_REDUCTIONS[p]
+        elif p in ("S32", "F32") and red:
+            red_type = p.lower()
+        elif p == "NAN" and red:
+            nan = True
+        else:
+            return None
+    if red == "?":
+        return None
+    return TmemAccess(op, shape, num, pack, half, red, red_type, abs_, nan)
+
+
+def cta_group(opcode: str) -> int | None:
+    """The ``.cta_group`` a SASS tcgen05 opcode shows (:data:`SASS_CTA_GROUP`): 2 with
+    ``.2CTA``, else 1; ``None`` for an opcode that does not show it."""
+    if not opcode.startswith(SASS_CTA_GROUP):
+        return None
+    return 2 if ".2CTA" in opcode else 1
 
 
 def mma_kinds(opcode: str, operands: Iterable[str]) -> tuple[tuple[str, ...], bool]:
@@ -138,7 +232,10 @@ _ARCH = re.compile(r"(?:code for|\.target|arch\s*=)\s*(sm_\d+[af]?)")
 _REG = re.compile(r"(-|~|!)?\|?(U?R)(\d{1,3}|Z)(?:\.(?:reuse|H0|H1|B\d))*\|?\Z")
 _PREDREG = re.compile(r"!?U?P(?:T|\d{1,2})\Z")
 _IMM = re.compile(r"(-)?(0x[0-9A-Fa-f]+|\d+)\Z")
-_MEM = re.compile(r"(gdesc|idesc|tmem|desc)?\[(U?R\d{1,3}|U?RZ)(?:\s*\+\s*(-?0x[0-9A-Fa-f]+|\d+))?\]"
+#: A memory operand: ``tmem[UR4]``, ``tmem[UR4+0x10]``, ``gdesc[UR6].A_KEEP``, or an immediate
+#: address, ``tmem[0x1fe]`` (ptxas folds a constant Tensor Memory address; read as URZ + it).
+_MEM = re.compile(r"(gdesc|idesc|tmem|desc)?\[(?:(U?R\d{1,3}|U?RZ)(?:\s*\+\s*(-?0x[0-9A-Fa-f]+|\d+))?"
+                  r"|(0x[0-9A-Fa-f]+))\]"
                   r"(?:\.[A-Z0-9_]{1,16}){0,4}\Z")
 _TARGET = re.compile(r"(0x[0-9A-Fa-f]+)|`\(([^)]*)\)")
 
@@ -249,9 +346,21 @@ def _dests(ins: _Ins) -> list[str]:
     if ".128" in ins.op:
         n = 4
     if ins.op.startswith("LDTM"):
-        m = re.search(r"\.x(\d+)", ins.op)
-        n = int(m.group(1)) if m else 1
+        n = _ldtm_registers(ins.op)
     return [name] + [_pair(name, k) for k in range(1, n)]  # type: ignore[misc]
+
+
+def _ldtm_registers(opcode: str) -> int:
+    """Registers an ``LDTM`` writes from its first destination on (Table 47; 128 -- every
+    register it could name -- for a form :func:`tmem_access` does not know)."""
+    from ..isa.tmem import registers
+    acc = tmem_access(opcode)
+    if acc is None:
+        return 128
+    try:
+        return registers(acc.shape, acc.num, "ld")  # each .16x32bx2 half: the whole vector
+    except DescgenError:
+        return 128
 
 
 def _src(t: str) -> str | KnownBits | None:
@@ -499,8 +608,11 @@ def _uses(ins: _Ins) -> list[tuple[int, str, str, str | None, tuple[str, ...]]]:
             elif mma and any(x.startswith("idesc[") for x in texts[:k]) and (
                     t.startswith("tmem[") or (not t.startswith("[") and _reg_name(t))):
                 keep.add(k)  # the scale factors' TMEM address, a .ws zero-column mask
-    elif ins.op.startswith(("LDTM", "STTM", "UTCBAR")):
-        keep = set()  # no rule of these reads a value (see descriptors.lint)
+    elif ins.op.startswith(("LDTM", "STTM")):
+        # the Tensor Memory address (the footprint rules); not the data registers
+        keep = {k for k, (t, _c) in enumerate(ins.ops) if t.startswith("tmem[")}
+    elif ins.op.startswith("UTCBAR"):
+        keep = set()  # no rule reads the mbarrier address or the multicast mask
     else:
         keep = set(range(len(ins.ops)))
     for k, (text, _c) in enumerate(ins.ops):
@@ -508,7 +620,7 @@ def _uses(ins: _Ins) -> list[tuple[int, str, str, str | None, tuple[str, ...]]]:
             continue
         m = _MEM.match(text)
         if m:
-            role, reg, off = m.group(1) or "", m.group(2), m.group(3)
+            role, reg, off = m.group(1) or "", m.group(2) or "URZ", m.group(3) or m.group(4)
         else:
             reg = _reg_name(text)
             role, off = "", None

@@ -1,0 +1,70 @@
+"""Target architectures and the "Target ISA Notes" of an instruction, as data.
+
+:class:`Target` reads ``sm_<number>[a|f]``; :class:`ArchRequirement` says where a form is
+supported: from a minimum (``sm_90 or higher``) or from arch-specific targets (``sm_100a``) and
+family-specific ones (``sm_100f or higher in the same family``).  ``sm_101`` counts as
+``sm_110`` (renamed in PTX ISA 9.0).  Used by :mod:`descriptors.isa.instructions` and
+:mod:`descriptors.isa.tmem`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import ParameterError, shorten
+
+__all__ = ["Target", "ArchRequirement", "parse_target"]
+
+
+@dataclass(frozen=True)
+class Target:
+    """A target architecture ``sm_<number><suffix>``: suffix ``""``, ``"a"`` (arch-specific) or
+    ``"f"`` (family-specific).  ``sm_101`` counts as ``sm_110`` (renamed in PTX ISA 9.0)."""
+
+    name: str
+    number: int
+    suffix: str
+
+    @property
+    def family(self) -> int:
+        return self.number // 10
+
+
+_TARGET = re.compile(r"sm_(\d{2,3})([af]?)")
+
+
+def parse_target(name: Any) -> Target:
+    """A :class:`Target` from ``"sm_100a"``, ``"sm_90"`` ...; raises :class:`ParameterError`."""
+    m = _TARGET.fullmatch(str(name).strip().lower()) if isinstance(name, str) else None
+    if m is None:
+        raise ParameterError(f"target {shorten(name)}: expected sm_<number>[a|f], e.g. sm_100a")
+    number = int(m.group(1))
+    number = 110 if number == 101 else number
+    return Target(str(name).strip().lower(), number, m.group(2))
+
+
+@dataclass(frozen=True)
+class ArchRequirement:
+    """Where a form is supported (the "Target ISA Notes" of its section).
+
+    ``min_number``: every ``sm_N`` with N >= it (any suffix).  Otherwise ``specific``: the
+    arch-specific targets (``sm_100a`` ...) and ``families``: ``sm_Xf or higher in the same
+    family`` for each X -- a target with suffix ``a`` or ``f`` of family X//10 and number >= X.
+    """
+
+    text: str
+    source: str
+    min_number: int | None = None
+    specific: tuple[str, ...] = ()
+    families: tuple[int, ...] = ()
+
+    def supports(self, target: Target) -> bool:
+        if self.min_number is not None:
+            return target.number >= self.min_number
+        if target.suffix == "a" and any(parse_target(s).number == target.number
+                                        for s in self.specific):
+            return True
+        return target.suffix in ("a", "f") and any(
+            target.family == x // 10 and target.number >= x for x in self.families)

@@ -1,0 +1,1148 @@
+"""Semantic encode and decode of the four descriptor families: the library's public calls.
+
+``encode(descriptor, **params) -> int`` builds a word from semantic parameters (M, N, type
+names, byte values, swizzle names ...); ``encode_raw`` builds one from raw field values;
+``decode(descriptor, word, kind=...)`` returns a :class:`Decoded` holding the raw value of every
+field (reserved ones included) and the semantic values; ``readings`` lists every layout's
+reading of a word.  Nothing is silently truncated: a value that does not fit raises
+:class:`~descriptors.errors.FieldError` naming the field, its bits, the value and what is
+allowed, with the PTX table.  Field positions come from :mod:`descriptors.words.layouts` only.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from .bits import Field, Layout
+from .enums import (KINDS, LBO_MODE, MAJOR, MAX_SHIFT, SWIZZLE, SWIZZLE_SM90, EnumTable, Kind,
+                    kind_named)
+from ..errors import DescgenError, KindRequiredError, ParameterError, WordError
+from ..errors import shorten as _short
+from .layouts import IDESC, LAYOUTS, SMEM, TMEM, WGMMA, ZCM
+
+__all__ = [
+    "DESCRIPTORS", "PARAMETERS", "Decoded", "encode", "encode_raw", "decode", "readings",
+    "layout_for", "format_word", "parse_int", "word_bits",
+]
+
+#: The descriptor families, by the name every call takes.
+DESCRIPTORS: tuple[str, ...] = ("smem", "idesc", "zcm", "tmem", "wgmma")
+
+#: Semantic parameter names ``encode`` accepts, per descriptor (aliases excluded).
+PARAMETERS: dict[str, tuple[str, ...]] = {
+    "idesc": ("kind", "a_type", "b_type", "d_type", "m", "n", "a_major", "b_major", "negate_a",
+              "negate_b", "saturate", "sparse", "sparsity_selector", "max_shift", "scale_type",
+              "a_scale_id", "b_scale_id", "k", "cta_group", "ws"),
+    "smem": ("start_address", "leading_byte_offset", "stride_byte_offset", "swizzle",
+             "base_offset", "lbo_mode"),
+    "zcm": ("start_count", "first_span", "non_zero_mask", "skip_span", "use_span",
+            "column_shift"),
+    "tmem": ("lane", "column"),
+    "wgmma": ("start_address", "leading_byte_offset", "stride_byte_offset", "swizzle",
+              "base_offset"),
+}
+
+_ALIASES: dict[str, dict[str, str]] = {
+    "idesc": {},
+    "smem": {"start_address_bytes": "start_address", "lbo": "leading_byte_offset",
+             "leading_byte_offset_bytes": "leading_byte_offset", "sbo": "stride_byte_offset",
+             "stride_byte_offset_bytes": "stride_byte_offset", "layout_type": "swizzle"},
+    "zcm": {"nzm": "non_zero_mask", "shift": "column_shift"},
+    "tmem": {},
+    "wgmma": {"start_address_bytes": "start_address", "lbo": "leading_byte_offset",
+              "leading_byte_offset_bytes": "leading_byte_offset", "sbo": "stride_byte_offset",
+              "stride_byte_offset_bytes": "stride_byte_offset", "layout_type": "swizzle"},
+}
+
+_KNOWN = {d: frozenset(names) for d, names in PARAMETERS.items()}
+
+#: Encoded-field scales: the field stores value >> shift (PTX "M >> 4", "N >> 3", 16-byte units).
+_M_SHIFT = {"idesc": 4, "idesc_mxf8f6f4": 7, "idesc_mxf4": 7}
+_N_SHIFT = 3
+_BYTE_SHIFT = 4
+
+# ------------------------------------------------------------------ parameter parsing
+
+
+def parse_int(value: Any, what: str) -> int:
+    """An integer from an int or a decimal / ``0x`` hex string (``_`` and ``'`` separators
+    allowed).  Raises :class:`ParameterError` for anything else (bools and floats included)."""
+    if value.__class__ is int:
+        return value  # type: ignore[no-any-return]
+    if isinstance(value, str):
+        text = value.strip().replace("_", "").replace("'", "")
+        if len(text) > _MAX_DIGITS:
+            raise ParameterError(f"{what}: a number of {len(text)} characters is longer than "
+                                 f"any descriptor value ({_MAX_DIGITS} at most)")
+        try:
+            return int(text, 0)
+        except ValueError:
+            raise ParameterError(f"{what}: {_short(value)} is not an integer (decimal or 0x hex)") from None
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise ParameterError(f"{what}: {_short(value)} is not an integer")
+    return int(value.__index__())
+
+
+#: Longest integer text parse_int reads: a 256-bit zero-column mask in binary with its 0b prefix.
+_MAX_DIGITS = 260
+
+
+
+def _parse_bool(value: Any, what: str) -> bool:
+    if value is True or value is False:
+        return value
+    if value.__class__ is int and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in _BOOL_WORDS:
+        return _BOOL_WORDS[value.strip().lower()]
+    raise ParameterError(f"{what}: {_short(value)} is not a boolean (true/false, 1/0)")
+
+
+_BOOL_WORDS = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}
+
+
+def _bit(field: Field, value: Any, what: str) -> int:
+    """A one-bit field from a bool, 0/1 or a boolean word; anything else is refused."""
+    if value.__class__ is int:
+        return field.check(value)
+    return int(_parse_bool(value, what))
+
+
+def _choice(table: EnumTable, field: Field, value: Any, what: str, *, ints: bool = False) -> int:
+    """Raw code of ``value`` in ``table``; ``ints`` lets an int name its choice (``32`` for
+    max shift, ``1`` for MN)."""
+    key = str(value) if ints and value.__class__ is int else value
+    choice = table.lookup(key) if isinstance(key, str) else None
+    if choice is None:
+        raise field.error(value, f"{what}={_short(value)} is not a valid {table.what}; allowed "
+                                 + ", ".join(table.names))
+    return choice.value
+
+
+def _scaled(field: Field, value: Any, what: str, shift: int, unit: str) -> int:
+    """Raw value of a field that stores ``value >> shift``; refuses remainders and overflow."""
+    v = parse_int(value, what)
+    step = 1 << shift
+    top = field.max << shift
+    allowed = f"multiples of {step} from 0 to {top}" if shift else f"0..{top}"
+    if v < 0 or v % step:
+        raise field.error(value, f"{what}={v} {unit}is not a non-negative multiple of {step} "
+                                 f"(the field stores {what} >> {shift}); allowed {allowed}")
+    if v > top:
+        raise field.error(value, f"{what}={v} {unit}encodes as {v >> shift}, exceeds max "
+                                 f"{field.max}; allowed {allowed}")
+    return v >> shift
+
+
+def _bytes(field: Field, value: Any, what: str) -> int:
+    """Raw value of a shared-memory byte field: (bytes & 0x3FFFF) >> 4, refusing what would be
+    masked (above the 256 KiB window) or shifted out (not 16-byte aligned)."""
+    v = parse_int(value, what)
+    limit = (field.max + 1) << _BYTE_SHIFT
+    allowed = f"0..{limit - 16:#x} bytes, 16-byte aligned"
+    if v < 0 or v >= limit:
+        raise field.error(value, f"{what}={v:#x} bytes is outside the {limit // 1024} KiB "
+                                 f"shared-memory window; allowed {allowed}")
+    if v % (1 << _BYTE_SHIFT):
+        raise field.error(value, f"{what}={v:#x} bytes is not 16-byte aligned; allowed {allowed}")
+    return v >> _BYTE_SHIFT
+
+
+def _normalise(descriptor: str, params: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Map aliases to parameter names and refuse unknown or doubly-given parameters."""
+    if _KNOWN[descriptor].issuperset(params):  # PTX names only: no alias, nothing twice
+        return params
+    known = PARAMETERS[descriptor]
+    aliases = _ALIASES[descriptor]
+    out: dict[str, Any] = {}
+    for key, value in params.items():
+        name = aliases.get(key, key)
+        if name not in known:
+            hint = difflib.get_close_matches(key, [*known, *aliases], n=1) \
+                if isinstance(key, str) and len(key) < 100 else []
+            raise ParameterError(
+                f"unknown parameter {_short(key)} for {descriptor}"
+                + (f" (did you mean {_short(hint[0])}?)" if hint else "")
+                + "; parameters: " + ", ".join(known))
+        if name in out:
+            raise ParameterError(f"{descriptor}: parameter {_short(name)} given twice (once as an alias)")
+        out[name] = value
+    return out
+
+
+# ------------------------------------------------------------------ instruction descriptor
+
+
+def _kind(value: Any) -> Kind:
+    if value is None:
+        raise ParameterError("idesc needs kind= one of " + ", ".join(KINDS))
+    kind = kind_named(value)
+    if kind is None:
+        raise ParameterError(f"unknown kind {_short(value)}; kinds: " + ", ".join(KINDS))
+    return kind
+
+
+def _type_param(kind: Kind, table: EnumTable, field: Field, p: Mapping[str, Any], name: str,
+                default: str | None) -> int:
+    value = p.get(name)
+    if value is None:
+        if len(table.choices) == 1:
+            return table.choices[0].value
+        if default is None:
+            raise ParameterError(f"kind {kind.name} needs {name} (one of {', '.join(table.names)})")
+        value = default
+    return _choice(table, field, value, name)
+
+
+def _absent(kind: Kind, p: Mapping[str, Any], name: str, default: Any, why: str) -> None:
+    """Refuse a parameter the kind's layout has no field for, unless it has its default."""
+    value = p.get(name)
+    if value is None:
+        return
+    try:
+        same = value == default or (isinstance(default, bool) and _parse_bool(value, name) == default)
+    except ParameterError:
+        same = False
+    if not same:
+        raise ParameterError(f"{name}={_short(value)} cannot be encoded for kind {kind.name}: {why}")
+
+
+def _encode_idesc(params: Mapping[str, Any]) -> int:
+    p = _normalise("idesc", params)
+    kind = _kind(p.get("kind"))
+    lay = LAYOUTS[kind.layout]
+    f = lay.by_name
+    src = kind.source
+    raw: dict[str, int] = {
+        "a_type": _type_param(kind, kind.ab_types, f["a_type"], p, "a_type", None),
+        "b_type": _type_param(kind, kind.ab_types, f["b_type"], p, "b_type", None),
+    }
+    if kind.d_types is not None:
+        raw["d_type"] = _type_param(kind, kind.d_types, f["d_type"], p, "d_type", "f32")
+    else:
+        d = p.get("d_type")
+        if d is not None and not (isinstance(d, str) and d.lower() in ("f32", "float")):
+            raise ParameterError(f"d_type={_short(d)} cannot be encoded for kind {kind.name}: D is "
+                                 f"always f32 and {src} has no D type field")
+    if p.get("m") is None or p.get("n") is None:
+        raise ParameterError("idesc needs m and n (the MMA shape M x N)")
+    raw["m_dim"] = _scaled(f["m_dim"], p["m"], "M", _M_SHIFT[lay.name], "")
+    raw["n_dim"] = _scaled(f["n_dim"], p["n"], "N", _N_SHIFT, "")
+    raw["transpose_a"] = _choice(MAJOR, f["transpose_a"], p.get("a_major", "K"), "a_major", ints=True)
+    raw["transpose_b"] = _choice(MAJOR, f["transpose_b"], p.get("b_major", "K"), "b_major", ints=True)
+    raw["negate_a"] = int(_parse_bool(p.get("negate_a", False), "negate_a"))
+    raw["negate_b"] = int(_parse_bool(p.get("negate_b", False), "negate_b"))
+    sparse = _parse_bool(p.get("sparse", False), "sparse")
+    raw["sparse"] = int(sparse)
+    if kind.block_scaled:
+        assert kind.scale_types is not None
+        raw["scale_type"] = _type_param(kind, kind.scale_types, f["scale_type"], p, "scale_type", "ue8m0")
+        raw["a_scale_id"] = f["a_scale_id"].check(parse_int(p.get("a_scale_id", 0), "a_scale_id"))
+        raw["b_scale_id"] = f["b_scale_id"].check(parse_int(p.get("b_scale_id", 0), "b_scale_id"))
+        _absent(kind, p, "saturate", False, f"{src} has no saturate bit")
+        _absent(kind, p, "sparsity_selector", 0, f"bits 0-1 are reserved in {src}")
+        _absent(kind, p, "max_shift", 0, f"{src} has no max shift field (.ws is not allowed)")
+    else:
+        raw["saturate"] = int(_parse_bool(p.get("saturate", False), "saturate"))
+        raw["sparsity_selector"] = f["sparsity_selector"].check(
+            parse_int(p.get("sparsity_selector", 0), "sparsity_selector"))
+        raw["max_shift"] = _choice(MAX_SHIFT, f["max_shift"], p.get("max_shift", 0), "max_shift",
+                                   ints=True)
+        for name in ("scale_type", "a_scale_id", "b_scale_id"):
+            _absent(kind, p, name, 0 if name != "scale_type" else None,
+                    f"{src} has no scale factor fields (block-scaled kinds only)")
+    word = lay.encode(**raw)
+    return word | _idesc_context(kind, p, word)  # k, cta_group and ws: one copy of the checks
+
+
+def _values_idesc(kind_name: str, lay: Layout, f: Mapping[str, int]) -> dict[str, Any]:
+    kind = KINDS[kind_name]
+    sparse = bool(f["sparse"])
+    ab = kind.ab_types.name_by_code.get
+    major = MAJOR.name_by_code.get
+    v: dict[str, Any] = {
+        "kind": kind.name,
+        "a_type": ab(f["a_type"]),
+        "b_type": ab(f["b_type"]),
+        "d_type": kind.d_types.name_by_code.get(f["d_type"]) if kind.d_types is not None else "f32",
+        "m": f["m_dim"] << _M_SHIFT[lay.name],
+        "n": f["n_dim"] << _N_SHIFT,
+        "k": kind.k_alt if f.get("k_dim") else (kind.k_sparse if sparse else kind.k_dense),
+        "a_major": major(f["transpose_a"]),
+        "b_major": major(f["transpose_b"]),
+        "negate_a": bool(f["negate_a"]),
+        "negate_b": bool(f["negate_b"]),
+        "sparse": sparse,
+    }
+    if kind.block_scaled:
+        assert kind.scale_types is not None
+        v["scale_type"] = kind.scale_types.name_by_code.get(f["scale_type"])
+        v["a_scale_id"] = f["a_scale_id"]
+        v["b_scale_id"] = f["b_scale_id"]
+    else:
+        v["saturate"] = bool(f["saturate"])
+        v["sparsity_selector"] = f["sparsity_selector"]
+        v["max_shift"] = int(MAX_SHIFT.name_by_code.get(f["max_shift"]) or 0)
+    return v
+
+
+# ------------------------------------------------------------------ shared memory descriptor
+
+
+def _encode_smem(params: Mapping[str, Any]) -> int:
+    p = _normalise("smem", params)
+    f = SMEM.by_name
+    raw = {
+        "start_address": _bytes(f["start_address"], p.get("start_address", 0), "start_address"),
+        "leading_byte_offset": _bytes(f["leading_byte_offset"], p.get("leading_byte_offset", 0),
+                                      "leading_byte_offset"),
+        "stride_byte_offset": _bytes(f["stride_byte_offset"], p.get("stride_byte_offset", 0),
+                                     "stride_byte_offset"),
+        "swizzle": _choice(SWIZZLE, f["swizzle"], p.get("swizzle", "none"), "swizzle"),
+        "base_offset": f["base_offset"].check(parse_int(p.get("base_offset", 0), "base_offset")),
+        "lbo_mode": _choice(LBO_MODE, f["lbo_mode"], p.get("lbo_mode", "relative"), "lbo_mode",
+                            ints=True),
+    }
+    return SMEM.encode(**raw)
+
+
+def _values_smem(f: Mapping[str, int]) -> dict[str, Any]:
+    return {
+        "start_address_bytes": f["start_address"] << _BYTE_SHIFT,
+        "leading_byte_offset_bytes": f["leading_byte_offset"] << _BYTE_SHIFT,
+        "stride_byte_offset_bytes": f["stride_byte_offset"] << _BYTE_SHIFT,
+        "swizzle": SWIZZLE.name_by_code.get(f["swizzle"]),
+        "base_offset": f["base_offset"],
+        "lbo_mode": LBO_MODE.name_by_code.get(f["lbo_mode"]),
+    }
+
+
+# ------------------------------------------------------------------ wgmma matrix descriptor
+
+
+def _encode_wgmma(params: Mapping[str, Any]) -> int:
+    """The sm_90 wgmma matrix descriptor (PTX ISA 9.7.15.5.1): the smem descriptor's byte
+    fields, ``swizzle`` (``none``/``interleave``, ``128B``, ``64B``, ``32B``) and ``base_offset``;
+    no fixed constant, no LBO mode."""
+    p = _normalise("wgmma", params)
+    f = WGMMA.by_name
+    return WGMMA.encode(
+        start_address=_bytes(f["start_address"], p.get("start_address", 0), "start_address"),
+        leading_byte_offset=_bytes(f["leading_byte_offset"], p.get("leading_byte_offset", 0),
+                                   "leading_byte_offset"),
+        stride_byte_offset=_bytes(f["stride_byte_offset"], p.get("stride_byte_offset", 0),
+                                  "stride_byte_offset"),
+        swizzle=_choice(SWIZZLE_SM90, f["swizzle"], p.get("swizzle", "none"), "swizzle"),
+        base_offset=f["base_offset"].check(parse_int(p.get("base_offset", 0), "base_offset")))
+
+
+def _values_wgmma(f: Mapping[str, int]) -> dict[str, Any]:
+    return {
+        "start_address_bytes": f["start_address"] << _BYTE_SHIFT,
+        "leading_byte_offset_bytes": f["leading_byte_offset"] << _BYTE_SHIFT,
+        "stride_byte_offset_bytes": f["stride_byte_offset"] << _BYTE_SHIFT,
+        "swizzle": SWIZZLE_SM90.name_by_code.get(f["swizzle"]),
+        "base_offset": f["base_offset"],
+    }
+
+
+# ------------------------------------------------------------------ zero-column mask
+
+
+def _four(value: Any, what: str) -> list[Any]:
+    if isinstance(value, (str, bytes, bytearray, memoryview)) or not isinstance(value, Sequence):
+        raise ParameterError(f"{what} takes up to 4 values (index i for sub-mask i), got {_short(value)}")
+    if not 1 <= len(value) <= 4:
+        raise ParameterError(f"{what} takes 1 to 4 values (sub-masks 0..3), got {len(value)}")
+    return [*value, *([0] * (4 - len(value)))]
+
+
+def _encode_zcm(params: Mapping[str, Any]) -> int:
+    p = _normalise("zcm", params)
+    f = ZCM.by_name
+    raw: dict[str, int] = {}
+    for i, v in enumerate(_four(p.get("start_count", [0]), "start_count")):
+        name = f"start_count_{i}"
+        raw[name] = f[name].check(parse_int(v, name))
+    for i, v in enumerate(_four(p.get("first_span", [0]), "first_span")):
+        name = f"first_span_{i}"
+        raw[name] = _bit(f[name], v, name)
+    raw["non_zero_mask"] = _bit(f["non_zero_mask"], p.get("non_zero_mask", 1), "non_zero_mask")
+    for name in ("skip_span", "use_span", "column_shift"):
+        raw[name] = f[name].check(parse_int(p.get(name, 0), name))
+    return ZCM.encode(**raw)
+
+
+def _values_zcm(f: Mapping[str, int]) -> dict[str, Any]:
+    return {
+        "start_count": [f[f"start_count_{i}"] for i in range(4)],
+        "first_span": [f[f"first_span_{i}"] for i in range(4)],
+        "non_zero_mask": f["non_zero_mask"],
+        "skip_span": f["skip_span"],
+        "use_span": f["use_span"],
+        "column_shift": f["column_shift"],
+    }
+
+
+# ------------------------------------------------------------------ tensor memory address
+
+
+def _encode_tmem(params: Mapping[str, Any]) -> int:
+    p = _normalise("tmem", params)
+    f = TMEM.by_name
+    return TMEM.encode(lane=f["lane"].check(parse_int(p.get("lane", 0), "lane")),
+                       column=f["column"].check(parse_int(p.get("column", 0), "column")))
+
+
+def _values_tmem(f: Mapping[str, int]) -> dict[str, Any]:
+    return {"lane": f["lane"], "column": f["column"]}
+
+
+# ------------------------------------------------------------------ fast routes of encode
+#
+# The encoders above are the reference.  The fast routes below run the same checks, in the same
+# order, through the same helpers, but remember the raw value each parameter value gave
+# (per descriptor and idesc kind, keyed by parameter name, the value's exact type and the
+# value): a parameter set never seen before whose values were each seen before costs a few dict
+# look-ups.  Only str/int/bool/None values are remembered (immutable, their checks
+# deterministic); a refusal is never remembered (it is raised afresh each time).
+
+_PART_TYPES = frozenset({str, int, bool, type(None)})
+_PART_SIZE = 4096
+_NOTHING = 0  # what a step that stores no field returns (a context check, e.g. d_type of mxf4)
+
+#: A step: parameter name, the default ``p.get`` gives it, the raw field it sets (or None), and
+#: the reference computation of that raw value from the parameter's value; prepared, the raw
+#: value of the default too.
+_Step = tuple[str, Any, "str | None", Callable[[Any], int]]
+_PreparedStep = tuple[str, Any, Callable[[Any], int], "Field | None", "int | None", int, int]
+
+
+def _idesc_steps(kind: Kind) -> tuple[list[_Step], list[_Step]]:
+    """The per-parameter checks of :func:`_encode_idesc` for ``kind``: before and after the
+    M/N presence check, in the reference's order."""
+    lay = LAYOUTS[kind.layout]
+    f = lay.by_name
+    src = kind.source
+
+    def type_step(name: str, table: EnumTable, default: str | None) -> _Step:
+        return (name, None, name,
+                lambda v: _type_param(kind, table, f[name], {name: v}, name, default))
+
+    def absent(name: str, default: Any, why: str) -> _Step:
+        def check(v: Any) -> int:
+            _absent(kind, {name: v}, name, default, why)
+            return _NOTHING
+        return (name, None, None, check)
+
+    def no_d(d: Any) -> int:
+        if d is not None and not (isinstance(d, str) and d.lower() in ("f32", "float")):
+            raise ParameterError(f"d_type={_short(d)} cannot be encoded for kind {kind.name}: D is "
+                                 f"always f32 and {src} has no D type field")
+        return _NOTHING
+
+    def raw_int(name: str) -> _Step:
+        return (name, 0, name, lambda v: f[name].check(parse_int(v, name)))
+
+    def flag(name: str) -> _Step:
+        return (name, False, name, lambda v: int(_parse_bool(v, name)))
+
+    def major(name: str, field: str) -> _Step:
+        return (name, "K", field, lambda v: _choice(MAJOR, f[field], v, name, ints=True))
+
+    first: list[_Step] = [type_step("a_type", kind.ab_types, None),
+                          type_step("b_type", kind.ab_types, None)]
+    first.append(type_step("d_type", kind.d_types, "f32") if kind.d_types is not None
+                 else ("d_type", None, None, no_d))
+    m_shift = _M_SHIFT[lay.name]
+    rest: list[_Step] = [
+        ("m", None, "m_dim", lambda v: _scaled(f["m_dim"], v, "M", m_shift, "")),
+        ("n", None, "n_dim", lambda v: _scaled(f["n_dim"], v, "N", _N_SHIFT, "")),
+        major("a_major", "transpose_a"), major("b_major", "transpose_b"),
+        flag("negate_a"), flag("negate_b"), flag("sparse"),
+    ]
+    if kind.block_scaled:
+        assert kind.scale_types is not None
+        rest += [type_step("scale_type", kind.scale_types, "ue8m0"),
+                 raw_int("a_scale_id"), raw_int("b_scale_id"),
+                 absent("saturate", False, f"{src} has no saturate bit"),
+                 absent("sparsity_selector", 0, f"bits 0-1 are reserved in {src}"),
+                 absent("max_shift", 0, f"{src} has no max shift field (.ws is not allowed)")]
+    else:
+        rest += [flag("saturate"), raw_int("sparsity_selector"),
+                 ("max_shift", 0, "max_shift",
+                  lambda v: _choice(MAX_SHIFT, f["max_shift"], v, "max_shift", ints=True))]
+        why = f"{src} has no scale factor fields (block-scaled kinds only)"
+        rest += [absent("scale_type", None, why), absent("a_scale_id", 0, why),
+                 absent("b_scale_id", 0, why)]
+    return first, rest
+
+
+def _run_steps(steps: list[_PreparedStep], p: Mapping[str, Any], memo: dict[Any, int]) -> int:
+    """Run ``steps`` on ``p`` through ``memo`` (bounded; str/int/bool/None only): the OR of the
+    fields they set, each in place.  A parameter not given takes its step's default, placed
+    once by :func:`_prepare`; a default that is refused (a required parameter) is refused here,
+    in turn."""
+    word = 0
+    for name, default, compute, field, fixed, lsb, top in steps:
+        if name in p:
+            v = p[name]
+            key = (name, v.__class__, v)
+            try:
+                r = memo.get(key)
+            except Exception:  # noqa: BLE001 - unhashable (a list): computed, never remembered
+                r = _place(field, compute(v))
+            else:
+                if r is None:
+                    r = compute(v)
+                    if field is None:
+                        r = 0
+                    elif r.__class__ is int and 0 <= r <= top:
+                        r <<= lsb
+                    else:
+                        r = _place(field, r)
+                    if key[1] in _PART_TYPES:
+                        if len(memo) >= _PART_SIZE:
+                            memo.clear()
+                        memo[key] = r
+        elif fixed is None:
+            r = compute(default)  # raises (e.g. a required type not given)
+        else:
+            r = fixed
+        word |= r
+    return word
+
+
+def _place(field: Field | None, raw: int) -> int:
+    """``raw`` checked against ``field`` (the :class:`FieldError` the layout's encoder would
+    raise) and shifted into place; 0 for a step that stores no field."""
+    return 0 if field is None else field.check(raw) << field.lsb
+
+
+def _prepare(layout: Layout, steps: list[_Step]) -> list[_PreparedStep]:
+    """``steps`` with their field and the bits of their default, computed once (None where the
+    default is refused)."""
+    done: list[_PreparedStep] = []
+    for name, default, out, compute in steps:
+        field = layout.by_name[out] if out is not None else None
+        try:
+            fixed: int | None = _place(field, compute(default))
+        except DescgenError:
+            fixed = None
+        done.append((name, default, compute, field, fixed,
+                     field.lsb if field is not None else 0, field.max if field is not None else 0))
+    return done
+
+
+def _constants(layout: Layout) -> int:
+    """The bits of the layout's fixed constants (Table 40's 0b001 at 46-48)."""
+    word = 0
+    for f in layout.fields:
+        if f.role == "constant":
+            word |= f.default << f.lsb
+    return word
+
+
+_IDESC_STEPS = {name: tuple(_prepare(LAYOUTS[kind.layout], steps) for steps in _idesc_steps(kind))
+                for name, kind in KINDS.items()}
+_BASE = {name: _constants(lay) for name, lay in LAYOUTS.items()}
+_PARTS: dict[str, dict[Any, int]] = {name: {} for name in (*KINDS, "smem", "tmem", "kind")}
+
+#: The shortcut of a step list: the word of every default (fixed constants included), the bits
+#: each parameter's field keeps when the parameter is given (all but its own), and the
+#: parameters whose default is refused (required).
+_Shortcut = tuple[int, dict[str, int], tuple[str, ...]]
+
+
+def _shortcut(layout: Layout, steps: list[_PreparedStep]) -> _Shortcut:
+    word, keep, required = _constants(layout), {}, []
+    for name, _default, _compute, field, fixed, _lsb, _top in steps:
+        keep[name] = layout.max_word & ~(field.mask if field is not None else 0)
+        if fixed is None:
+            required.append(name)
+        else:
+            word |= fixed
+    return word, keep, tuple(required)
+
+
+def _remembered(p: Mapping[str, Any], memo: dict[Any, int], shortcut: _Shortcut,
+                skip: str = "") -> int | None:
+    """The word of ``p`` when every given parameter's value is in ``memo`` and every required
+    one is given, else None (then the steps run in order and raise what the reference raises).
+    A value is in the memo only after the same step accepted the same value of the same type,
+    and the steps are independent, so the word is the one the steps would build."""
+    word, keep, required = shortcut
+    for name in required:
+        if name not in p:
+            return None
+    get = memo.get
+    for name, v in p.items():
+        if name == skip:
+            continue
+        try:
+            r = get((name, v.__class__, v))
+        except Exception:  # noqa: BLE001 - unhashable (a list)
+            return None
+        if r is None or name not in keep:  # not remembered, or a context parameter (k ...)
+            return None
+        word = word & keep[name] | r
+    return word
+
+
+_IDESC_SHORTCUTS = {name: _shortcut(LAYOUTS[kind.layout], [*first, *rest])
+                    for (name, (first, rest)), kind in zip(_IDESC_STEPS.items(), KINDS.values())}
+
+
+def _encode_idesc_fast(params: Mapping[str, Any]) -> int:
+    """:func:`_encode_idesc` through the per-parameter memo."""
+    p = _normalise("idesc", params)
+    kv = p.get("kind")
+    kinds = _PARTS["kind"]
+    kind = KINDS.get(kinds.get(kv)) if kv.__class__ is str else None  # type: ignore[arg-type]
+    if kind is None:
+        kind = _kind(kv)
+        if kv.__class__ is str and len(kinds) < _PART_SIZE:
+            kinds[kv] = kind.name  # type: ignore[assignment]
+    memo = _PARTS[kind.name]
+    word = _remembered(p, memo, _IDESC_SHORTCUTS[kind.name], "kind")
+    if word is not None:
+        return word
+    first, rest = _IDESC_STEPS[kind.name]
+    word = _run_steps(first, p, memo)
+    if p.get("m") is None or p.get("n") is None:
+        raise ParameterError("idesc needs m and n (the MMA shape M x N)")
+    word |= _run_steps(rest, p, memo) | _BASE[kind.layout]
+    if p.get("k") is not None or p.get("cta_group") is not None or p.get("ws") is not None:
+        word |= _idesc_context(kind, p, word)
+    return word
+
+
+def _idesc_context(kind: Kind, p: Mapping[str, Any], word: int) -> int:
+    """The checks of ``k``, ``cta_group`` and ``ws`` (as :func:`_encode_idesc` runs them) on
+    the word built so far; returns the K=96 bit where asked for."""
+    f = LAYOUTS[kind.layout].by_name
+    sparse = bool(f["sparse"].extract(word))
+    k96 = 0
+    k = p.get("k")
+    if k is not None:
+        kv = parse_int(k, "k")
+        implied = kind.k_sparse if sparse else kind.k_dense
+        if kv == kind.k_alt and not sparse and "k_dim" in f:
+            k96 = 1 << f["k_dim"].lsb
+        elif kv != implied:
+            alt = (f", or {kind.k_alt} when dense (k_dim{f['k_dim'].bits}, sm_103a)"
+                   if kind.k_alt else "")
+            raise ParameterError(
+                f"K={kv} cannot be encoded for kind {kind.name} ({'sparse' if sparse else 'dense'}): "
+                f"K is implied by kind and sparsity (Table 39): {implied}{alt}")
+    cta = p.get("cta_group")
+    if cta is not None and parse_int(cta, "cta_group") not in (1, 2):
+        raise ParameterError(f"cta_group={_short(cta)}: allowed 1 or 2")
+    if p.get("ws") is not None:
+        _parse_bool(p["ws"], "ws")
+    return k96
+
+
+def _smem_steps() -> list[_Step]:
+    f = SMEM.by_name
+
+    def byte_step(name: str) -> _Step:
+        return (name, 0, name, lambda v: _bytes(f[name], v, name))
+    return [byte_step("start_address"), byte_step("leading_byte_offset"),
+            byte_step("stride_byte_offset"),
+            ("swizzle", "none", "swizzle", lambda v: _choice(SWIZZLE, f["swizzle"], v, "swizzle")),
+            ("base_offset", 0, "base_offset",
+             lambda v: f["base_offset"].check(parse_int(v, "base_offset"))),
+            ("lbo_mode", "relative", "lbo_mode",
+             lambda v: _choice(LBO_MODE, f["lbo_mode"], v, "lbo_mode", ints=True))]
+
+
+_SMEM_STEPS = _prepare(SMEM, _smem_steps())
+_TMEM_STEPS = _prepare(TMEM, [
+    (name, 0, name, lambda v, name=name: TMEM.by_name[name].check(parse_int(v, name)))
+    for name in ("lane", "column")])
+_SMEM_SHORTCUT = _shortcut(SMEM, _SMEM_STEPS)
+_TMEM_SHORTCUT = _shortcut(TMEM, _TMEM_STEPS)
+
+
+def _encode_smem_fast(params: Mapping[str, Any]) -> int:
+    """:func:`_encode_smem` through the per-parameter memo."""
+    p, memo = _normalise("smem", params), _PARTS["smem"]
+    word = _remembered(p, memo, _SMEM_SHORTCUT)
+    return word if word is not None else _run_steps(_SMEM_STEPS, p, memo) | _BASE["smem"]
+
+
+def _encode_tmem_fast(params: Mapping[str, Any]) -> int:
+    """:func:`_encode_tmem` through the per-parameter memo."""
+    p, memo = _normalise("tmem", params), _PARTS["tmem"]
+    word = _remembered(p, memo, _TMEM_SHORTCUT)
+    return word if word is not None else _run_steps(_TMEM_STEPS, p, memo) | _BASE["tmem"]
+
+
+# ------------------------------------------------------------------ public API
+
+#: The reference encoders (every check run afresh; the property tests compare against these).
+_ENCODERS: dict[str, Callable[[Mapping[str, Any]], int]] = {
+    "idesc": _encode_idesc, "smem": _encode_smem, "zcm": _encode_zcm, "tmem": _encode_tmem,
+    "wgmma": _encode_wgmma,
+}
+#: What :func:`encode` runs: the same checks through the per-parameter memo.
+_FAST_ENCODERS: dict[str, Callable[[Mapping[str, Any]], int]] = {
+    "idesc": _encode_idesc_fast, "smem": _encode_smem_fast, "zcm": _encode_zcm,
+    "tmem": _encode_tmem_fast, "wgmma": _encode_wgmma,
+}
+_FIXED_LAYOUT = {"smem": SMEM, "zcm": ZCM, "tmem": TMEM, "wgmma": WGMMA}
+
+
+def _descriptor(descriptor: Any) -> str:
+    if isinstance(descriptor, str) and descriptor in _ENCODERS:
+        return descriptor
+    raise ParameterError(f"unknown descriptor {_short(descriptor)}; descriptors: " + ", ".join(DESCRIPTORS))
+
+
+def layout_for(descriptor: str, kind: str | None = None) -> Layout:
+    """The :class:`~descriptors.words.bits.Layout` of ``descriptor`` (an idesc needs its ``kind``)."""
+    d = _descriptor(descriptor)
+    if d != "idesc":
+        if kind is not None:
+            raise ParameterError(f"kind applies to idesc only, not {d}")
+        return _FIXED_LAYOUT[d]
+    if kind is None:
+        raise KindRequiredError(
+            "an instruction-descriptor word does not identify its kind: pass kind= one of "
+            + ", ".join(KINDS) + " (or call readings('idesc', word) for every layout's reading)")
+    return LAYOUTS[_kind(kind).layout]
+
+
+def word_bits(descriptor: str) -> int:
+    """Size of the descriptor's word in bits (32 or 64)."""
+    return IDESC.size if _descriptor(descriptor) == "idesc" else _FIXED_LAYOUT[descriptor].size
+
+
+def format_word(descriptor: str, word: int) -> str:
+    """``0x%08x`` for 32-bit descriptors, ``0x%016x`` for 64-bit ones.  Raises
+    :class:`WordError` for anything but an integer in ``0 .. 2**bits - 1`` (no sign, never
+    wider than the word)."""
+    bits = word_bits(descriptor)
+    if word.__class__ is not int or word < 0 or word >> bits:
+        if isinstance(word, bool) or not hasattr(word, "__index__"):
+            raise WordError(f"{descriptor}: word must be an integer, not {_short(word)}")
+        value = int(word.__index__())
+        if not 0 <= value < 1 << bits:
+            raise WordError(f"{descriptor}: word {_short(value)} does not fit in {bits} bits "
+                            f"(allowed 0..{(1 << bits) - 1:#x})")
+        word = value
+    return f"{word:#0{bits // 4 + 2}x}"
+
+
+def encode(descriptor: str, **params: Any) -> int:
+    """Build a descriptor word from semantic parameters.
+
+    ``idesc`` (32-bit; PTX Tables 42/43/44 by ``kind``): ``kind``, ``a_type``, ``b_type``,
+    ``d_type`` (PTX type names; f32 by default), ``m`` (stored M >> 4, or M >> 7 for the
+    block-scaled kinds), ``n`` (stored N >> 3), ``a_major``/``b_major`` (``K`` or ``MN``),
+    ``negate_a``, ``negate_b``, ``saturate``, ``sparse``, ``sparsity_selector`` (0-3),
+    ``max_shift`` (0, 8, 16, 32), ``scale_type`` (``ue8m0``/``ue4m3``), ``a_scale_id``,
+    ``b_scale_id``, ``k`` (only to ask for K=96), and the context parameters ``cta_group`` and
+    ``ws`` (checked, not stored).
+
+    ``smem`` (64-bit; Table 40): ``start_address``, ``leading_byte_offset`` (``lbo``),
+    ``stride_byte_offset`` (``sbo``), all in **bytes** (16-byte aligned, below 256 KiB; stored
+    in 16-byte units); ``swizzle`` (``none``, ``128B_base32B``, ``128B``, ``64B``, ``32B``);
+    ``base_offset`` (0-7); ``lbo_mode`` (``relative``/``absolute``).
+
+    ``zcm`` (64-bit; Table 45): raw fields ``start_count`` and ``first_span`` (up to 4 values,
+    sub-mask 0 first), ``non_zero_mask`` (default 1), ``skip_span``, ``use_span``,
+    ``column_shift``.  ``tmem`` (32-bit; 9.7.16.1.1): ``lane`` (bits 31-16), ``column`` (15-0).
+
+    ``wgmma`` (64-bit; the sm_90 wgmma matrix descriptor, PTX ISA 9.7.15.5.1, CUTLASS
+    ``GmmaDescriptor``): ``start_address``, ``leading_byte_offset``, ``stride_byte_offset`` in
+    bytes as for smem; ``swizzle`` (``none``/``interleave``, ``128B``, ``64B``, ``32B``: codes 0-3,
+    CUTLASS ``layout_type``); ``base_offset`` (0-7).
+
+    Raises :class:`FieldError` when a value does not fit its field (never truncates) and
+    :class:`ParameterError` for an unknown, missing or malformed parameter.
+    """
+    try:
+        return _memo(descriptor, **params)
+    except _Unmemoised as done:  # checked and encoded, but not of memoisable types
+        return done.word
+    except TypeError:  # an unhashable parameter (a list)
+        pass
+    return _encode_lists(descriptor, params)  # outside the handler: no TypeError chained
+
+
+def _encode_lists(descriptor: Any, params: dict[str, Any]) -> int:
+    """:func:`encode` of a set holding a list or tuple (zcm's ``start_count``/``first_span``):
+    memoised in ``_LIST_MEMO`` keyed by every value and element with its exact type, when they
+    are all plain (``[1]``, ``[True]`` and ``[1.0]`` have keys of their own); anything else is
+    checked and encoded every time."""
+    if descriptor.__class__ is not str:
+        return _encode(descriptor, params)
+    try:
+        key = (descriptor, *params, *map(_frozen, params.values()))
+    except _NotPlain:
+        return _encode(descriptor, params)
+    try:
+        return _LIST_MEMO[key]
+    except KeyError:
+        pass
+    word = _encode(descriptor, params)
+    if len(_LIST_MEMO) >= _MEMO_SIZE:
+        _LIST_MEMO.clear()  # O(1) amortised
+    _LIST_MEMO[key] = word
+    return word
+
+
+class _NotPlain(Exception):
+    """A value :func:`_frozen` cannot key exactly."""
+
+
+def _frozen(value: Any) -> tuple[Any, ...]:
+    """``value`` with its exact type, and a list's or tuple's elements with theirs."""
+    cls = value.__class__
+    if cls in _MEMO_TYPES:
+        return (cls, value)
+    if cls is list or cls is tuple:
+        types = tuple(map(type, value))
+        if _MEMO_TYPES.issuperset(types):
+            return (cls, tuple(value), types)
+    raise _NotPlain
+
+
+#: Words of parameter sets holding lists or tuples (see :func:`_encode_lists`).
+_LIST_MEMO: dict[tuple[Any, ...], int] = {}
+
+
+def _encode(descriptor: Any, params: Mapping[str, Any]) -> int:
+    """:func:`encode` without the whole-set memo (every check runs, through the per-parameter
+    memos of the fast encoders)."""
+    try:
+        encoder = _FAST_ENCODERS[descriptor]
+    except (KeyError, TypeError):
+        raise ParameterError(f"unknown descriptor {_short(descriptor)}; descriptors: "
+                             + ", ".join(DESCRIPTORS)) from None
+    return encoder(params)
+
+
+class _Unmemoised(Exception):
+    """Carries a word out of :func:`_memo` without memoising it (``lru_cache`` keeps every value
+    returned, never an exception)."""
+
+    def __init__(self, word: int) -> None:
+        self.word = word
+
+
+#: Number of parameter sets the whole-set memo keeps (least recently used dropped first).
+_MEMO_SIZE = 4096
+#: The only value types whose words are memoised: immutable, and checked deterministically.
+_MEMO_TYPES = frozenset({str, int, bool, type(None)})
+
+
+@functools.lru_cache(maxsize=_MEMO_SIZE, typed=True)
+def _memo(descriptor: Any, /, **params: Any) -> int:
+    """Words of parameter sets already encoded.  ``functools.lru_cache`` with ``typed=True``
+    keys them by descriptor, parameter names, values *and the values' exact types*, built in C
+    (so ``m=128.0`` or ``negate_a=1`` never meet the entry of ``m=128`` / ``negate_a=True``).
+    Only sets whose values are plain str/int/bool/None are kept: those are immutable and their
+    checks deterministic, so a hit returns what the checks would; any other set raises
+    :class:`_Unmemoised` with its word.  Refusals raise, and are never kept."""
+    word = _encode(descriptor, params)
+    if descriptor.__class__ is str and _MEMO_TYPES.issuperset(map(type, params.values())):
+        return word
+    raise _Unmemoised(word)
+
+
+def _layout_docs() -> str:
+    """The bit diagram of every layout, for the docstrings of :func:`encode` and friends."""
+    return "\n\n".join(lay.__doc__ or "" for lay in LAYOUTS.values())
+
+
+def encode_raw(descriptor: str, *, kind: str | None = None, force: bool = False,
+               **fields: Any) -> int:
+    """Build a word from raw field values (PTX field names or CUTLASS aliases, reserved fields
+    included); missing fields are 0, fixed constants take their value.  ``kind`` selects the
+    instruction-descriptor layout.  A fixed constant given a different value (Table 40's
+    bits 46-48 must be 0b001) is refused unless ``force=True`` (to build a broken word on
+    purpose, e.g. to test a validator).  Booleans are accepted for one-bit fields only.
+    Raises :class:`FieldError` / :class:`ParameterError`."""
+    layout = layout_for(descriptor, kind)
+    for key, value in fields.items():
+        f = layout.by_name[layout.canonical(key)]
+        if isinstance(value, bool):
+            f.check(value)  # refused for fields wider than one bit
+        if f.role == "constant" and not force and f.check(value) != f.default:
+            raise f.error(value, f"fixed constant must be {f.default:#0{f.width + 2}b}, not "
+                                 f"{f.check(value):#0{f.width + 2}b} (pass force=True to build a "
+                                 "word that breaks it)")
+    return layout.encode(**fields)
+
+
+class Decoded:
+    """A decoded descriptor word.
+
+    ``word`` (int), ``descriptor``, ``kind`` (idesc only), ``layout``, ``fields`` (raw value of
+    every field by PTX name, reserved and constant fields included) and ``values`` (semantic
+    values, keyed like ``encode``'s parameters; byte values end in ``_bytes``).  ``int(obj)``
+    re-encodes from ``fields``, so ``int(decode(d, w)) == w`` for every word.
+
+    :func:`decode` checks the word at once; ``fields`` and ``values`` are computed on first
+    access (one shift and mask per field, from the layout's compiled decoder) and kept.  Each
+    object gets its own ``fields`` and ``values`` dicts (changing one changes nothing else);
+    the words decoded recently and more than once are remembered (a bounded memo per descriptor
+    and kind), so reading ``fields``/``values`` of such a word copies a dict instead of
+    recomputing it.
+
+    Every (descriptor, kind) has its own subclass holding ``descriptor``, ``kind`` and
+    ``layout`` as class attributes (so a decode sets one attribute, the word);
+    ``isinstance(obj, Decoded)`` holds for all of them.
+    """
+
+    __slots__ = ("word", "_fields", "_values")
+
+    descriptor: str
+    kind: str | None
+    layout: Layout
+    #: per-subclass: the reference computation of ``values`` from ``fields``, the keys holding
+    #: lists (copied per object), the memos of fields and values by word (a word's dicts are
+    #: kept from its second decode on) and the words decoded once.
+    _values_ref: Callable[[Mapping[str, int]], dict[str, Any]]
+    _lists: tuple[str, ...]
+    _fmemo: dict[int, dict[str, int]]
+    _vmemo: dict[int, dict[str, Any]]
+    _fonce: set[int]
+    _fget: Callable[[int], dict[str, int] | None]  # _fmemo.get, _vmemo.get
+    _vget: Callable[[int], dict[str, Any] | None]
+
+    def __new__(cls, descriptor: str, kind: str | None, layout: Layout, word: int,
+                fields: dict[str, int] | None = None) -> Decoded:
+        _lay, sub, _top = _dispatch(descriptor, kind)
+        if layout is not sub.layout:
+            raise ParameterError(f"{descriptor}: layout {layout.name} is not the layout of "
+                                 f"{descriptor}{f' kind {kind}' if kind else ''} ({sub.layout.name})")
+        obj: Decoded = object.__new__(sub)
+        obj.word = _word(sub.layout, word)
+        obj._fields = fields
+        obj._values = None
+        return obj
+
+    @property
+    def fields(self) -> dict[str, int]:
+        """Raw value of every field by PTX name (reserved and constant fields included)."""
+        f = self._fields
+        if f is None:
+            word = self.word
+            seen = self._fget(word)
+            if seen is not None:
+                f = self._fields = seen.copy()
+                return f
+            f = self._fields = self.layout._decode(word)
+            once = self._fonce
+            if word in once:  # decoded before: kept from now on
+                _remember(self._fmemo, word, f.copy())
+            else:  # decoded once: noted, nothing kept
+                if len(once) >= _DECODE_MEMO_SIZE:
+                    once.clear()
+                once.add(word)
+        return f
+
+    @property
+    def values(self) -> dict[str, Any]:
+        """Semantic values (an unknown enumerated code reads as ``None``; its raw value is in
+        ``fields``)."""
+        v = self._values
+        if v is None:
+            if self._fields is None:  # the common case, first (zcm's _vget finds nothing)
+                seen = self._vget(self.word)
+                if seen is not None:
+                    v = self._values = seen.copy()
+                    return v
+            v = self._values = self._values_slow()
+        return v
+
+    def _values_slow(self) -> dict[str, Any]:
+        """:attr:`values` from edited fields, the memo (lists copied) or computed.  The values
+        of a word are kept once its fields are (from its second decode on)."""
+        word, f = self.word, self._fields
+        if f is not None and f != self._fmemo.get(word):
+            # fields given or edited (or no longer remembered): the values are theirs
+            return self._values_ref(f)
+        lists = self._lists
+        if lists:  # zcm: its memo is read here only, the lists copied per object
+            seen = self._vmemo.get(word)
+            if seen is not None:
+                v = seen.copy()
+                for key in lists:
+                    v[key] = [*v[key]]
+                return v
+        v = self._values_ref(self.fields if f is None else f)
+        if word in self._fmemo:  # decoded before: kept from now on (lists of their own)
+            _remember(self._vmemo, word, self._values_ref(self._fields) if lists else v.copy())
+        return v
+
+    @property
+    def hex(self) -> str:
+        return format_word(self.descriptor, self.word)
+
+    @property
+    def unexpected(self) -> dict[str, int]:
+        """Reserved fields that are set and fixed constants that differ from their value."""
+        return {f.name: self.fields[f.name] for f in self.layout.fields
+                if f.role != "field" and self.fields[f.name] != f.default}
+
+    @property
+    def refused(self) -> dict[str, str]:
+        """Fields holding what :func:`encode` would refuse, with the reason: an enumerated code
+        the table does not define (a type, scale type or swizzle code) and, for
+        ``kind::mxf4``/``mxf4nvf4``, K=96 (bit 31) together with sparsity (bit 2) -- Table 44
+        defines K=96 for dense MMAs only.  The printer marks these fields like set reserved
+        bits; validation reports them as errors."""
+        out: dict[str, str] = {}
+        f = self.fields
+        if self.descriptor == "idesc":
+            v = self.values
+            for name in ("a_type", "b_type", "d_type", "scale_type"):
+                if name in f and v.get(name) is None:
+                    out[name] = f"code {f[name]} is not defined for kind::{self.kind}"
+            if f.get("k_dim") and f["sparse"]:
+                out["k_dim"] = "K=96 is defined for dense MMAs only (Table 44); the word is sparse"
+        elif self.descriptor == "smem" and self.values["swizzle"] is None:
+            out["swizzle"] = f"swizzle code {f['swizzle']} is invalid (3, 5 and 7 are undefined)"
+        return out
+
+    def __int__(self) -> int:
+        return self.layout._encode_map(self.fields)
+
+    __index__ = __int__
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Decoded):
+            return NotImplemented
+        return (self.descriptor, self.kind, int(self)) == (other.descriptor, other.kind, int(other))
+
+    def __hash__(self) -> int:
+        return hash((self.descriptor, self.kind, self.word))
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form: ``descriptor``, ``kind``, ``word`` (hex string), ``fields``, ``values``."""
+        return {"descriptor": self.descriptor, "kind": self.kind, "word": self.hex,
+                "fields": dict(self.fields), "values": self.values}
+
+    def __repr__(self) -> str:
+        kind = f" kind={self.kind}" if self.kind else ""
+        return f"<Decoded {self.descriptor}{kind} {self.hex}>"
+
+
+def _word(layout: Layout, word: Any) -> int:
+    if isinstance(word, str):
+        word = parse_int(word, f"{layout.name} word")
+    return layout.check_word(word)
+
+
+def decode(descriptor: str, word: int, *, kind: str | None = None) -> Decoded:
+    """Decode ``word`` into a :class:`Decoded`.  An idesc needs ``kind`` (the word alone does not
+    say which layout it uses): without it :class:`KindRequiredError` names the kinds; see
+    :func:`readings`.  Raises :class:`WordError` when the word is not an integer of the
+    descriptor's size.  Never loses a bit: ``int(decode(d, w)) == w``.
+
+    The word is checked here; the fields are extracted on first access to ``fields`` or
+    ``values`` (:class:`Decoded` is lazy)."""
+    try:
+        _lay, cls, top = _BY_KIND[kind][descriptor]
+    except (KeyError, TypeError):
+        _lay, cls, top = _dispatch(descriptor, kind)
+    if word.__class__ is not int or word < 0 or word > top:
+        word = _word(cls.layout, word)
+    obj = _new_decoded(cls)
+    obj.word = word
+    obj._fields = obj._values = None
+    return obj
+
+
+_new_decoded = object.__new__
+
+#: Fields and values remembered per (descriptor, kind): this many words each, then afresh.
+_DECODE_MEMO_SIZE = 4096
+
+
+def _remember(memo: dict[Any, Any], key: Any, value: Any) -> None:
+    """Store ``value`` in a bounded memo (emptied when full: O(1) amortised)."""
+    if len(memo) >= _DECODE_MEMO_SIZE:
+        memo.clear()
+    memo[key] = value
+
+
+def _nothing(word: int) -> None:
+    """The ``_vget`` of a class whose values are not copied on the short path (zcm)."""
+    return None
+
+
+def _decoded_class(descriptor: str, kind: str | None, layout: Layout) -> type[Decoded]:
+    """The :class:`Decoded` subclass of one (descriptor, kind)."""
+    ref: Callable[[Mapping[str, int]], dict[str, Any]]
+    if descriptor == "idesc":
+        assert kind is not None
+        ref = functools.partial(_values_idesc, kind, layout)  # C-level: no extra Python frame
+    else:
+        ref = {"smem": _values_smem, "zcm": _values_zcm, "tmem": _values_tmem,
+               "wgmma": _values_wgmma}[descriptor]
+    fmemo: dict[int, dict[str, int]] = {}
+    vmemo: dict[int, dict[str, Any]] = {}
+    return type("Decoded", (Decoded,), {
+        "__slots__": (), "__qualname__": "Decoded", "__module__": __name__,
+        "__doc__": Decoded.__doc__, "descriptor": descriptor, "kind": kind, "layout": layout,
+        "_values_ref": staticmethod(ref),
+        "_lists": ("start_count", "first_span") if descriptor == "zcm" else (),
+        "_fmemo": fmemo, "_vmemo": vmemo, "_fget": fmemo.get,
+        # zcm's values hold lists (copied per object): its memo is read by _values_slow only
+        "_vget": vmemo.get if descriptor != "zcm" else staticmethod(_nothing),
+        "_fonce": set(),
+        "__reduce__": _reduce_decoded,
+    })
+
+
+def _reduce_decoded(self: Decoded) -> tuple[Any, ...]:
+    """Pickle/copy support: a decoded word is rebuilt by decoding it again."""
+    return (_rebuild_decoded, (self.descriptor, self.word, self.kind))
+
+
+def _rebuild_decoded(descriptor: str, word: int, kind: str | None) -> Decoded:
+    return decode(descriptor, word, kind=kind)
+
+
+#: (descriptor, kind) -> (layout, Decoded subclass, largest word): decode's dispatch table,
+#: derived from the layouts and KINDS.
+_DISPATCH: dict[tuple[str, str | None], tuple[Layout, type[Decoded], int]] = {
+    **{(d, None): (lay, _decoded_class(d, None, lay), lay.max_word)
+       for d, lay in _FIXED_LAYOUT.items()},
+    **{("idesc", k): (LAYOUTS[kind.layout], _decoded_class("idesc", k, LAYOUTS[kind.layout]),
+                      LAYOUTS[kind.layout].max_word) for k, kind in KINDS.items()},
+}
+
+
+#: The same table by kind, then descriptor (two dict look-ups are cheaper than hashing a tuple).
+_BY_KIND: dict[str | None, dict[str, tuple[Layout, type[Decoded], int]]] = {}
+for (_d, _k), _entry in _DISPATCH.items():
+    _BY_KIND.setdefault(_k, {})[_d] = _entry
+del _d, _k, _entry
+
+
+def _dispatch(descriptor: Any, kind: Any) -> tuple[Layout, type[Decoded], int]:
+    """The slow dispatch: checks the descriptor and kind (raising what :func:`layout_for`
+    raises), then the table entry of their canonical names."""
+    layout_for(descriptor, kind)
+    return _DISPATCH[str(descriptor), _kind(kind).name if kind is not None else None]
+
+
+def readings(descriptor: str, word: int) -> list[Decoded]:
+    """Every reading of ``word``: one per kind for an idesc (the word alone does not identify
+    its kind), the single reading otherwise."""
+    if _descriptor(descriptor) != "idesc":
+        return [decode(descriptor, word)]
+    return [decode(descriptor, word, kind=k) for k in KINDS]
+
+
+encode.__doc__ = f"{encode.__doc__}\n    Field bit ranges (derived from the Construct definitions):\n\n{_layout_docs()}\n"

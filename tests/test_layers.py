@@ -1,0 +1,55 @@
+"""The package's folders are layers (README, "Package layout"): a module never imports one of a
+higher layer, nor of another folder on its own floor.  Checked on every import statement,
+including the ones inside functions."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "descriptors"
+#: floor of each top-level part of the package, lowest first
+FLOORS = {"errors": 0, "words": 1, "rules": 2, "layout": 3, "isa": 3, "readers": 4, "tools": 5}
+MODULES = sorted(p for p in PACKAGE.rglob("*.py") if p.parent != PACKAGE or p.stem == "errors")
+
+
+def _imports(path: Path, root: Path = PACKAGE) -> list[tuple[int, str]]:
+    """(line, first package part) of every package import in ``path`` (a file under ``root``)."""
+    here = list(path.relative_to(root).parts[:-1])
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            base = here[:len(here) - (node.level - 1)]
+            target = [*base, *(node.module.split(".") if node.module else [])]
+            if not target:      # ``from .. import x``: x is the part
+                found += [(node.lineno, alias.name) for alias in node.names]
+            else:
+                found.append((node.lineno, target[0]))
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]
+            found += [(node.lineno, n.split(".")[1]) for n in names
+                      if n and n.startswith("descriptors.") and n.count(".")]
+    return sorted(found)
+
+
+def test_every_folder_has_a_floor() -> None:
+    folders = {p.name for p in PACKAGE.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
+    assert folders == set(FLOORS) - {"errors"}
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_import_runs_up_or_sideways(path: Path) -> None:
+    me = path.relative_to(PACKAGE).parts[0] if path.parent != PACKAGE else "errors"
+    bad = [(line, part) for line, part in _imports(path)
+           if part in FLOORS and part != me and FLOORS[part] >= FLOORS[me]]
+    assert not bad, f"{path.name} imports from a layer not below {me!r}: {bad}"
+
+
+def test_the_check_sees_a_violation(tmp_path: Path) -> None:
+    """The checker itself: upward imports, inside a function and absolute, are found."""
+    (tmp_path / "words").mkdir()
+    probe = tmp_path / "words" / "probe.py"
+    probe.write_text("from .bits import Field\n"
+                     "def f():\n    from ..tools.lint import lint_lines\n"
+                     "import descriptors.readers.sass\n", encoding="utf-8")
+    assert _imports(probe, tmp_path) == [(1, "words"), (3, "tools"), (4, "readers")]
