@@ -576,7 +576,7 @@ TCGEN05_ST = _tcgen05_model("st")
 
 _WG = "PTX 9.7.15.5.2"
 _WGSP = "PTX 9.7.15.6"
-_WG_PTXAS = "ptxas 13.0, sm_90a (fixtures/hopper/wgmma-forms.json.gz)"
+_WGFRAG = "PTX 9.7.15.5.1"
 
 
 @dataclass(frozen=True)
@@ -716,9 +716,9 @@ def _wgmma_operands() -> tuple[OperandSpec, ...]:
         sp_sel.append(OperandSpec("sp-sel", "immediate", f"{_WGSP}.1 (sparsity selector)",
                                   when={"sp": ("sp",), "atype": types}, values=values))
     return (
-        OperandSpec("d", "vector", f"{_WG}.1 (register fragment of D)", size=_wg_d_registers,
+        OperandSpec("d", "vector", f"{_WGFRAG} (register fragment of D)", size=_wg_d_registers,
                     reg_types=lambda q: WGMMA_D_TYPES.get(q.get("dtype") or "", REG32)),
-        OperandSpec("a", "vector", f"{_WG}.1 (register fragment of A)", size=_wg_a_registers,
+        OperandSpec("a", "vector", f"{_WGFRAG} (register fragment of A)", size=_wg_a_registers,
                     when={"a_src": ("reg",)},
                     reg_types=lambda q: WGMMA_A_TYPES.get(q.get("atype") or "", REG32)),
         OperandSpec("a-desc", "register", f"{_WG} (matrix descriptor, 64-bit)", bits=(64,),
@@ -768,7 +768,7 @@ WGMMA_MMA_ASYNC = InstructionModel(
     constraints=_wgmma_constraints(),
     operands=_wgmma_operands(),
     vector=_wg_d_registers,
-    vector_source=f"{_WG}.1 (register fragments: M*N/128 accumulator elements and M*K/128 A "
+    vector_source=f"{_WGFRAG} (register fragments: M*N/128 accumulator elements and M*K/128 A "
                   "elements per thread, packed in 32-bit registers)",
     register_types=lambda q: WGMMA_D_TYPES.get(q.get("dtype") or "", REG32),
     arch=(({}, ArchRequirement("sm_90a", f"{_WG} Target ISA Notes (sm_90a only; ptxas 13.0 "
