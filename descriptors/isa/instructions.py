@@ -1,7 +1,8 @@
-"""Instruction models of the matrix data-movement instructions, declared once as data.
+"""Instruction models of the matrix instructions, declared once as data.
 
 One :class:`InstructionModel` per PTX section -- ``stmatrix`` (9.7.14.5.16), ``wmma.load``
-(9.7.14.4.3), ``tcgen05.ld`` (9.7.16.8.3) and ``tcgen05.st`` (9.7.16.8.4) -- holds:
+(9.7.14.4.3), ``tcgen05.ld`` (9.7.16.8.3), ``tcgen05.st`` (9.7.16.8.4) and
+``wgmma.mma_async`` (9.7.15.5.2, sparse ``.sp`` 9.7.15.6) -- holds:
 
 * the qualifier groups (:class:`Group`: the values of ``.shape``, ``.num`` ..., required or
   optional, the section that lists them);
@@ -59,6 +60,35 @@ Where ptxas and the PTX text disagree, descgen follows ptxas and says so
 Alignment of constant addresses (rows of stmatrix 16-byte aligned, 9.7.14.5.16) is not
 something ptxas checks (``[%rd0+3]`` assembles); descgen warns when an offset makes the
 address misaligned for an aligned base.
+
+wgmma.mma_async (sm_90a only) is built from :data:`WGMMA_FAMILIES`, one entry per syntax
+block: the A/B types, the accumulator types, K (doubled by ``.sp``), the N the text lists
+(8..256 step 8; for s8/u8 and b1 8, 16, 24, then 32..256 step 16), the immediates after
+scale-d and the sparsity selector values.  Its shape, type, ``.satfinite``, ``.sp`` and
+``.and.popc`` constraints are derived from that table; the register counts by rule (d: M x N
+/ 128 elements per thread in 32-bit registers, i.e. N/2, or N/4 for ``.f16``; A from
+registers: M x K / 128 elements, K/2 for ``.sp``, i.e. four registers).  The three type
+qualifiers ``.dtype.atype.btype`` share names: a value fills the first of its groups still
+empty (:func:`resolve`).  Whether A comes from registers or a descriptor is read from the
+operand (:attr:`InstructionModel.operand_facts`, ``a_src``), and decides whether imm-trans-a
+is present.  Judge: ptxas 13.0 ``-arch=sm_90a`` on the 3,232 committed forms of
+``fixtures/hopper/wgmma-forms.json.gz`` (``tests/test_wgmma_ptxas.py``: all agree, a sample by
+default, every form with ``-m ptxas_full``), plus forms assembled while writing the model
+(register types, qualifier order).  Where ptxas and the text differ (the last entries of
+:data:`PTXAS_VS_TEXT`):
+
+* ``.sync`` without ``.aligned`` assembles (warning); ``.sync`` and ``.satfinite`` may be
+  repeated (warning; ``.aligned``, ``.sp`` or the shape twice are refused).
+* qualifiers in any order, except that ``.popc`` must follow ``.and``.
+* scale-d: the syntax's predicate (``p``, ``!p``), and also the immediates 0 and 1 (warning);
+  a 32-bit register is refused.
+* register types: d takes .f32/.b32 (``.f32`` accumulator), .f16x2/.b32 (``.f16``), .b32/.u32/
+  .s32 (``.s32``); A from registers .b32/.f16x2 for the floating-point types, any 32-bit type
+  for s8/u8/b1 (:data:`WGMMA_D_TYPES`, :data:`WGMMA_A_TYPES`); descriptors .b64/.u64/.s64,
+  also written ``%da+8``; sp-meta any 32-bit type; sp-sel and the immediates are immediates.
+* the sparsity selector: 0 or 1 for f16/bf16/tf32, 0 for e4m3/e5m2/s8/u8, never a register
+  (ptxas 13.0, the fixture's sp-sel forms).  imm-trans-a/b on other types, and imm-trans-a
+  with A from registers, are an operand-count error ("Arguments mismatch").
 """
 
 from __future__ import annotations
@@ -77,6 +107,7 @@ from ..rules.validate import SEVERITIES, Finding
 __all__ = [
     "InstructionError", "Group", "Constraint", "OperandSpec", "ArchRequirement",
     "InstructionModel", "ParsedInstruction", "Qualifiers", "MODELS", "WMMA_FRAGMENTS",
+    "WGMMA_FAMILIES", "WGMMA_D_TYPES", "WGMMA_A_TYPES", "WgmmaFamily", "MODEL_ARCH",
     "WMMA_FRAGMENT_REGISTERS", "PTXAS_VS_TEXT", "MAX_LINE", "MAX_VECTOR", "parse_instruction",
     "parse_registers", "RegisterDecls", "check_instruction", "check_parsed", "model_for", "resolve",
     "vector_size", "vector_sizes", "VALUE_RULES", "Target", "parse_target",
