@@ -4,7 +4,8 @@
 the fragment map of one instruction (:mod:`descriptors.isa.fragments`): for stmatrix which thread
 gives which row address and which thread/register/half (or byte) holds each element; for
 tcgen05.ld/st the lanes and columns it touches; for wmma.load what PTX specifies (vector size,
-element type, packing) and that the thread layout is not specified.  ``--svg FILE`` writes the
+element type, packing) and that the thread layout is not specified; for wgmma.mma_async what
+the line computes, the register counts and what each operand is.  ``--svg FILE`` writes the
 picture, ``--format json`` the data.  A line that does not read, or an illegal form, is one
 line on stderr with exit code 2.
 """
@@ -20,7 +21,7 @@ import typer
 
 from descriptors import parse_int
 
-from descriptors.isa.fragments import StmatrixMap, WmmaFragment, explain_instruction
+from descriptors.isa.fragments import StmatrixMap, WgmmaForm, WmmaFragment, explain_instruction
 from descriptors.tools.printer import render_footprint, render_properties
 
 from .common import REPORT_FORMATS, NoColorOpt, PlainOpt, _console, format_option
@@ -112,6 +113,31 @@ def _wmma_lines(w: WmmaFragment) -> list[str]:
     return [w.instruction, *(f"{k}: {v}" for k, v in _wmma_rows(w)), f"note: {w.note}"]
 
 
+def _short_vector(text: str) -> str:
+    regs = [r.strip() for r in text.strip("{}").split(",")] if text.startswith("{") else []
+    return f"{{{regs[0]}, ..., {regs[-1]}}} ({len(regs)})" if len(regs) > 4 else text
+
+
+def _wgmma_rows(w: WgmmaForm) -> list[tuple[str, str]]:
+    sat = " .satfinite" if w.satfinite else ""
+    rows = [("operation", f"D ({w.m} x {w.n} .{w.dtype}{sat}) = A ({w.m} x {w.k} .{w.atype}"
+                          f"{', sparse' if w.sparse else ''}) * B ({w.k} x {w.n} .{w.btype}) "
+                          "+ D"),
+            ("D fragment", f"{w.d_registers} 32-bit registers per thread "
+                           f"(.{'/.'.join(w.d_register_types)})"),
+            ("A fragment", f"{w.a_registers} 32-bit registers per thread "
+                  f"(.{'/.'.join(w.a_register_types)})" if w.a_source == "registers"
+             else "from shared memory, through a matrix descriptor")]
+    rows += [(name, f"{_short_vector(text)}: {meaning}") for name, text, meaning in w.operands]
+    rows.append(("target", w.arch))
+    return rows
+
+
+def _wgmma_lines(w: WgmmaForm) -> list[str]:
+    return [w.instruction, *(f"{k}: {v}" for k, v in _wgmma_rows(w)),
+            *(f"note: {n}" for n in w.notes)]
+
+
 def _relative(relative: bool) -> str:
     return ("relative to taddr = lane 0, column 0; give --taddr for a real address"
             if relative else "")
@@ -135,7 +161,7 @@ def _footprint_lines(fp: Any, relative: bool) -> list[str]:
 
 
 def explain_cmd(
-    instruction: Annotated[str, typer.Argument(help="One PTX instruction: stmatrix, wmma.load, tcgen05.ld or tcgen05.st.")],
+    instruction: Annotated[str, typer.Argument(help="One PTX instruction: stmatrix, wmma.load, wgmma.mma_async, tcgen05.ld or tcgen05.st.")],
     fmt: ExplainFormatOpt = ExplainFormat.text,
     svg: Annotated[Path | None, typer.Option("--svg", help="Write the picture to this SVG file.")] = None,
     taddr: Annotated[str | None, typer.Option("--taddr", help="tcgen05.ld/st: the Tensor Memory address.", show_default="0x00000000: lane 0, column 0")] = None,
@@ -144,7 +170,8 @@ def explain_cmd(
 ) -> None:
     """The fragment map of one instruction: stmatrix's thread/register/half per element
     (PTX Figures 107/108), tcgen05.ld/st's lane/column footprint, wmma.load's fragment size
-    and packing (its thread layout is unspecified)."""
+    and packing (its thread layout is unspecified), wgmma.mma_async's operation, register
+    counts and operands."""
     from descriptors.errors import ParameterError
     from descriptors.isa.instructions import parse_instruction
 
@@ -157,6 +184,11 @@ def explain_cmd(
         data = result.to_dict()
         picture: Any = lambda: _stmatrix_picture(result, colour=not no_color)  # noqa: E731
         plain_lines = None
+    elif isinstance(result, WgmmaForm):
+        data = {"instruction": result.instruction, "wgmma": result.to_dict()}
+        picture = lambda: render_properties(result.instruction, _wgmma_rows(result),  # noqa: E731
+                                            list(result.notes))
+        plain_lines = _wgmma_lines(result)
     elif isinstance(result, WmmaFragment):
         data = {"instruction": result.instruction, "fragment": result.to_dict()}
         picture = lambda: render_properties(result.instruction, _wmma_rows(result),  # noqa: E731

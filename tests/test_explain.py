@@ -1,5 +1,6 @@
 """descgen explain: stmatrix fragment maps (Figures 107/108), tcgen05.ld/st footprints,
-wmma.load's specified facts; bad input is one line, exit 2."""
+wmma.load's specified facts, wgmma.mma_async's operation and operands; bad input is one line,
+exit 2."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from descriptors.isa.fragments import stmatrix_map, wmma_fragment
+from descriptors.isa.fragments import stmatrix_map, wgmma_form, wmma_fragment
 from helpers import fails, ok
 
 
@@ -85,6 +86,25 @@ def test_explain_wmma_says_unspecified() -> None:
     assert (w.registers, w.register_bits, w.elements_per_thread) == (2, 64, 2)
 
 
+def test_explain_wgmma() -> None:
+    d32 = "{" + ",".join(f"f{i}" for i in range(32)) + "}"
+    line = f"wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {d32}, da, db, p, 1, -1, 0, 1;"
+    text = ok("explain", line, "--plain")
+    assert "operation: D (64 x 64 .f32) = A (64 x 16 .bf16) * B (16 x 64 .bf16) + D" in text
+    assert "D fragment: 32 32-bit registers per thread (.b32/.f32)" in text
+    assert "imm-scale-b: -1: B is negated" in text and "imm-trans-b: 1: B is transposed" in text
+    d = json.loads(ok("explain", "wgmma.mma_async.sp.sync.aligned.m64n16k64.s32.u8.s8 "
+                      "{r0,r1,r2,r3,r4,r5,r6,r7}, {a0,a1,a2,a3}, db, meta, 0, p;", "-f",
+                      "json"))["wgmma"]
+    assert (d["m"], d["n"], d["k"], d["sparse"], d["a_source"], d["d_registers"],
+            d["a_registers"]) == (64, 16, 64, True, "registers", 8, 4)
+    assert [o["name"] for o in d["operands"]] == ["d", "a", "b-desc", "sp-meta", "sp-sel",
+                                                  "scale-d"]
+    w = wgmma_form("wgmma.mma_async.sync.aligned.m64n256k16.f16.f16.f16 {" + ",".join(
+        f"r{i}" for i in range(64)) + "}, da, db, p, 1, 1, 0, 0;")
+    assert (w.d_registers, w.a_source, w.a_registers) == (64, "descriptor", 0)
+
+
 def test_explain_tcgen05_footprint() -> None:
     d = json.loads(ok("explain", "tcgen05.ld.sync.aligned.32x32b.x8.b32 {r0,r1,r2,r3,r4,r5,r6,"
                       "r7}, [t];", "--taddr", "0x00200040", "-f", "json"))["footprint"]
@@ -106,6 +126,9 @@ def test_explain_tcgen05_footprint() -> None:
     ("stmatrix.sync.aligned.m16n8.x1.b8 [p], {r0};", ".trans is mandatory"),
     ("stmatrix.sync.aligned.m8n8.x16.b16 [p], {r0};", "does not guess"),
     ("wmma.load.a.sync.aligned.row.m16n16k16.f16 {r0}, [p];", "takes 8"),
+    ("wgmma.mma_async.sync.aligned.m64n8k16.f16.f16.f16 {r0,r1,r2}, da, db, p, 1, 1, 0, 0;",
+     "takes 2"),
+    ("wgmma.mma_async.sync.aligned.m64n40k32.s32.s8.s8 {r0}, da, db, p;", "then steps of 16"),
 ])
 def test_explain_bad_input_is_one_line(line: str, words: str) -> None:
     assert words in fails("explain", line)

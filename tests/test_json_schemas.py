@@ -62,6 +62,8 @@ CASES = [
     ("explain", ["explain", "tcgen05.ld.sync.aligned.16x32bx2.x4.b32 {r0,r1,r2,r3}, [t], 64;"], 0),
     ("explain", ["explain", "wmma.load.a.sync.aligned.row.m16n16k16.f16 "
                             "{r0,r1,r2,r3,r4,r5,r6,r7}, [p];"], 0),
+    ("explain", ["explain", "wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.bf16.bf16 "
+                            "{f0,f1,f2,f3}, {a0,a1,a2,a3}, db, meta, 1, p, 1, -1, 1;"], 0),
 ]
 
 

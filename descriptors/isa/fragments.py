@@ -29,6 +29,10 @@
 * ``wmma.load`` -- :func:`wmma_fragment`: PTX leaves the fragment layout unspecified
   ("Matrix Fragments for WMMA": the distribution of elements over threads is not given); what
   is specified is the vector size, the element type and the packing per register.
+* ``wgmma.mma_async`` -- :func:`wgmma_form`: what the line computes (M x N x K, types, dense
+  or ``.sp``), where A comes from, the register counts of d (and of A from registers), what
+  each operand is and what its immediate means (9.7.15.5.2, 9.7.15.6).  The thread map of the
+  fragments (9.7.15.5.1 figures) is not drawn.
 """
 
 from __future__ import annotations
@@ -37,12 +41,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import ParameterError, shorten_text
-from .instructions import (MODELS, WMMA_FRAGMENTS, WMMA_REGISTER_TYPES, InstructionError,
-                           ParsedInstruction, check_parsed, parse_instruction, resolve,
-                           vector_size)
+from .instructions import (MODELS, WGMMA_A_TYPES, WGMMA_D_TYPES, WMMA_FRAGMENTS,
+                           WMMA_REGISTER_TYPES, InstructionError, ParsedInstruction, check_parsed,
+                           parse_instruction, resolve, vector_size)
 
 __all__ = ["StmatrixElement", "StmatrixMap", "WmmaFragment", "stmatrix_map", "wmma_fragment",
-           "tcgen05_footprint", "explain_instruction", "STMATRIX_SOURCES"]
+           "tcgen05_footprint", "explain_instruction", "STMATRIX_SOURCES", "WgmmaForm",
+           "wgmma_form"]
 
 #: Where each stmatrix map comes from.
 STMATRIX_SOURCES: dict[tuple[str, str], str] = {
@@ -253,12 +258,108 @@ def tcgen05_footprint(text: str | ParsedInstruction, taddr: int | str = 0,
                           imm_half_splitoff=imm)
 
 
-def explain_instruction(text: Any, **kw: Any) -> StmatrixMap | WmmaFragment | Any:
-    """The map of any modelled instruction: a :class:`StmatrixMap`, a :class:`WmmaFragment` or
-    a :class:`~descriptors.tmem.Footprint`."""
+@dataclass(frozen=True)
+class WgmmaForm:
+    """What a wgmma.mma_async line computes: ``m`` x ``n`` x ``k`` (``sparse``: A is M x K/2
+    packed, 9.7.15.6), the types, ``a_source`` (``descriptor`` or ``registers``), the d
+    registers per thread and their types, A's registers (0 from a descriptor), the operands
+    (name, text, meaning) and notes."""
+
+    instruction: str
+    m: int
+    n: int
+    k: int
+    sparse: bool
+    dtype: str
+    atype: str
+    btype: str
+    satfinite: bool
+    a_source: str
+    d_registers: int
+    d_register_types: tuple[str, ...]
+    a_registers: int
+    a_register_types: tuple[str, ...]
+    operands: tuple[tuple[str, str, str], ...]
+    notes: tuple[str, ...]
+    arch: str = "sm_90a"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"instruction": self.instruction, "m": self.m, "n": self.n, "k": self.k,
+                "sparse": self.sparse, "dtype": self.dtype, "atype": self.atype,
+                "btype": self.btype, "satfinite": self.satfinite, "a_source": self.a_source,
+                "d_registers": self.d_registers,
+                "d_register_types": list(self.d_register_types),
+                "a_registers": self.a_registers,
+                "a_register_types": list(self.a_register_types),
+                "operands": [{"name": n, "text": t, "meaning": m} for n, t, m in self.operands],
+                "arch": self.arch, "notes": list(self.notes)}
+
+
+def _wgmma_meaning(name: str, text: str, atype: str) -> str:
+    from ..words.literals import parse_immediate
+    v = parse_immediate(text)
+    if name == "d":
+        return "the accumulator D (read unless scale-d is false, then written)"
+    if name == "a":
+        return "A from registers (the fragment of 9.7.15.5.1)"
+    if name in ("a-desc", "b-desc"):
+        return (f"the shared-memory matrix descriptor of {name[0].upper()} (a 64-bit word: "
+                "descgen decode --arch sm_90a WORD)")
+    if name == "sp-meta":
+        return "the sparsity metadata of A (9.7.15.6.1)"
+    if name == "sp-sel":
+        return (f"sparsity selector {v}: which threads of each group of four hold the "
+                "metadata (9.7.15.6.1)")
+    if name == "scale-d":
+        if v is not None:
+            return "D = A*B + D" if v else "D = A*B (the input D is ignored)"
+        return ("D = A*B + D where the predicate is true, D = A*B where false"
+                + (" (negated)" if text.startswith("!") else ""))
+    if name.startswith("imm-scale"):
+        return f"{name[-1].upper()} is {'negated' if v == -1 else 'taken as is'}"
+    if name.startswith("imm-trans"):
+        return f"{name[-1].upper()} is {'transposed' if v == 1 else 'not transposed'}"
+    return ""
+
+
+def wgmma_form(text: str | ParsedInstruction) -> WgmmaForm:
+    """What a legal wgmma.mma_async line computes and what each operand is (see the module
+    docs).  Raises :class:`~descriptors.instructions.InstructionError` for a line that does
+    not read or breaks a rule."""
+    p, q = _checked(text, "wgmma.mma_async")
+    model = MODELS["wgmma.mma_async"]
+    ops = [t for t, _ in p.operands]
+    q = {**q, **(model.operand_facts(ops) if model.operand_facts else {})}
+    specs = [sp for sp in model.operands if sp.present(q)]
+    shape = q["shape"] or ""
+    m, n, k = (int(x) for x in shape[1:].replace("n", " ").replace("k", " ").split())
+    d_spec = next(sp for sp in specs if sp.name == "d")
+    a_spec = next(sp for sp in specs if sp.name in ("a", "a-desc"))
+    a_regs = a_spec.size(q) if a_spec.size is not None else 0
+    atype = q["atype"] or ""
+    notes = [f"{m} x {n} x {k}: each of the warpgroup's 128 threads holds {m * n // 128} "
+             f"elements of D in {d_spec.size(q) if d_spec.size else 0} 32-bit registers"]
+    if q["sp"]:
+        notes.append(f"sparse: A is {m} x {k} with 50% zeros, stored packed as {m} x {k // 2} "
+                     "(9.7.15.6)")
+    notes.append("the thread layout of the fragments (9.7.15.5.1 figures) is not drawn here")
+    return WgmmaForm(
+        p.text, m, n, k, q["sp"] is not None, q["dtype"] or "", atype, q["btype"] or "",
+        q["satfinite"] is not None, "registers" if q["a_src"] == "reg" else "descriptor",
+        d_spec.size(q) or 0 if d_spec.size else 0, WGMMA_D_TYPES[q["dtype"] or "f32"],
+        a_regs or 0, WGMMA_A_TYPES[atype] if q["a_src"] == "reg" else ("b64", "u64", "s64"),
+        tuple((sp.name, t, _wgmma_meaning(sp.name, t, atype)) for sp, t in zip(specs, ops)),
+        tuple(notes))
+
+
+def explain_instruction(text: Any, **kw: Any) -> StmatrixMap | WmmaFragment | WgmmaForm | Any:
+    """The map of any modelled instruction: a :class:`StmatrixMap`, a :class:`WmmaFragment`,
+    a :class:`WgmmaForm` or a :class:`~descriptors.tmem.Footprint`."""
     p = parse_instruction(text)
     if p.mnemonic == "stmatrix":
         return stmatrix_map(p)
     if p.mnemonic == "wmma.load":
         return wmma_fragment(p)
+    if p.mnemonic == "wgmma.mma_async":
+        return wgmma_form(p)
     return tcgen05_footprint(p, **kw)

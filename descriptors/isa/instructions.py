@@ -1,7 +1,8 @@
-"""Instruction models of the matrix data-movement instructions, declared once as data.
+"""Instruction models of the matrix instructions, declared once as data.
 
 One :class:`InstructionModel` per PTX section -- ``stmatrix`` (9.7.14.5.16), ``wmma.load``
-(9.7.14.4.3), ``tcgen05.ld`` (9.7.16.8.3) and ``tcgen05.st`` (9.7.16.8.4) -- holds:
+(9.7.14.4.3), ``tcgen05.ld`` (9.7.16.8.3), ``tcgen05.st`` (9.7.16.8.4) and
+``wgmma.mma_async`` (9.7.15.5.2, sparse ``.sp`` 9.7.15.6) -- holds:
 
 * the qualifier groups (:class:`Group`: the values of ``.shape``, ``.num`` ..., required or
   optional, the section that lists them);
@@ -59,6 +60,35 @@ Where ptxas and the PTX text disagree, descgen follows ptxas and says so
 Alignment of constant addresses (rows of stmatrix 16-byte aligned, 9.7.14.5.16) is not
 something ptxas checks (``[%rd0+3]`` assembles); descgen warns when an offset makes the
 address misaligned for an aligned base.
+
+wgmma.mma_async (sm_90a only) is built from :data:`WGMMA_FAMILIES`, one entry per syntax
+block: the A/B types, the accumulator types, K (doubled by ``.sp``), the N the text lists
+(8..256 step 8; for s8/u8 and b1 8, 16, 24, then 32..256 step 16), the immediates after
+scale-d and the sparsity selector values.  Its shape, type, ``.satfinite``, ``.sp`` and
+``.and.popc`` constraints are derived from that table; the register counts by rule (d: M x N
+/ 128 elements per thread in 32-bit registers, i.e. N/2, or N/4 for ``.f16``; A from
+registers: M x K / 128 elements, K/2 for ``.sp``, i.e. four registers).  The three type
+qualifiers ``.dtype.atype.btype`` share names: a value fills the first of its groups still
+empty (:func:`resolve`).  Whether A comes from registers or a descriptor is read from the
+operand (:attr:`InstructionModel.operand_facts`, ``a_src``), and decides whether imm-trans-a
+is present.  Judge: ptxas 13.0 ``-arch=sm_90a`` on the 3,232 committed forms of
+``fixtures/hopper/wgmma-forms.json.gz`` (``tests/test_wgmma_ptxas.py``: all agree, a sample by
+default, every form with ``-m ptxas_full``), plus forms assembled while writing the model
+(register types, qualifier order).  Where ptxas and the text differ (the last entries of
+:data:`PTXAS_VS_TEXT`):
+
+* ``.sync`` without ``.aligned`` assembles (warning); ``.sync`` and ``.satfinite`` may be
+  repeated (warning; ``.aligned``, ``.sp`` or the shape twice are refused).
+* qualifiers in any order, except that ``.popc`` must follow ``.and``.
+* scale-d: the syntax's predicate (``p``, ``!p``), and also the immediates 0 and 1 (warning);
+  a 32-bit register is refused.
+* register types: d takes .f32/.b32 (``.f32`` accumulator), .f16x2/.b32 (``.f16``), .b32/.u32/
+  .s32 (``.s32``); A from registers .b32/.f16x2 for the floating-point types, any 32-bit type
+  for s8/u8/b1 (:data:`WGMMA_D_TYPES`, :data:`WGMMA_A_TYPES`); descriptors .b64/.u64/.s64,
+  also written ``%da+8``; sp-meta any 32-bit type; sp-sel and the immediates are immediates.
+* the sparsity selector: 0 or 1 for f16/bf16/tf32, 0 for e4m3/e5m2/s8/u8, never a register
+  (ptxas 13.0, the fixture's sp-sel forms).  imm-trans-a/b on other types, and imm-trans-a
+  with A from registers, are an operand-count error ("Arguments mismatch").
 """
 
 from __future__ import annotations
@@ -66,6 +96,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from ..errors import ParameterError, shorten, shorten_text
@@ -76,6 +107,7 @@ from ..rules.validate import SEVERITIES, Finding
 __all__ = [
     "InstructionError", "Group", "Constraint", "OperandSpec", "ArchRequirement",
     "InstructionModel", "ParsedInstruction", "Qualifiers", "MODELS", "WMMA_FRAGMENTS",
+    "WGMMA_FAMILIES", "WGMMA_D_TYPES", "WGMMA_A_TYPES", "WgmmaFamily", "MODEL_ARCH",
     "WMMA_FRAGMENT_REGISTERS", "PTXAS_VS_TEXT", "MAX_LINE", "MAX_VECTOR", "parse_instruction",
     "parse_registers", "RegisterDecls", "check_instruction", "check_parsed", "model_for", "resolve",
     "vector_size", "vector_sizes", "VALUE_RULES", "Target", "parse_target",
@@ -109,6 +141,10 @@ class Group:
     leading: bool = False  # must come first, right after the mnemonic (wmma.load's .a/.b/.c)
     missing: str = "error"  # severity when a required group is missing ("warning": ptxas
     # accepts the form without it, see PTXAS_VS_TEXT)
+    repeat: str = "error"  # severity when the group is given twice ("warning": ptxas accepts
+    # the repetition, wgmma's .sync and .satfinite)
+    after: str | None = None  # a group this one must follow when both are given (wgmma's
+    # .popc after .and)
 
 
 @dataclass(frozen=True)
@@ -140,8 +176,10 @@ class Constraint:
 @dataclass(frozen=True)
 class OperandSpec:
     """One operand: ``name`` (PTX's), ``kind`` (``vector``, ``address``, ``register``,
-    ``immediate``, ``reg_or_imm``), ``bits`` (register width where it matters), present when
-    ``when`` matches (empty: always), ``optional`` (may be left out)."""
+    ``immediate``, ``reg_or_imm``, ``predicate``: a ``.pred`` register, ``!`` allowed, or an
+    immediate in ``values``), ``bits`` (register width where it matters), present when
+    ``when`` matches (empty: always; it may name the operand facts of
+    :attr:`InstructionModel.operand_facts`), ``optional`` (may be left out)."""
 
     name: str
     kind: str
@@ -152,6 +190,13 @@ class OperandSpec:
     types: tuple[str, ...] = REG32_DEFAULT
     bare_when: Mapping[str, tuple[str | None, ...]] | None = None  # a vector that ptxas also
     # takes as a bare register under these qualifiers (stmatrix .x8/.x16)
+    size: Callable[[Mapping[str, str | None]], int | None] | None = None  # this vector's own
+    # register count (default: the model's ``vector``)
+    reg_types: Callable[[Mapping[str, str | None]], tuple[str, ...]] | None = None  # this
+    # vector's element types (default: the model's ``register_types``)
+    values: tuple[int, ...] | None = None  # the values an immediate (or the immediate form of
+    # a ``predicate``) may take
+    offset: bool = False  # a ``register`` that ptxas also takes as ``reg+imm``
 
     def present(self, q: Mapping[str, str | None]) -> bool:
         return all(q.get(g) in vals for g, vals in self.when.items())
@@ -183,10 +228,23 @@ class InstructionModel:
     alignment: Callable[[Mapping[str, str | None]], int | None] = lambda q: None
     alignment_source: str = ""
     stride: Callable[[Mapping[str, str | None]], tuple[int, int, int] | None] = lambda q: None
+    default_arch: str = "sm_100a"  # the target check_instruction judges for by default
+    operand_facts: Callable[[list[str]], dict[str, str]] | None = None  # pseudo-qualifiers
+    # read from the operand texts (wgmma: ``a_src`` = ``desc`` or ``reg``)
 
-    @property
+    @cached_property
     def by_value(self) -> dict[str, Group]:
         return {v: g for g in self.groups for v in g.values}
+
+    @cached_property
+    def groups_by_value(self) -> dict[str, tuple[Group, ...]]:
+        """Every group listing a value, in syntax order (wgmma's ``.dtype.atype.btype`` share
+        type names: a value fills the first of its groups still empty)."""
+        out: dict[str, tuple[Group, ...]] = {}
+        for g in self.groups:
+            for v in g.values:
+                out[v] = out.get(v, ()) + (g,)
+        return out
 
     def group(self, name: str) -> Group:
         return next(g for g in self.groups if g.name == name)
@@ -545,9 +603,214 @@ def _tcgen05_model(op: str) -> InstructionModel:
 TCGEN05_LD = _tcgen05_model("ld")
 TCGEN05_ST = _tcgen05_model("st")
 
+# ====================================================================== wgmma.mma_async
+
+_WG = "PTX 9.7.15.5.2"
+_WGSP = "PTX 9.7.15.6"
+_WGFRAG = "PTX 9.7.15.5.1"
+
+
+@dataclass(frozen=True)
+class WgmmaFamily:
+    """One syntax block of 9.7.15.5.2: the A and B types, the accumulator types, K (dense;
+    ``.sp`` doubles it, 9.7.15.6), the N the text lists, the immediates after scale-d
+    (``trans``: imm-scale-a/b and imm-trans-a/b; ``scale``: imm-scale-a/b; ``none``), whether
+    ``.satfinite`` and ``.sp`` exist, and the sparsity selector values (9.7.15.6.1)."""
+
+    name: str
+    atypes: tuple[str, ...]
+    btypes: tuple[str, ...]
+    dtypes: tuple[str, ...]
+    k: int
+    ns: tuple[int, ...]
+    immediates: str
+    satfinite: bool = False
+    sparse: bool = True
+    sp_sel: tuple[int, ...] = (0,)
+    bits: int = 16
+
+
+#: N of the floating-point shapes (8 .. 256 step 8) and of the integer and single-bit ones
+#: (8, 16, 24, then 32 .. 256 step 16), as 9.7.15.5.2 lists them (ptxas 13.0 agrees exactly).
+WGMMA_FLOAT_N: tuple[int, ...] = tuple(range(8, 257, 8))
+WGMMA_INT_N: tuple[int, ...] = (8, 16, 24) + tuple(range(32, 257, 16))
+_FP8 = ("e4m3", "e5m2")
+_I8 = ("s8", "u8")
+#: The type families of wgmma.mma_async (9.7.15.5.2 syntax blocks; sparse: 9.7.15.6).
+WGMMA_FAMILIES: tuple[WgmmaFamily, ...] = (
+    WgmmaFamily("f16", ("f16",), ("f16",), ("f16", "f32"), 16, WGMMA_FLOAT_N, "trans",
+                sp_sel=(0, 1)),
+    WgmmaFamily("bf16", ("bf16",), ("bf16",), ("f32",), 16, WGMMA_FLOAT_N, "trans",
+                sp_sel=(0, 1)),
+    WgmmaFamily("tf32", ("tf32",), ("tf32",), ("f32",), 8, WGMMA_FLOAT_N, "scale",
+                sp_sel=(0, 1), bits=32),
+    WgmmaFamily("fp8", _FP8, _FP8, ("f16", "f32"), 32, WGMMA_FLOAT_N, "scale", bits=8),
+    WgmmaFamily("integer", _I8, _I8, ("s32",), 32, WGMMA_INT_N, "none", satfinite=True, bits=8),
+    WgmmaFamily("single-bit", ("b1",), ("b1",), ("s32",), 256, WGMMA_INT_N, "none",
+                sparse=False, bits=1),
+)
+_WG_M = 64
+#: Bits of each accumulator type (the d registers hold N/2 .f32/.s32 or N/4 .f16x2 values).
+_WG_DBITS = {"f16": 16, "f32": 32, "s32": 32}
+
+
+def _wg_family(q: Mapping[str, str | None]) -> WgmmaFamily | None:
+    return next((f for f in WGMMA_FAMILIES if q.get("atype") in f.atypes), None)
+
+
+def _wg_mnk(shape: str | None) -> tuple[int, int, int] | None:
+    m = re.fullmatch(r"m(\d+)n(\d+)k(\d+)", shape or "")
+    return None if m is None else (int(m.group(1)), int(m.group(2)), int(m.group(3)))
+
+
+def _wg_shapes(f: WgmmaFamily, sparse: bool) -> tuple[str, ...]:
+    k = f.k * (2 if sparse else 1)
+    return tuple(f"m{_WG_M}n{n}k{k}" for n in f.ns)
+
+
+def _wg_d_registers(q: Mapping[str, str | None]) -> int | None:
+    """d: the M x N accumulator spread over the warpgroup's 128 threads, M*N/128 elements per
+    thread, packed into 32-bit registers (9.7.15.5.1: N/2 for .f32/.s32, N/4 for .f16)."""
+    mnk, bits = _wg_mnk(q.get("shape")), _WG_DBITS.get(q.get("dtype") or "")
+    if mnk is None or bits is None:
+        return None
+    return mnk[0] * mnk[1] // 128 * bits // 32
+
+
+def _wg_a_registers(q: Mapping[str, str | None]) -> int | None:
+    """A from registers: the M x K matrix over 128 threads (.sp: packed to M x K/2,
+    9.7.15.6), in 32-bit registers -- four for every type."""
+    mnk, f = _wg_mnk(q.get("shape")), _wg_family(q)
+    if mnk is None or f is None:
+        return None
+    k = mnk[2] // (2 if q.get("sp") else 1)
+    return mnk[0] * k // 128 * f.bits // 32
+
+
+#: Register types ptxas 13.0 takes for the d vector (the text: .f32/.s32 registers, or .f16x2
+#: packed in 32-bit registers).
+WGMMA_D_TYPES: dict[str, tuple[str, ...]] = {"f32": ("b32", "f32"), "f16": ("b32", "f16x2"),
+                                             "s32": INT32}
+#: ... and for A from registers: .b32 or .f16x2 for the floating-point types, any 32-bit type
+#: for the integer and single-bit ones.
+WGMMA_A_TYPES: dict[str, tuple[str, ...]] = {
+    **{t: ("b32", "f16x2") for f in WGMMA_FAMILIES[:4] for t in f.atypes},
+    **{t: REG32 for f in WGMMA_FAMILIES[4:] for t in f.atypes}}
+_DESC64: tuple[str, ...] = ("b64", "u64", "s64")
+
+
+def _wgmma_constraints() -> tuple[Constraint, ...]:
+    """Derived from :data:`WGMMA_FAMILIES`: per A type, B and accumulator types, shapes
+    (dense and .sp), .satfinite, .sp, the single-bit operation."""
+    out: list[Constraint] = []
+    for f in WGMMA_FAMILIES:
+        src = f"{_WG} ({f.name} syntax)"
+        a = {"atype": f.atypes}
+        out.append(Constraint("wgmma.type", a, {"btype": f.btypes},
+                              f"{f.name} wgmma takes .btype ." + "/.".join(f.btypes)
+                              + " with .atype ." + "/.".join(f.atypes), src))
+        out.append(Constraint("wgmma.type", a, {"dtype": f.dtypes},
+                              f"{f.name} wgmma accumulates in ." + "/.".join(f.dtypes), src))
+        for sparse in ((False, True) if f.sparse else (False,)):
+            sh = _wg_shapes(f, sparse)
+            out.append(Constraint(
+                "wgmma.shape", {**a, "sp": ("sp",) if sparse else (None,)}, {"shape": sh},
+                f"{'sparse ' if sparse else ''}{f.name} wgmma is m64nNk{sh[0].split('k')[1]}, "
+                f"N = {f.ns[0]}, {f.ns[1]}, ..., {f.ns[-1]}"
+                + ("" if f.ns == WGMMA_FLOAT_N else " (8, 16, 24, then steps of 16)"),
+                _WGSP if sparse else src))
+        if not f.satfinite:
+            out.append(Constraint("wgmma.satfinite", a, {"satfinite": (None,)},
+                                  ".satfinite belongs to the integer (.s8/.u8) wgmma", _WG))
+        if not f.sparse:
+            out.append(Constraint("wgmma.sp", a, {"sp": (None,)},
+                                  f"there is no sparse {f.name} wgmma ({_WGSP} lists none)",
+                                  _WGSP))
+        if f.name == "single-bit":
+            out.append(Constraint("wgmma.op", a, {"op": ("and",), "popc": ("popc",)},
+                                  "single-bit wgmma is .and.popc (.op = {.and})", src))
+        else:
+            out.append(Constraint("wgmma.op", a, {"op": (None,), "popc": (None,)},
+                                  ".and/.popc belong to the single-bit (.b1) wgmma", src))
+    return tuple(out)
+
+
+def _wg_atypes(kind: str) -> tuple[str, ...]:
+    return tuple(t for f in WGMMA_FAMILIES if f.immediates in kind.split("|") for t in f.atypes)
+
+
+def _wgmma_operands() -> tuple[OperandSpec, ...]:
+    sp_sel = []
+    for values in dict.fromkeys(f.sp_sel for f in WGMMA_FAMILIES if f.sparse):
+        types = tuple(t for f in WGMMA_FAMILIES if f.sparse and f.sp_sel == values
+                      for t in f.atypes)
+        sp_sel.append(OperandSpec("sp-sel", "immediate", f"{_WGSP}.1 (sparsity selector)",
+                                  when={"sp": ("sp",), "atype": types}, values=values))
+    return (
+        OperandSpec("d", "vector", f"{_WGFRAG} (register fragment of D)", size=_wg_d_registers,
+                    reg_types=lambda q: WGMMA_D_TYPES.get(q.get("dtype") or "", REG32)),
+        OperandSpec("a", "vector", f"{_WGFRAG} (register fragment of A)", size=_wg_a_registers,
+                    when={"a_src": ("reg",)},
+                    reg_types=lambda q: WGMMA_A_TYPES.get(q.get("atype") or "", REG32)),
+        OperandSpec("a-desc", "register", f"{_WG} (matrix descriptor, 64-bit)", bits=(64,),
+                    when={"a_src": ("desc",)}, types=_DESC64, offset=True),
+        OperandSpec("b-desc", "register", f"{_WG} (matrix descriptor, 64-bit)", bits=(64,),
+                    types=_DESC64, offset=True),
+        OperandSpec("sp-meta", "register", f"{_WGSP}.1 (sparsity metadata, 32-bit)",
+                    when={"sp": ("sp",)}),
+        *sp_sel,
+        OperandSpec("scale-d", "predicate", f"{_WG} (scale-d: D = A*B+D when true)",
+                    types=("pred",), values=(0, 1)),
+        OperandSpec("imm-scale-a", "immediate", f"{_WG} (imm-scale-a: -1 negates A)",
+                    when={"atype": _wg_atypes("trans|scale")}, values=(-1, 1)),
+        OperandSpec("imm-scale-b", "immediate", f"{_WG} (imm-scale-b: -1 negates B)",
+                    when={"atype": _wg_atypes("trans|scale")}, values=(-1, 1)),
+        OperandSpec("imm-trans-a", "immediate", f"{_WG} (imm-trans-a: .f16/.bf16, A from a "
+                    "descriptor only)", when={"atype": _wg_atypes("trans"),
+                                             "a_src": ("desc",)}, values=(0, 1)),
+        OperandSpec("imm-trans-b", "immediate", f"{_WG} (imm-trans-b: .f16/.bf16 only)",
+                    when={"atype": _wg_atypes("trans")}, values=(0, 1)),
+    )
+
+
+def _wg_facts(operands: list[str]) -> dict[str, str]:
+    """``a_src``: A from registers (a brace-enclosed vector) or from a descriptor."""
+    return {"a_src": "reg" if len(operands) > 1 and operands[1].startswith("{") else "desc"}
+
+
+_WG_TYPES = _unique(t for f in WGMMA_FAMILIES for t in f.atypes)
+_WG_SHAPES = _unique(f"m{_WG_M}n{n}k{k}" for k in (8, 16, 32, 64, 256) for n in WGMMA_FLOAT_N)
+
+WGMMA_MMA_ASYNC = InstructionModel(
+    mnemonic="wgmma.mma_async",
+    section="9.7.15.5.2",
+    groups=(
+        Group("sp", ("sp",), False, _WGSP),
+        Group("sync", ("sync",), True, _WG, repeat="warning"),
+        Group("aligned", ("aligned",), True, _WG, missing="warning"),
+        Group("shape", _WG_SHAPES, True, _WG),
+        Group("satfinite", ("satfinite",), False, _WG, repeat="warning"),
+        Group("dtype", tuple(_WG_DBITS), True, _WG),
+        Group("atype", _WG_TYPES, True, _WG),
+        Group("btype", _WG_TYPES, True, _WG),
+        Group("op", ("and", "or", "xor"), False, _WG),
+        Group("popc", ("popc",), False, _WG, after="op"),
+    ),
+    constraints=_wgmma_constraints(),
+    operands=_wgmma_operands(),
+    vector=_wg_d_registers,
+    vector_source=f"{_WGFRAG} (register fragments: M*N/128 accumulator elements and M*K/128 A "
+                  "elements per thread, packed in 32-bit registers)",
+    register_types=lambda q: WGMMA_D_TYPES.get(q.get("dtype") or "", REG32),
+    arch=(({}, ArchRequirement("sm_90a", f"{_WG} Target ISA Notes (sm_90a only; ptxas 13.0 "
+                               "refuses sm_90, sm_100a, sm_120a)", specific=("sm_90a",))),),
+    default_arch="sm_90a",
+    operand_facts=_wg_facts,
+)
+
 #: The models by mnemonic.
 MODELS: dict[str, InstructionModel] = {m.mnemonic: m for m in (STMATRIX, WMMA_LOAD, TCGEN05_LD,
-                                                                TCGEN05_ST)}
+                                                                TCGEN05_ST, WGMMA_MMA_ASYNC)}
 
 #: Where ptxas 13.0 and the PTX text disagree (descgen follows ptxas); see the module docs.
 PTXAS_VS_TEXT: tuple[str, ...] = (
@@ -557,6 +820,13 @@ PTXAS_VS_TEXT: tuple[str, ...] = (
     "tcgen05.ld/st without .aligned: mandatory in the text, ptxas assembles it",
     "wmma.load.c .m8n8k32/.m8n8k128 .f32: not in the syntax, ptxas assembles it",
     "register types: stmatrix/tcgen05 take any 32-bit type; wmma.load per WMMA_REGISTER_TYPES",
+    "wgmma .sync without .aligned: the syntax writes .sync.aligned, ptxas assembles .sync alone",
+    "wgmma scale-d: a predicate in the syntax, ptxas also takes the immediates 0 and 1",
+    "wgmma d registers: .f32 accumulators in .b32 registers assemble too (WGMMA_D_TYPES); "
+    "A from registers per WGMMA_A_TYPES",
+    "wgmma qualifier order: any order assembles (the types keep theirs), but .popc must "
+    "follow .and; .sync and .satfinite may be repeated",
+    "wgmma a-desc/b-desc: ptxas also reads reg+imm (%da+8)",
 )
 
 # ====================================================================== parser
@@ -737,43 +1007,64 @@ def _finding(severity: str, rule: str, message: str, source: str, field_name: st
     return Finding(severity, rule, message, source, field_name, None, value)
 
 
+def _choices(values: tuple[str, ...]) -> str:
+    """``.a .b .c``; a long list (wgmma's 160 shapes) as its first and last values."""
+    if len(values) <= 12:
+        return " ".join(f".{v}" for v in values)
+    return " ".join(f".{v}" for v in values[:3]) + f" ... .{values[-1]} ({len(values)} values)"
+
+
 def resolve(model: InstructionModel, quals: Iterable[tuple[str, int]] | Iterable[str]
             ) -> tuple[Qualifiers, list[Finding]]:
     """Qualifiers by group (``None`` = absent) and the findings about the qualifier list:
-    unknown qualifiers, a group given twice, required groups missing, order notes."""
-    by_value = model.by_value
+    unknown qualifiers, a group given twice, required groups missing, order notes.  A value
+    several groups list (wgmma's ``.dtype.atype.btype``) fills the first of them still empty."""
+    by_value = model.groups_by_value
+    index = {g.name: i for i, g in enumerate(model.groups)}
     q: Qualifiers = {g.name: None for g in model.groups}
     out: list[Finding] = []
     mn = model.mnemonic
     order: list[int] = []
     for item in quals:
         name = item[0] if isinstance(item, tuple) else item
-        g = by_value.get(name)
-        if g is None:
+        gs = by_value.get(name)
+        if gs is None:
             near = [v for v in by_value if v.lower() == name.lower()]
             hint = f" (did you mean .{near[0]}?)" if near else ""
+            listed = "; ".join(f".{g.name}: {_choices(g.values)}" for g in model.groups
+                               if len(g.values) > 12)
+            short = " ".join(dict.fromkeys(f".{v}" for g in model.groups
+                                           if len(g.values) <= 12 for v in g.values))
             out.append(_finding("error", f"{mn}.qualifier", f"unknown qualifier .{shorten_text(name)}"
-                                f" for {mn}{hint}; its qualifiers are "
-                                + " ".join(f".{v}" for v in by_value), f"PTX {model.section}",
+                                f" for {mn}{hint}; its qualifiers are " + short
+                                + (f"; {listed}" if listed else ""), f"PTX {model.section}",
                                 "qualifier", name))
             continue
+        g = next((x for x in gs if q[x.name] is None), gs[-1])
         if q[g.name] is not None:
+            if g.repeat != "error" and q[g.name] == name:
+                out.append(_finding(g.repeat, f"{mn}.qualifier", f".{name} given twice (ptxas "
+                                    "13.0 accepts the repetition)", g.source, g.name, name))
+                continue
             out.append(_finding("error", f"{mn}.qualifier", f".{g.name} given twice (.{q[g.name]}"
                                 f" and .{name})", g.source, g.name, name))
             continue
         q[g.name] = name
-        order.append([x.name for x in model.groups].index(g.name))
+        order.append(index[g.name])
     for g in model.groups:
         if g.required and q[g.name] is None:
-            choices = " ".join(f".{v}" for v in g.values)
             extra = "" if g.missing == "error" else " (ptxas 13.0 assembles the form without it)"
             out.append(_finding(g.missing, f"{mn}.qualifier", f"missing .{g.name} (one of "
-                                f"{choices}){extra}", g.source, g.name))
-        if g.leading and q[g.name] is not None and order and order[0] != \
-                [x.name for x in model.groups].index(g.name):
+                                f"{_choices(g.values)}){extra}", g.source, g.name))
+        if g.leading and q[g.name] is not None and order and order[0] != index[g.name]:
             out.append(_finding("error", f"{mn}.qualifier", f".{q[g.name]} must come right after "
                                 f"{mn} ({mn}.{q[g.name]} is the opcode)", g.source, g.name,
                                 q[g.name]))
+        if g.after is not None and q[g.name] is not None and q[g.after] is not None and \
+                order.index(index[g.name]) < order.index(index[g.after]):
+            out.append(_finding("error", f"{mn}.qualifier", f".{q[g.name]} must follow "
+                                f".{q[g.after]} (ptxas 13.0 refuses the other order)", g.source,
+                                g.name, q[g.name]))
     if order != sorted(order) and not any(f.severity == "error" for f in out):
         canon = ".".join([mn] + [q[g.name] for g in model.groups if q[g.name]])  # type: ignore[misc]
         out.append(_finding("note", f"{mn}.qualifier", "qualifiers out of the syntax's order "
@@ -837,8 +1128,10 @@ def check_parsed(p: ParsedInstruction, *, registers: Mapping[str, str] | None = 
                                         f"{'.' + given if given else 'none'})", c.source, g,
                                         given))
     # operands
-    specs = [s for s in model.operands if s.present(q)]
     ops = list(p.operands)
+    if model.operand_facts is not None:
+        q = {**q, **model.operand_facts([t for t, _ in ops])}
+    specs = [s for s in model.operands if s.present(q)]
     required = [s for s in specs if not s.optional]
     if len(ops) < len(required) or len(ops) > len(specs):
         want = ", ".join(s.name + ("?" if s.optional else "") for s in specs)
@@ -847,7 +1140,11 @@ def check_parsed(p: ParsedInstruction, *, registers: Mapping[str, str] | None = 
     else:
         expected = vector_sizes(model, q)
         for spec, (text, col) in zip(specs, ops):
-            out += _operand_findings(model, q, spec, text, col, expected, registers,
+            size = expected
+            if spec.size is not None:
+                n = None if qual_errors else spec.size(q)
+                size = () if n is None else (n,)
+            out += _operand_findings(model, q, spec, text, col, size, registers,
                                      skip_size=qual_errors, constants=constants or {})
         if not qual_errors and mn.startswith("tcgen05"):
             out += _taddr_findings(model, q, specs, ops, constants or {})
@@ -889,11 +1186,11 @@ def _operand_findings(model: InstructionModel, q: Mapping[str, str | None], spec
                              "empty element", spec.source, spec.name, text)]
         out = []
         if expected and not skip_size and len(regs) not in expected:
-            form = ".".join([mn] + [f"{v}" for v in q.values() if v])
+            form = ".".join([mn] + [v for g in model.groups if (v := q.get(g.name))])
             out.append(_finding("error", f"{mn}.vector", f"the vector has {len(regs)} "
                                 f"register(s); {form} takes " + " or ".join(map(str, expected)),
                                 model.vector_source, spec.name, len(regs)))
-        allowed = model.register_types(q)
+        allowed = (spec.reg_types or model.register_types)(q)
         for r in regs:
             found = _reg_check(mn, spec.name, r, col, registers, allowed, model.vector_source,
                                "vector element")
@@ -939,8 +1236,23 @@ def _operand_findings(model: InstructionModel, q: Mapping[str, str | None], spec
             return [_finding("error", f"{mn}.operand", f"{spec.name} (column {col}) must be an "
                              f"immediate integer, not {shorten_text(text)}", spec.source,
                              spec.name, text)]
-        return []
+        return _value_findings(mn, spec, v)
+    if spec.kind == "predicate":
+        v = parse_immediate(text)
+        if v is not None:
+            if spec.values is not None and v not in spec.values:
+                return _value_findings(mn, spec, v)
+            return [_finding("warning", f"{mn}.operand", f"{spec.name} is the immediate {v}; "
+                             "the syntax gives a predicate (ptxas 13.0 takes 0 or 1 too)",
+                             spec.source, spec.name, v)]
+        reg = text[1:].strip() if text.startswith("!") else text
+        return _reg_check(mn, spec.name, reg, col, registers, spec.types, spec.source,
+                          spec.name)
     if spec.kind == "register":
+        if spec.offset and "+" in text:  # ptxas reads reg+imm here too
+            reg, _, off = text.partition("+")
+            if parse_immediate(off) is not None:
+                text = reg.strip()
         return _reg_check(mn, spec.name, text, col, registers, spec.types, spec.source,
                           spec.name)
     if spec.kind == "reg_or_imm":
@@ -952,6 +1264,14 @@ def _operand_findings(model: InstructionModel, q: Mapping[str, str | None], spec
         return _reg_check(mn, spec.name, text, col, registers, spec.types, spec.source,
                           spec.name)
     raise AssertionError(spec.kind)  # pragma: no cover - every kind is handled above
+
+
+def _value_findings(mn: str, spec: OperandSpec, value: int) -> list[Finding]:
+    if spec.values is None or value in spec.values:
+        return []
+    allowed = " or ".join(str(v) for v in spec.values)
+    return [_finding("error", f"{mn}.immediate", f"{spec.name} is {value}; it must be {allowed}",
+                     spec.source, spec.name, value)]
 
 
 def _alignment_findings(model: InstructionModel, spec: OperandSpec, base: str, offset: int,
@@ -1017,12 +1337,18 @@ def _taddr_findings(model: InstructionModel, q: Mapping[str, str | None],
             for f in fp.verdict if f.severity in ("error", "warning")]
 
 
+#: ``check_instruction``'s default ``arch``: the model's own target (:attr:`InstructionModel
+#: .default_arch`: sm_100a; sm_90a for wgmma.mma_async).
+MODEL_ARCH = "model"
+
+
 def check_instruction(text: Any, *, registers: Mapping[str, str] | None = None,
-                      arch: str | None = "sm_100a",
+                      arch: str | None = MODEL_ARCH,
                       constants: Mapping[str, int] | None = None) -> list[Finding]:
     """Findings for one PTX instruction line: qualifier legality, vector size and register
     types (when ``registers`` maps names to declared types, see :func:`parse_registers`),
-    operand list, address form and alignment, target architecture (``arch``; ``None`` skips).
+    operand list, address form and alignment, target architecture (``arch``; ``None`` skips;
+    by default the model's own target, sm_100a -- sm_90a for wgmma.mma_async).
     ``constants`` maps register names to values known at compile time (a module reader's
     data flow): a constant address is then checked for alignment (an error, not a warning), a
     constant wmma stride against 9.7.14.4.2, and a constant tcgen05 ``taddr`` by
@@ -1036,4 +1362,6 @@ def check_instruction(text: Any, *, registers: Mapping[str, str] | None = None,
         p = parse_instruction(text)
     except InstructionError as exc:
         return [_finding("error", "instruction.syntax", str(exc), "PTX 9.7 (instruction syntax)")]
+    if arch == MODEL_ARCH:
+        arch = model_for(p.mnemonic).default_arch
     return check_parsed(p, registers=registers, arch=arch, constants=constants)
