@@ -535,7 +535,10 @@ def _layout(kind: str):
     return LAYOUTS[KINDS[kind].layout]
 
 
-def _check_smem(em: _Emitter, op: Operand | None, name: str, arch: str) -> None:
+def _check_smem(em: _Emitter, op: Operand | None, name: str, arch: str,
+                descriptor: str = "smem") -> None:
+    """A shared memory descriptor operand: tcgen05's ``smem`` word, or (``descriptor="wgmma"``)
+    the sm_90a wgmma matrix descriptor; its known fields judged, the unknown ones named."""
     if op is None or op.value is None:
         return
     kb = op.value
@@ -547,12 +550,13 @@ def _check_smem(em: _Emitter, op: Operand | None, name: str, arch: str) -> None:
         em.add("note", "lint.runtime", f"{label} shared memory descriptor is computed at run "
                "time; not checked", op, name, word)
         return
-    from ..words.layouts import SMEM
-    lay = {f.name: f for f in SMEM.fields}
-    fs = [f for f in _certain(lambda w: validate("smem", w, arch=arch), {"w": kb})
+    from ..words.layouts import LAYOUTS
+    fields = LAYOUTS[descriptor].fields
+    lay = {f.name: f for f in fields}
+    fs = [f for f in _certain(lambda w: validate(descriptor, w, arch=arch), {"w": kb})
           if _field_known(lay, f.field, kb)]
     if not kb.is_const:
-        unknown = [f.name for f in SMEM.fields if not _field_known(lay, f.name, kb)]
+        unknown = [f.name for f in fields if not _field_known(lay, f.name, kb)]
         em.add("note", "lint.runtime", f"{label} shared memory descriptor: "
                + ", ".join(unknown) + " computed at run time; the constant fields are checked",
                op, name, word)
@@ -742,6 +746,19 @@ def _check_shift(em: _Emitter, ins: Instruction, arch: str) -> None:
                    addr.value.pattern())
 
 
+def _check_wgmma(em: _Emitter, ins: Instruction) -> None:
+    """``wgmma.mma_async``: its A (when not from registers) and B matrix descriptors, as sm_90a
+    wgmma words (PTX ISA 9.7.15.5.1).  The instruction itself is the model's
+    (:mod:`descriptors.isa.instructions`)."""
+    ops = [o for o in ins.operands if not o.text.startswith("{")]
+    a_from_registers = sum(o.text.startswith("{") for o in ins.operands) > 1
+    named = [("b_desc", ops[0])] if a_from_registers else list(zip(("a_desc", "b_desc"), ops))
+    for name, op in named[:2]:
+        if op.value is not None and op.value.width == 64:
+            _judge(em, [(name, op)],
+                   lambda sub, o, name=name: _check_smem(sub, o, name, "sm_90a", "wgmma"))
+
+
 def _check_cp(em: _Emitter, ins: Instruction, arch: str) -> None:
     for o in ins.operands[1:]:
         if o.value is not None and (_role(o) == "gdesc" or not o.memory and o.value.width == 64):
@@ -831,6 +848,8 @@ def check_instruction(file: str, ins: Instruction, arch: str,
             _judge_operands(em, ins, lambda sub, i: _check_ldst(sub, i, arch))
         elif op.startswith("tcgen05.shift"):
             _judge_operands(em, ins, lambda sub, i: _check_shift(sub, i, arch))
+        elif op.startswith("wgmma.mma_async"):
+            _check_wgmma(em, ins)
     else:
         ctx = _sass_context(ins)
         if ctx is not None:
@@ -910,6 +929,9 @@ def lint_lines(lines: Iterable[str], *, file: str = "<stdin>", arch: str | None 
             told = True
             why = ("given with --arch" if arch else item.arch_reason
                    or (f"target {item.arch} from the input" if item.arch in ARCHES else None)
+                   or (f"the input names {item.arch}: the wgmma descriptors and the instruction "
+                       f"models follow it; the tcgen05 rules (there is no tcgen05 on "
+                       f"{item.arch}) assume {DEFAULT_ARCH}" if item.arch == "sm_90a" else None)
                    or (f"the input names {item.arch}, which is no tcgen05 target; assuming "
                        f"{DEFAULT_ARCH}" if item.arch else
                        f"the input names no target; assuming {DEFAULT_ARCH} (--arch to choose)"))
