@@ -79,7 +79,7 @@ from ..words.enums import KINDS
 from ..errors import DescgenError
 from ..readers import Fact, Instruction, Operand, read
 from ..readers.knownbits import KnownBits
-from ..readers.ptx import parse_immediate
+from ..words.literals import parse_immediate
 # SASS MMA opcode -> candidate kinds, and the scale vector of block-scaled forms: facts of the
 # SASS text, kept by the reader for lint and dump alike
 from ..readers.sass import SASS_MMA, cta_group, is_4x, mma_kinds, tmem_access
@@ -809,9 +809,10 @@ def check_instruction(file: str, ins: Instruction, arch: str,
     warning gets an ``instruction.legal`` note, so every line of a snippet has a verdict."""
     em = _Emitter(file, ins)
     op = ins.opcode
-    from ..isa.instructions import MODELS
-    mn = next((m for m in MODELS if op.startswith(m + ".")), None) if ins.dialect == "ptx" \
-        else None
+    mn = None
+    if ins.dialect == "ptx":  # SASS has no modelled instruction (nor loads the models)
+        from ..isa.instructions import MODELS
+        mn = next((m for m in MODELS if op.startswith(m + ".")), None)
     modelled = mn is not None
     if modelled:
         _judge_operands(em, ins, lambda sub, i: _check_model(sub, i, model_arch or arch))
@@ -916,8 +917,10 @@ def lint_lines(lines: Iterable[str], *, file: str = "<stdin>", arch: str | None 
         if clash is not None:
             yield clash
         try:
-            yield from check_instruction(file, item, target,
-                                         arch or _target_name(item.arch) or DEFAULT_ARCH)
+            # the target of the instruction models (PTX only)
+            model = (arch or _target_name(item.arch) or DEFAULT_ARCH) \
+                if item.dialect == "ptx" else None
+            yield from check_instruction(file, item, target, model)
         except DescgenError as exc:  # a value the library refuses: say so, judge the rest
             yield LintFinding(file, item.line, item.col, "note", "lint.unjudged",
                               f"{item.opcode}: not judged: {exc}", item.text)
