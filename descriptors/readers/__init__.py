@@ -201,13 +201,22 @@ def sniff(lines: Iterable[str]) -> str | None:
     return "sass" if sass > ptx else "ptx"
 
 
+def _cut_lines(lines: Iterable[str] | Iterable[bytes]) -> Iterator[str]:
+    """:func:`iter_text_lines` of ``lines``, a str line cut at :data:`MAX_LINE` characters
+    before its line end is taken off (one pass)."""
+    for line in lines:
+        if line.__class__ is str:
+            yield line[:MAX_LINE].rstrip("\r\n")  # type: ignore[union-attr]
+        else:
+            yield from iter_text_lines((line,))
+
+
 def read(lines: Iterable[str] | Iterable[bytes]) -> tuple[str | None, Iterator[Instruction | Fact]]:
     """Pick the reader by content; returns (dialect, the reader's item stream).  Lines (str, or
     bytes decoded as UTF-8 with replacement) are cut at :data:`MAX_LINE` characters."""
     from itertools import chain, islice
 
-    it = (line[:MAX_LINE] if line.__class__ is str else line for line in lines)
-    it = iter_text_lines(it)
+    it = _cut_lines(lines)
     head = list(islice(it, SNIFF_LINES))
     dialect = sniff(head)
     rest = chain(head, it)

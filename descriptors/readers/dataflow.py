@@ -354,10 +354,10 @@ def _join_states(old: dict[str, ValueSet], new: dict[str, ValueSet],
     if old is new:
         return old
     out = None
-    for r, v in new.items():
-        o = old.get(r)
-        if o is v:
-            continue
+    get = old.get
+    # the registers whose value sets differ in object (most are the very same object)
+    for r, v in [(r, v) for r, v in new.items() if get(r) is not v]:
+        o = get(r)
         if o is not None and len(v) <= len(o):
             ids = {id(a) for a in o}  # alternatives are interned: equal ones are one object
             if all(id(a) in ids for a in v):
