@@ -226,10 +226,17 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
     #: then pass over by identity
     memo: dict[tuple[int, ...], tuple[list[ValueSet], list[ValueSet] | None]] = {}
 
+    #: the value set of each constant source (by the identity of its known bits, which the
+    #: steps keep): made once, not at every run of its block
+    constant: dict[int, ValueSet] = {}
+
     def value_of(state: dict[str, ValueSet], src: str | KnownBits) -> ValueSet:
         if src.__class__ is str:
             return state.get(src, ())  # type: ignore[arg-type]
-        return single(src)  # type: ignore[arg-type]
+        got = constant.get(id(src))
+        if got is None:
+            got = constant[id(src)] = single(src)  # type: ignore[arg-type]
+        return got
 
     def run(b: int, state: dict[str, ValueSet], record: bool) -> dict[str, ValueSet]:
         """The state at the end of block ``b`` from its entry state (copied on first write)."""

@@ -252,18 +252,26 @@ def _immediate(text: str) -> int | None:
 
 
 def _split(rest: str, col0: int) -> list[tuple[str, int]]:
-    out, depth, start = [], 0, 0
-    for i, ch in enumerate(rest + ","):
-        if ch in "[(":
-            depth += 1
-        elif ch in "])":
-            depth = max(0, depth - 1)
-        elif ch == "," and depth == 0:
-            piece = rest[start:i]
-            s = piece.strip()
-            if s:
-                out.append((s, col0 + start + len(piece) - len(piece.lstrip())))
-            start = i + 1
+    """The operands of ``rest`` (the text after the opcode), ``(text, 1-based col)``: split at
+    the commas outside ``[..]`` and ``(..)``; blank operands dropped.  The text is split at
+    every comma first; only a piece with an opening bracket, or inside one, is scanned."""
+    out = []
+    depth = start = pos = 0  # bracket depth; where the operand and the piece begin
+    for piece in rest.split(","):
+        if depth or "[" in piece or "(" in piece:
+            for ch in piece:
+                if ch in "[(":
+                    depth += 1
+                elif ch in "])":
+                    depth = max(0, depth - 1)
+        pos += len(piece) + 1
+        if depth:
+            continue  # a comma inside brackets: the operand goes on
+        text = rest[start:pos - 1]
+        s = text.strip()
+        if s:
+            out.append((s, col0 + start + len(text) - len(text.lstrip())))
+        start = pos
     return out
 
 
