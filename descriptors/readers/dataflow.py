@@ -238,6 +238,15 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
             got = constant[id(src)] = single(src)  # type: ignore[arg-type]
         return got
 
+    unknowns: dict[int, ValueSet] = {}
+
+    def unknown_at(i: int) -> ValueSet:
+        """An unknown value defined by instruction ``i`` (made once)."""
+        got = unknowns.get(i)
+        if got is None:
+            got = unknowns[i] = single(unknown, where[i])
+        return got
+
     def run(b: int, state: dict[str, ValueSet], record: bool) -> dict[str, ValueSet]:
         """The state at the end of block ``b`` from its entry state (copied on first write)."""
         owned = False
@@ -253,8 +262,9 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
                 state = dict(state)
                 owned = True
             if ds == ("*",):
+                u = unknown_at(i)
                 for r in wanted:
-                    state[r] = single(unknown, where[i])
+                    state[r] = u
                 pending.clear()
                 continue
             g = guard[i]
@@ -275,7 +285,7 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
             for k, r in enumerate(ds):
                 if r not in wanted:
                     continue
-                new = outs[k] if outs is not None else single(unknown, where[i])
+                new = outs[k] if outs is not None else unknown_at(i)
                 if g is None:
                     state[r] = new
                     pending.pop(r, None)
