@@ -308,6 +308,7 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
         return state
 
     empty: dict[str, ValueSet] = {}
+    joins: dict[tuple[int, int], tuple[ValueSet, ValueSet, ValueSet]] = {}
     ins: list[dict[str, ValueSet] | None] = [None] * nb
     outs_: list[dict[str, ValueSet] | None] = [None] * nb
     if nb:
@@ -347,7 +348,7 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
             if not useful[s]:
                 continue
             old = ins[s]
-            new = _join_states(old, out, unknown if visits[s] >= WIDEN else None) \
+            new = _join_states(old, out, unknown if visits[s] >= WIDEN else None, joins) \
                 if old is not None else out
             if new is not old:
                 ins[s] = new
@@ -365,9 +366,13 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
 
 
 def _join_states(old: dict[str, ValueSet], new: dict[str, ValueSet],
-                 widen: KnownBits | None = None) -> dict[str, ValueSet]:
+                 widen: KnownBits | None = None,
+                 joins: dict[tuple[int, int], tuple[ValueSet, ValueSet, ValueSet]] | None = None
+                 ) -> dict[str, ValueSet]:
     """``old`` joined with ``new``; ``old`` itself when nothing changes.  ``widen``: a value
-    that still changes becomes that (unknown) at once, so a loop ends in few rounds."""
+    that still changes becomes that (unknown) at once, so a loop ends in few rounds.
+    ``joins`` keeps the join of each pair of value sets met (by identity; the same pair meets
+    again at every block a loop's values flow through)."""
     if old is new:
         return old
     out = None
@@ -379,7 +384,17 @@ def _join_states(old: dict[str, ValueSet], new: dict[str, ValueSet],
             ids = {id(a) for a in o}  # alternatives are interned: equal ones are one object
             if all(id(a) in ids for a in v):
                 continue  # nothing new (the common case: the same alternatives)
-        j = join(o, v) if o is not None else v
+        if o is None:
+            j = v
+        elif joins is None:
+            j = join(o, v)
+        else:
+            got = joins.get((id(o), id(v)))
+            if got is not None and got[0] is o and got[1] is v:
+                j = got[2]
+            else:
+                j = join(o, v)
+                joins[(id(o), id(v))] = (o, v, j)
         if j != o:
             if widen is not None:
                 j = (_interned(Alternative(widen, None, None, True,
