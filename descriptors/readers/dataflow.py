@@ -380,21 +380,19 @@ def _join_states(old: dict[str, ValueSet], new: dict[str, ValueSet],
     # the registers whose value sets differ in object (most are the very same object)
     for r, v in [(r, v) for r, v in new.items() if get(r) is not v]:
         o = get(r)
-        if o is not None and len(v) <= len(o):
-            ids = {id(a) for a in o}  # alternatives are interned: equal ones are one object
-            if all(id(a) in ids for a in v):
-                continue  # nothing new (the common case: the same alternatives)
         if o is None:
             j = v
         elif joins is None:
-            j = join(o, v)
+            j = _join_pair(o, v)
         else:
             got = joins.get((id(o), id(v)))
             if got is not None and got[0] is o and got[1] is v:
                 j = got[2]
             else:
-                j = join(o, v)
+                j = _join_pair(o, v)
                 joins[(id(o), id(v))] = (o, v, j)
+        if j is o:
+            continue  # nothing new (the common case: the same alternatives)
         if j != o:
             if widen is not None:
                 j = (_interned(Alternative(widen, None, None, True,
@@ -405,6 +403,16 @@ def _join_states(old: dict[str, ValueSet], new: dict[str, ValueSet],
                 out = dict(old)
             out[r] = j
     return old if out is None else out
+
+
+def _join_pair(o: ValueSet, v: ValueSet) -> ValueSet:
+    """``o`` joined with ``v``: ``o`` itself when ``v`` brings no alternative it lacks
+    (alternatives are interned: equal ones are one object)."""
+    if len(v) <= len(o):
+        ids = {id(a) for a in o}
+        if all(id(a) in ids for a in v):
+            return o
+    return join(o, v)
 
 
 def _combine_many(st: Step, sources: list[ValueSet], origin: tuple[int, str], width: int,
