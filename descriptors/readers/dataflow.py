@@ -271,7 +271,8 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
             outs: list[ValueSet] | None = None
             st = code.step(i, ds[0]) if ds else None
             if st is not None:
-                sources = [value_of(state, s) for s in st.sources]
+                sources = [state.get(s, ()) if s.__class__ is str else value_of(state, s)
+                           for s in st.sources]
                 key = (i, *map(id, sources))
                 got = memo.get(key)
                 if got is not None and all(a is b for a, b in zip(got[0], sources)):

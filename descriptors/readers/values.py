@@ -155,6 +155,8 @@ def combine(fn: Callable[..., KnownBits | None], sources: Sequence[ValueSet],
         where = combo[0].origin if copy and len(combo) == 1 and combo[0].origin else origin
         out.append(_interned(Alternative(kb, where, assumes, False,
                                          any(a.skipped for a in combo))))
+    if len(out) == 1:
+        return _interned_set((out[0],))  # what join gives for one alternative
     return join(out)
 
 
