@@ -23,8 +23,6 @@ from itertools import chain, islice
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.text import Text
 
 from descriptors import DescgenError
 from descriptors.errors import InputError
@@ -166,9 +164,8 @@ def _text(findings: list[LintFinding], verbose: bool, plain_: bool, no_color: bo
     summary = ", ".join(f"{n} {s}{'s' * (n != 1)}" for s, n in counts.items()) + where
     if counts["note"] and not verbose:
         summary += " (--verbose shows the notes)"
-    console = Console(highlight=False, soft_wrap=True,
-                      **({"color_system": None} if no_color else {}))
-    if plain_ or not console.is_terminal:
+    console = None if plain_ or _piped() else _rich_console(no_color)
+    if console is None or not console.is_terminal:
         out = []
         for f in shown:
             out.append(f.header())
@@ -176,6 +173,8 @@ def _text(findings: list[LintFinding], verbose: bool, plain_: bool, no_color: bo
         out.append(summary)
         sys.stdout.write("\n".join(out) + "\n")
         return
+    from rich.text import Text
+
     for f in shown:
         head = Text(f"{f.file}:{f.line}:{f.col}: ", style="bold")
         head.append(f"{f.severity}:", style=_STYLE.get(f.severity, ""))
@@ -186,6 +185,25 @@ def _text(findings: list[LintFinding], verbose: bool, plain_: bool, no_color: bo
             console.print(Text(line, style="dim" if line.startswith("    ") and line.strip()
                                != f.instruction else ""))
     console.print(summary)
+
+
+def _piped() -> bool:
+    """Standard output is no terminal and no environment variable tells rich to treat it as
+    one (``FORCE_COLOR``, ``TTY_COMPATIBLE``, ``TTY_INTERACTIVE``): plain text, without
+    loading rich (about 40 ms of a run's start)."""
+    if any(os.environ.get(v) for v in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE")):
+        return False
+    isatty = getattr(sys.stdout, "isatty", None)
+    try:
+        return isatty is None or not isatty()
+    except ValueError:
+        return True
+
+
+def _rich_console(no_color: bool) -> Any:
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=True, **({"color_system": None} if no_color else {}))
 
 
 def register(app: typer.Typer) -> None:

@@ -226,10 +226,26 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
     #: then pass over by identity
     memo: dict[tuple[int, ...], tuple[list[ValueSet], list[ValueSet] | None]] = {}
 
+    #: the value set of each constant source (by the identity of its known bits, which the
+    #: steps keep): made once, not at every run of its block
+    constant: dict[int, ValueSet] = {}
+
     def value_of(state: dict[str, ValueSet], src: str | KnownBits) -> ValueSet:
         if src.__class__ is str:
             return state.get(src, ())  # type: ignore[arg-type]
-        return single(src)  # type: ignore[arg-type]
+        got = constant.get(id(src))
+        if got is None:
+            got = constant[id(src)] = single(src)  # type: ignore[arg-type]
+        return got
+
+    unknowns: dict[int, ValueSet] = {}
+
+    def unknown_at(i: int) -> ValueSet:
+        """An unknown value defined by instruction ``i`` (made once)."""
+        got = unknowns.get(i)
+        if got is None:
+            got = unknowns[i] = single(unknown, where[i])
+        return got
 
     def run(b: int, state: dict[str, ValueSet], record: bool) -> dict[str, ValueSet]:
         """The state at the end of block ``b`` from its entry state (copied on first write)."""
@@ -246,15 +262,17 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
                 state = dict(state)
                 owned = True
             if ds == ("*",):
+                u = unknown_at(i)
                 for r in wanted:
-                    state[r] = single(unknown, where[i])
+                    state[r] = u
                 pending.clear()
                 continue
             g = guard[i]
             outs: list[ValueSet] | None = None
             st = code.step(i, ds[0]) if ds else None
             if st is not None:
-                sources = [value_of(state, s) for s in st.sources]
+                sources = [state.get(s, ()) if s.__class__ is str else value_of(state, s)
+                           for s in st.sources]
                 key = (i, *map(id, sources))
                 got = memo.get(key)
                 if got is not None and all(a is b for a, b in zip(got[0], sources)):
@@ -268,7 +286,7 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
             for k, r in enumerate(ds):
                 if r not in wanted:
                     continue
-                new = outs[k] if outs is not None else single(unknown, where[i])
+                new = outs[k] if outs is not None else unknown_at(i)
                 if g is None:
                     state[r] = new
                     pending.pop(r, None)
@@ -291,6 +309,7 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
         return state
 
     empty: dict[str, ValueSet] = {}
+    joins: dict[tuple[int, int], tuple[ValueSet, ValueSet, ValueSet]] = {}
     ins: list[dict[str, ValueSet] | None] = [None] * nb
     outs_: list[dict[str, ValueSet] | None] = [None] * nb
     if nb:
@@ -330,7 +349,7 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
             if not useful[s]:
                 continue
             old = ins[s]
-            new = _join_states(old, out, unknown if visits[s] >= WIDEN else None) \
+            new = _join_states(old, out, unknown if visits[s] >= WIDEN else None, joins) \
                 if old is not None else out
             if new is not old:
                 ins[s] = new
@@ -348,21 +367,33 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
 
 
 def _join_states(old: dict[str, ValueSet], new: dict[str, ValueSet],
-                 widen: KnownBits | None = None) -> dict[str, ValueSet]:
+                 widen: KnownBits | None = None,
+                 joins: dict[tuple[int, int], tuple[ValueSet, ValueSet, ValueSet]] | None = None
+                 ) -> dict[str, ValueSet]:
     """``old`` joined with ``new``; ``old`` itself when nothing changes.  ``widen``: a value
-    that still changes becomes that (unknown) at once, so a loop ends in few rounds."""
+    that still changes becomes that (unknown) at once, so a loop ends in few rounds.
+    ``joins`` keeps the join of each pair of value sets met (by identity; the same pair meets
+    again at every block a loop's values flow through)."""
     if old is new:
         return old
     out = None
-    for r, v in new.items():
-        o = old.get(r)
-        if o is v:
-            continue
-        if o is not None and len(v) <= len(o):
-            ids = {id(a) for a in o}  # alternatives are interned: equal ones are one object
-            if all(id(a) in ids for a in v):
-                continue  # nothing new (the common case: the same alternatives)
-        j = join(o, v) if o is not None else v
+    get = old.get
+    # the registers whose value sets differ in object (most are the very same object)
+    for r, v in [(r, v) for r, v in new.items() if get(r) is not v]:
+        o = get(r)
+        if o is None:
+            j = v
+        elif joins is None:
+            j = _join_pair(o, v)
+        else:
+            got = joins.get((id(o), id(v)))
+            if got is not None and got[0] is o and got[1] is v:
+                j = got[2]
+            else:
+                j = _join_pair(o, v)
+                joins[(id(o), id(v))] = (o, v, j)
+        if j is o:
+            continue  # nothing new (the common case: the same alternatives)
         if j != o:
             if widen is not None:
                 j = (_interned(Alternative(widen, None, None, True,
@@ -373,6 +404,16 @@ def _join_states(old: dict[str, ValueSet], new: dict[str, ValueSet],
                 out = dict(old)
             out[r] = j
     return old if out is None else out
+
+
+def _join_pair(o: ValueSet, v: ValueSet) -> ValueSet:
+    """``o`` joined with ``v``: ``o`` itself when ``v`` brings no alternative it lacks
+    (alternatives are interned: equal ones are one object)."""
+    if len(v) <= len(o):
+        ids = {id(a) for a in o}
+        if all(id(a) in ids for a in v):
+            return o
+    return join(o, v)
 
 
 def _combine_many(st: Step, sources: list[ValueSet], origin: tuple[int, str], width: int,

@@ -67,6 +67,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from . import (K_STEP_ASSUMPTION, K_STEP_BITS, K_STEP_MAX, MAX_FUNCTION, SASS_FUNCTION, Fact,
                Instruction, Operand)
@@ -252,45 +253,95 @@ def _immediate(text: str) -> int | None:
 
 
 def _split(rest: str, col0: int) -> list[tuple[str, int]]:
-    out, depth, start = [], 0, 0
-    for i, ch in enumerate(rest + ","):
-        if ch in "[(":
-            depth += 1
-        elif ch in "])":
-            depth = max(0, depth - 1)
-        elif ch == "," and depth == 0:
-            piece = rest[start:i]
-            s = piece.strip()
-            if s:
-                out.append((s, col0 + start + len(piece) - len(piece.lstrip())))
-            start = i + 1
+    """The operands of ``rest`` (the text after the opcode), ``(text, 1-based col)``: split at
+    the commas outside ``[..]`` and ``(..)``; blank operands dropped.  The text is split at
+    every comma first; only a piece with an opening bracket, or inside one, is scanned."""
+    out = []
+    depth = start = pos = 0  # bracket depth; where the operand and the piece begin
+    for piece in rest.split(","):
+        if depth or "[" in piece or "(" in piece:
+            for ch in piece:
+                if ch in "[(":
+                    depth += 1
+                elif ch in "])":
+                    depth = max(0, depth - 1)
+        pos += len(piece) + 1
+        if depth:
+            continue  # a comma inside brackets: the operand goes on
+        text = rest[start:pos - 1]
+        s = text.strip()
+        if s:
+            out.append((s, col0 + start + len(text) - len(text.lstrip())))
+        start = pos
     return out
 
 
 class _Ins:
     """One instruction line: where (``line``, 1-based ``col`` of the opcode, ``addr``), its
     guard (``pred``), opcode, operands ``(text, col)``, normalised ``text``; the registers it
-    writes (``dests``) and the immediates it materialises for ``dump`` (``facts``)."""
+    writes (``dests``) and the immediates it materialises for ``dump`` (``facts``).
 
-    __slots__ = ("line", "col", "addr", "pred", "op", "ops", "text", "dests", "facts")
+    Most lines of a listing are never looked at past their opcode and first operand (the
+    register they write), so the operands are split and the text normalised only when asked
+    for (``ops``, ``text``)."""
 
-    def __init__(self, line, col, addr, pred, op, ops, text):
+    __slots__ = ("line", "col", "addr", "pred", "op", "dests", "facts", "_source", "_span",
+                 "_rest", "_col0", "_ops", "_text")
+
+    def __init__(self, line: int, col: int, addr: int | None, pred: str | None, op: str,
+                 source: str, span: tuple[int, int], rest: str, col0: int) -> None:
         self.line, self.col, self.addr, self.op = line, col, addr, op
         self.pred = pred.strip() if pred else None
-        self.ops, self.text = ops, text
+        self._source, self._span, self._rest, self._col0 = source, span, rest, col0
+        self._ops: list[tuple[str, int]] | None = None
+        self._text: str | None = None
         self.dests = tuple(_dests(self))
         self.facts: tuple[Fact, ...] = ()
         ds = self.dests
-        if ds and len(ds) == 1 and op.split(".", 1)[0] in _MATERIALISE:
-            # a move (MOV, UMOV, MOV32I, IMAD.MOV d, RZ, RZ, s) of any constant, RZ too
-            moved = op.split(".", 1)[0] in _MOVES_ANY or (op.startswith("IMAD.MOV") and len(
+        base = op.split(".", 1)[0]
+        if ds and len(ds) == 1 and base in _MATERIALISE and (
+                base in _MOVES_ANY or op.startswith("IMAD.MOV") or _BIG.search(rest)):
+            # a move (MOV, UMOV, MOV32I, IMAD.MOV d, RZ, RZ, s) of any constant, RZ too; other
+            # opcodes only from 0x10000 up (five digits at least)
+            ops = self.ops
+            moved = base in _MOVES_ANY or (op.startswith("IMAD.MOV") and len(
                 ops) == 4 and ops[1][0] in ("RZ", "URZ") and ops[2][0] in ("RZ", "URZ"))
             for t, c in ops[-1:] if moved else ops[1:]:
                 imm = _immediate(t) if t[:1] in "-0123456789" else (0 if t in ("RZ", "URZ") and
                                                                     moved else None)
                 if imm is not None and (imm > 0xFFFF or moved):
-                    self.facts += (Fact(line, c, KnownBits.const(imm, 32), "immediate", text,
-                                        "sass", register=ds[0]),)
+                    self.facts += (Fact(line, c, KnownBits.const(imm, 32), "immediate",
+                                        self.text, "sass", register=ds[0]),)
+
+    @property
+    def ops(self) -> list[tuple[str, int]]:
+        """The operands, ``(text, 1-based col)``, split at top-level commas."""
+        if self._ops is None:
+            self._ops = _split(self._rest, self._col0)
+        return self._ops
+
+    @property
+    def text(self) -> str:
+        """The instruction as written from its guard to its ``;``, blanks normalised."""
+        if self._text is None:
+            self._text = " ".join(self._source[self._span[0]:self._span[1]].split())
+        return self._text
+
+    def first(self) -> str | None:
+        """The first operand's text (``None``: no operand), without splitting the rest when
+        the first comma ends it."""
+        if self._ops is None:
+            piece = self._rest.split(",", 1)[0]
+            if "[" not in piece and "(" not in piece:
+                piece = piece.strip()
+                if piece:
+                    return piece
+        ops = self.ops
+        return ops[0][0] if ops else None
+
+
+#: Five hex digits in a row: an immediate of 0x10000 or more has them (hex or decimal).
+_BIG = re.compile(r"[0-9A-Fa-f]{5}")
 
 
 #: Opcodes that move a constant into a register: every immediate they move is a fact (a
@@ -330,25 +381,34 @@ _PREDICATE_FIRST = ("UTCATOMSWS", "ELECT", "SHFL")
 
 
 def _dests(ins: _Ins) -> list[str]:
-    if not ins.ops:
-        return []
     op = ins.op
     if op.startswith(_NO_DEST) and not op.startswith(_DEST_ANYWAY):
         return []
-    first = ins.ops[0][0]
+    first = ins.first()
+    if first is None:
+        return []
     if op.startswith(_PREDICATE_FIRST):
         first = next((t for t, _ in ins.ops if not _PREDREG.match(t)), "")
     name = _reg_name(first)
     if name is None or name.endswith("Z"):
         return []
-    n = 1
-    if re.search(r"\.(64|WIDE)\b", ins.op):
-        n = 2
-    if ".128" in ins.op:
-        n = 4
-    if ins.op.startswith("LDTM"):
-        n = _ldtm_registers(ins.op)
+    n = _dest_count(op)
     return [name] + [_pair(name, k) for k in range(1, n)]  # type: ignore[misc]
+
+
+@lru_cache(maxsize=4096)
+def _dest_count(op: str) -> int:
+    """Registers an opcode writes from its first destination on: 2 for ``.64``/``.WIDE``, 4
+    for ``.128``, an ``LDTM``'s vector (:func:`_ldtm_registers`), else 1 (one answer per
+    opcode spelling, kept)."""
+    n = 1
+    if re.search(r"\.(64|WIDE)\b", op):
+        n = 2
+    if ".128" in op:
+        n = 4
+    if op.startswith("LDTM"):
+        n = _ldtm_registers(op)
+    return n
 
 
 def _ldtm_registers(opcode: str) -> int:
@@ -637,6 +697,23 @@ def _uses(ins: _Ins) -> list[tuple[int, str, str, str | None, tuple[str, ...]]]:
     return out
 
 
+class _Where:
+    """``Code.where`` of a function: ``(line, text)`` of instruction ``i``, made when the data
+    flow asks (only for the instructions in the slice)."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: list[_Ins]) -> None:
+        self.fn = fn
+
+    def __len__(self) -> int:
+        return len(self.fn)
+
+    def __getitem__(self, i: int) -> tuple[int, str]:
+        ins = self.fn[i]
+        return ins.line, ins.text
+
+
 def _read_uses(fn: list[_Ins], labels: dict[str, int]) -> Iterator[tuple[int, list]]:
     """Each tcgen05 instruction of a function (``UTC*``, ``LDTM``, ``STTM``) with the value
     set of every register its operands read."""
@@ -668,7 +745,7 @@ def _read_uses(fn: list[_Ins], labels: dict[str, int]) -> Iterator[tuple[int, li
                     if role == "gdesc":
                         gdesc.add(r)
     code = Code(defs, [ins.pred for ins in fn], jumps, falls,
-                [(ins.line, ins.text) for ins in fn],
+                _Where(fn),
                 lambda i, p: _mentions(fn[i], p),
                 lambda i, reg: _step(fn[i], reg, gdesc))
     values = solve(code, uses)
@@ -795,15 +872,11 @@ def _items(lines: Iterable[str], first_line: int = 1) -> Iterator[tuple[str, obj
         else:
             m = _LINE_BARE.match(line)
         if m is not None:
-            rest = m.group("rest")
-            col0 = m.start("rest") + 1
-            ops = _split(rest, col0)
-            addr = int(m.group("addr"), 16) if m.group("addr") else None
+            addr, pred, op, rest = m.group("addr", "pred", "op", "rest")
             end = m.end() - 1 if line[m.end() - 1:m.end()] == ";" else m.end()
-            text = " ".join(line[m.start("pred") if m.group("pred") else m.start("op"):
-                                 end].split())
-            yield "ins", _Ins(lineno, m.start("op") + 1, addr, m.group("pred"), m.group("op"),
-                              ops, text)
+            yield "ins", _Ins(lineno, m.start("op") + 1, int(addr, 16) if addr else None, pred,
+                              op, line, (m.start("pred") if pred else m.start("op"), end),
+                              rest, m.start("rest") + 1)
             continue
         stripped = line.strip()
         if not stripped or stripped.startswith("/*"):

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from itertools import product
+from itertools import chain, product
 
 from .knownbits import KnownBits
 
@@ -109,12 +109,9 @@ def join(*sets: Iterable[Alternative]) -> ValueSet:
     too, so repeated joins (a loop) converge.  The alternatives a skipped predicated write
     left (``skipped``) are limited apart from those written, so a written constant is never
     merged into what an unrelated earlier value leaves."""
-    out: dict[Alternative, None] = {}
-    for s in sets:
-        for alt in s:
-            out[alt] = None
-    values = tuple(out)
-    if any(a.skipped for a in values) and not all(a.skipped for a in values):
+    values = tuple(dict.fromkeys(chain.from_iterable(sets)))
+    skips = sum(a.skipped for a in values)
+    if skips and skips != len(values):
         # the values written and those left by a skipped predicated write, each kept apart
         return _interned_set(_limit(tuple(a for a in values if not a.skipped)) +
                              _limit(tuple(a for a in values if a.skipped)))
@@ -158,6 +155,8 @@ def combine(fn: Callable[..., KnownBits | None], sources: Sequence[ValueSet],
         where = combo[0].origin if copy and len(combo) == 1 and combo[0].origin else origin
         out.append(_interned(Alternative(kb, where, assumes, False,
                                          any(a.skipped for a in combo))))
+    if len(out) == 1:
+        return _interned_set((out[0],))  # what join gives for one alternative
     return join(out)
 
 

@@ -71,6 +71,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field, replace
+from functools import lru_cache
 from itertools import product
 from typing import Any, TypeVar
 
@@ -79,7 +80,7 @@ from ..words.enums import KINDS
 from ..errors import DescgenError
 from ..readers import Fact, Instruction, Operand, read
 from ..readers.knownbits import KnownBits
-from ..readers.ptx import parse_immediate
+from ..words.literals import parse_immediate
 # SASS MMA opcode -> candidate kinds, and the scale vector of block-scaled forms: facts of the
 # SASS text, kept by the reader for lint and dump alike
 from ..readers.sass import SASS_MMA, cta_group, is_4x, mma_kinds, tmem_access
@@ -185,6 +186,20 @@ def _role(o: Operand) -> str | None:
 
 
 # ---------------------------------------------------------------------------- certain findings
+
+@lru_cache(maxsize=4096)
+def _validated(descriptor: str, word: int, **context: Any) -> tuple[Finding, ...]:
+    """:func:`~descriptors.rules.validate.validate` of one word in one context, kept: the MMAs
+    of an unrolled loop name the same words, each judged with its unknown bits all 0 and all 1
+    and under each candidate kind."""
+    return tuple(validate(descriptor, word, **context))
+
+
+@lru_cache(maxsize=4096)
+def _validated_pair(idesc: int, **context: Any) -> tuple[Finding, ...]:
+    """:func:`~descriptors.rules.validate.validate_pair`, kept as :func:`_validated` is."""
+    return tuple(validate_pair(idesc, **context))
+
 
 def _field_known(layout_fields, name: str | None, kb: KnownBits) -> bool:
     if name is None:
@@ -428,8 +443,8 @@ def _narrow_kinds(ctx: _Context, kb: KnownBits, arch: str) -> None:
     :data:`_KIND_RULES` for it and another kind remains; the label then names the kind."""
     keep = []
     for kind in ctx.kinds:
-        def check(idesc: int, kind: str = kind) -> list[Finding]:
-            return validate("idesc", idesc, kind=kind, arch=arch, cta_group=ctx.cta_group,
+        def check(idesc: int, kind: str = kind) -> Sequence[Finding]:
+            return _validated("idesc", idesc, kind=kind, arch=arch, cta_group=ctx.cta_group,
                             ws=ctx.ws, sp=ctx.sp, **_scale_vec(ctx, kind))
         try:
             broken = any(f.rule in _KIND_RULES and f.severity == "error"
@@ -459,8 +474,8 @@ def _check_idesc(em: _Emitter, ctx: _Context, op: Operand | None, arch: str,
     for kind in ctx.kinds:
         lay = {f.name: f for f in _layout(kind).fields}
 
-        def check(idesc: int, kind: str = kind) -> list[Finding]:
-            return validate("idesc", idesc, kind=kind, arch=arch, cta_group=ctx.cta_group,
+        def check(idesc: int, kind: str = kind) -> Sequence[Finding]:
+            return _validated("idesc", idesc, kind=kind, arch=arch, cta_group=ctx.cta_group,
                             ws=ctx.ws, sp=ctx.sp, **_scale_vec(ctx, kind))
         per_kind[kind] = [f for f in _certain(check, {"idesc": kb})
                           if _field_known(lay, f.field, kb)]
@@ -553,7 +568,7 @@ def _check_smem(em: _Emitter, op: Operand | None, name: str, arch: str,
     from ..words.layouts import LAYOUTS
     fields = LAYOUTS[descriptor].fields
     lay = {f.name: f for f in fields}
-    fs = [f for f in _certain(lambda w: validate(descriptor, w, arch=arch), {"w": kb})
+    fs = [f for f in _certain(lambda w: _validated(descriptor, w, arch=arch), {"w": kb})
           if _field_known(lay, f.field, kb)]
     if not kb.is_const:
         unknown = [f.name for f in fields if not _field_known(lay, f.name, kb)]
@@ -578,7 +593,7 @@ def _check_pair(em: _Emitter, ctx: _Context, idesc: Operand | None, a: Operand |
     results = []
     for kind in ctx.kinds:
         def check(kind: str = kind, **w: int) -> list[Finding]:
-            return [f for f in validate_pair(w["idesc"], kind=kind, a_desc=w.get("a_desc"),
+            return [f for f in _validated_pair(w["idesc"], kind=kind, a_desc=w.get("a_desc"),
                                              b_desc=w.get("b_desc"), arch=arch,
                                              cta_group=ctx.cta_group, ws=ctx.ws, sp=ctx.sp,
                                              **_scale_vec(ctx, kind))
@@ -608,7 +623,7 @@ def _check_zcm(em: _Emitter, op: Operand, m: int | None, arch: str) -> None:
     from ..words.layouts import ZCM
     lay = {f.name: f for f in ZCM.fields}
     params = {"m": m} if m is not None else {}
-    fs = [f for f in _certain(lambda w: validate("zcm", w, arch=arch, **params), {"w": kb})
+    fs = [f for f in _certain(lambda w: _validated("zcm", w, arch=arch, **params), {"w": kb})
           if _field_known(lay, f.field, kb)]
     for f in fs:
         if f.severity in ("error", "warning"):
@@ -740,7 +755,7 @@ def _check_shift(em: _Emitter, ins: Instruction, arch: str) -> None:
     addr = next((o for o in ins.operands if o.memory), None)
     if addr is None or addr.value is None or not addr.value.is_const:
         return
-    for f in validate("tmem", addr.value.value, arch=arch, shift=True):
+    for f in _validated("tmem", addr.value.value, arch=arch, shift=True):
         if f.severity in ("error", "warning"):
             em.add(f.severity, f.rule, f"tcgen05.shift: {_fmt(f)}", addr, "taddr",
                    addr.value.pattern())
@@ -829,9 +844,10 @@ def check_instruction(file: str, ins: Instruction, arch: str,
     warning gets an ``instruction.legal`` note, so every line of a snippet has a verdict."""
     em = _Emitter(file, ins)
     op = ins.opcode
-    from ..isa.instructions import MODELS
-    mn = next((m for m in MODELS if op.startswith(m + ".")), None) if ins.dialect == "ptx" \
-        else None
+    mn = None
+    if ins.dialect == "ptx":  # SASS has no modelled instruction (nor loads the models)
+        from ..isa.instructions import MODELS
+        mn = next((m for m in MODELS if op.startswith(m + ".")), None)
     modelled = mn is not None
     if modelled:
         _judge_operands(em, ins, lambda sub, i: _check_model(sub, i, model_arch or arch))
@@ -941,8 +957,10 @@ def lint_lines(lines: Iterable[str], *, file: str = "<stdin>", arch: str | None 
         if clash is not None:
             yield clash
         try:
-            yield from check_instruction(file, item, target,
-                                         arch or _target_name(item.arch) or DEFAULT_ARCH)
+            # the target of the instruction models (PTX only)
+            model = (arch or _target_name(item.arch) or DEFAULT_ARCH) \
+                if item.dialect == "ptx" else None
+            yield from check_instruction(file, item, target, model)
         except DescgenError as exc:  # a value the library refuses: say so, judge the rest
             yield LintFinding(file, item.line, item.col, "note", "lint.unjudged",
                               f"{item.opcode}: not judged: {exc}", item.text)
