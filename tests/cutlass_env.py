@@ -53,3 +53,30 @@ def cuda_include() -> Path | None:
         if root and (Path(root) / "include" / "cuda_runtime.h").is_file():
             return Path(root) / "include"
     return None
+
+
+def build_oracle(source: Path, header: Path, exe: Path, extra_includes: tuple[Path, ...] = ()
+                 ) -> tuple[Path | None, str]:
+    """Compile a host-only CUTLASS oracle ``source`` (C++17) into ``exe`` against the wheel's
+    headers (where ``header`` is) and the CUDA headers: ``(exe, wheel version)``, or
+    ``(None, why)`` when a tool is missing (the caller skips with it).  A compile error raises
+    AssertionError with the compiler's message."""
+    import subprocess
+    inc, version = cutlass_include(header)
+    if inc is None:
+        return None, version
+    cxx = compiler()
+    if cxx is None:
+        return None, "no C++ compiler (g++, c++, clang++ or nvcc) on PATH"
+    cuda = cuda_include()
+    if cuda is None:
+        return None, "CUDA include directory not found (CUDA_HOME, CUDA_PATH or /usr/local/cuda)"
+    cmd = [*cxx, "-std=c++17", "-O0", "-w", *(f"-I{p}" for p in extra_includes), f"-I{inc}",
+           f"-I{cuda}"]
+    if (cuda / "cccl").is_dir():
+        cmd.append(f"-I{cuda / 'cccl'}")
+    cmd += [str(source), "-o", str(exe)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, (f"compiling {source.name} failed:\n{' '.join(cmd)}\n"
+                                  f"{proc.stderr[-4000:]}")
+    return exe, version

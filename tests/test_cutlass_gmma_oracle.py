@@ -15,7 +15,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from cutlass_env import compiler, cuda_include, cutlass_include
+from cutlass_env import build_oracle
 
 from descriptors import LAYOUTS, decode, encode, encode_raw
 from descriptors.words.enums import SWIZZLE_SM90
@@ -29,22 +29,9 @@ FIELDS = ("start_address", "leading_byte_offset", "stride_byte_offset", "base_of
 
 @pytest.fixture(scope="module")
 def oracle(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    inc, why = cutlass_include(HEADER)
-    if inc is None:
+    exe, why = build_oracle(SRC, HEADER, tmp_path_factory.mktemp("gmma_oracle") / "gmma_oracle")
+    if exe is None:
         pytest.skip(why)
-    cxx = compiler()
-    if cxx is None:
-        pytest.skip("no C++ compiler (g++, c++, clang++ or nvcc) on PATH")
-    cuda = cuda_include()
-    if cuda is None:
-        pytest.skip("CUDA include directory not found (CUDA_HOME, CUDA_PATH or /usr/local/cuda)")
-    exe = tmp_path_factory.mktemp("gmma_oracle") / "gmma_oracle"
-    cmd = [*cxx, "-std=c++17", "-O0", "-w", f"-I{inc}", f"-I{cuda}"]
-    if (cuda / "cccl").is_dir():
-        cmd.append(f"-I{cuda / 'cccl'}")
-    proc = subprocess.run([*cmd, str(SRC), "-o", str(exe)], capture_output=True, text=True,
-                          timeout=300)
-    assert proc.returncode == 0, f"compiling the GmmaDescriptor oracle failed:\n{proc.stderr[-3000:]}"
     return exe
 
 

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cutlass_env import CUTLASS_VERSION, compiler, cuda_include, cutlass_include
+from cutlass_env import CUTLASS_VERSION, build_oracle
 
 import descriptors
 from descriptors import KINDS, LAYOUTS, FieldError, ParameterError, decode, encode_raw
@@ -243,25 +243,11 @@ class Oracle:
 
 @pytest.fixture(scope="module")
 def oracle(tmp_path_factory: pytest.TempPathFactory) -> Oracle:
-    inc, version = cutlass_include(DESC_HEADER)
-    if inc is None:
-        pytest.skip(version)
-    cxx = compiler()
-    if cxx is None:
-        pytest.skip("no C++ compiler (g++, c++, clang++ or nvcc) on PATH")
-    cuda = cuda_include()
-    if cuda is None:
-        pytest.skip("CUDA include directory not found (CUDA_HOME, CUDA_PATH or /usr/local/cuda)")
     build = tmp_path_factory.mktemp("cutlass_oracle")
     (build / "oracle_cases.inc").write_text(_cases_inc())
-    exe = build / "cutlass_oracle"
-    cmd = [*cxx, "-std=c++17", "-O0", "-w", f"-I{build}", f"-I{inc}", f"-I{cuda}"]
-    if (cuda / "cccl").is_dir():
-        cmd.append(f"-I{cuda / 'cccl'}")
-    cmd += [str(ORACLE_SRC), "-o", str(exe)]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, (f"compiling the CUTLASS oracle failed:\n{' '.join(cmd)}\n"
-                                  f"{proc.stderr[-4000:]}")
+    exe, version = build_oracle(ORACLE_SRC, DESC_HEADER, build / "cutlass_oracle", (build,))
+    if exe is None:
+        pytest.skip(version)
     out = subprocess.run([str(exe), "static"], capture_output=True, text=True, timeout=60, check=True)
     o = Oracle(exe, version)
     for line in out.stdout.splitlines():
