@@ -62,6 +62,9 @@ def layout_cmd(
     explain: Annotated[str | None, typer.Option("--explain", help="Explain a descriptor WORD instead: the layout it implies (needs --major and --a-type or --b-type).")] = None,
     show: Annotated[bool, typer.Option("--show", help="Draw the swizzle atom: which 16-byte chunk of each row lands where.")] = False,
     svg: Annotated[Path | None, typer.Option("--svg", help="Write the swizzle-atom picture to this SVG file.")] = None,
+    arch: Annotated[str | None, typer.Option("--arch", help="sm_90a: the wgmma matrix descriptor "
+                    "(PTX ISA 9.7.15.5.1) of the same layout, instead of tcgen05's.",
+                    show_default="tcgen05's smem descriptor")] = None,
     fmt: LayoutFormatOpt = LayoutFormat.text,
     name: NameOpt = None,
     plain_: PlainOpt = False,
@@ -120,6 +123,15 @@ def layout_cmd(
             steps = result.k_steps(sparse=sparse, compressed=compressed, umma_k=umma_k)
         elif sparse or compressed or umma_k is not None:
             raise ParameterError("--sparse, --compressed and -k apply to --k-steps")
+    if arch is not None and arch != "sm_100a":
+        if arch != "sm_90a":
+            raise ParameterError(f"--arch {arch!r}: layout gives tcgen05's word (sm_100a, the "
+                                 "default) or sm_90a's wgmma word")
+        if explain is not None:
+            raise ParameterError("--explain reads a tcgen05 smem word; for a wgmma word ask "
+                                 "`descgen check WORD --as wgmma --cute LAYOUT`")
+        _wgmma_layout(result, steps, fmt, name, major, swizzle, dtype, tile, cute)
+        return
     if svg is not None:
         _write_svg(result, svg)
     if fmt is not LayoutFormat.text and fmt is not LayoutFormat.json:
@@ -155,6 +167,55 @@ def layout_cmd(
             console = Console(highlight=False, soft_wrap=False, width=160,
                               **({"color_system": None} if no_color else {}))
             console.print(_picture(result, colour=not no_color))
+
+
+def _wgmma_layout(result: Any, steps: list[KStep] | None, fmt: LayoutFormat, name: str | None,
+                  major: str, swizzle: str | None, dtype: str | None, tile: str | None,
+                  cute: str | None) -> None:
+    """``layout --arch sm_90a``: the same layout's wgmma matrix descriptor (PTX ISA 9.7.15.5.1),
+    one word per K step with --k-steps: :func:`descriptors.words.codec.smem_to_wgmma` of each
+    tcgen05 word (the same canonical layouts; an H100 reads them as descgen's fetch model
+    says).  Refused where sm_90 has no form: 128B swizzling with 32B atomicity, the absolute
+    LBO mode, an MN-major operand of a type other than f16/bf16 (wgmma's imm-trans,
+    9.7.15.5.2)."""
+    from descriptors import decode
+    from descriptors.errors import LayoutError, WordError
+    from descriptors.words.codec import smem_to_wgmma
+    el = getattr(result, "element", None)
+    name_of = el.name if el is not None else getattr(result, "dtype", dtype)
+    if major.upper() == "MN" and name_of not in ("f16", "bf16"):
+        raise LayoutError(f"an MN-major {name_of} operand has no wgmma form: wgmma transposes "
+                          "(imm-trans) .f16/.bf16 operands only", "9.7.15.5.2")
+    try:
+        words = [smem_to_wgmma(s.word) for s in steps] if steps is not None \
+            else [smem_to_wgmma(result.word)]
+    except WordError as exc:
+        raise LayoutError(f"{exc}", "9.7.15.5.1") from None
+    for caveat in getattr(result, "caveats", ()):
+        sys.stderr.write(f"descgen: note: {caveat}\n")
+    _name_unused(name, fmt.value)
+    hexes = [f"{w:#018x}" for w in words]
+    if fmt.value in NAMED_FORMATS:
+        given = {"major": major, "swizzle": swizzle, "dtype": dtype, "tile": tile, "cute": cute}
+        params = {k: v for k, v in given.items() if v is not None}
+        if steps is None:
+            typer.echo(render_word("wgmma", words[0], fmt.value, name=name or DEFAULT_NAMES["wgmma"],
+                                   params=params))
+        else:
+            base = name or DEFAULT_NAMES["wgmma"]
+            typer.echo("\n".join(render_word("wgmma", w, fmt.value, name=f"{base}_K{i}",
+                                              params={"k_step": i}) for i, w in enumerate(words)))
+    elif fmt is LayoutFormat.json:
+        typer.echo(json.dumps({"descriptor": "wgmma", "arch": "sm_90a", "word": hexes[0],
+                               "fields": dict(decode("wgmma", words[0]).fields),
+                               "k_steps": hexes if steps is not None else None}, indent=2))
+    elif fmt is LayoutFormat.hex:
+        typer.echo("\n".join(hexes))
+    else:
+        for i, h in enumerate(hexes):
+            step = f" (K step {i})" if steps is not None else ""
+            typer.echo(f"wgmma {h}{step}  sm_90a matrix descriptor of this layout (PTX ISA "
+                       "9.7.15.5.1)")
 
 
 def _constants(descriptor: str, word: int, steps: list[KStep] | None, fmt: str,

@@ -114,3 +114,35 @@ def test_check_cute_cli() -> None:
                  ["check", "0x4000004000010040", "--as", "wgmma", "--cute", dsl, "--major", "K"]):
         r = run(app, args)
         assert r.exit_code == 2 and r.stderr.count("descgen: error:") == 1, (args, r.stderr)
+
+
+def test_layout_arch_sm90a_gives_the_wgmma_word_the_layout_is_read_with() -> None:
+    """layout --arch sm_90a: the wgmma word of the same tile (each K step), which the fetch
+    model (measured on an H100) says reads the tile's CuTe layout; refusals where sm_90 has no
+    form (9.7.15.5.1-2)."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+    run = CliRunner().invoke
+    base = ["layout", "--arch", "sm_90a", "--major", "K", "--swizzle", "128B", "--a-type", "f16",
+            "--tile", "64x64", "--start-address", "0x400"]
+    r = run(app, [*base, "--k-steps", "--format", "hex"])
+    assert r.exit_code == 0, r.stderr
+    words = [int(w, 16) for w in r.stdout.split()]
+    assert words == [0x4000004000010040 + 2 * i for i in range(4)]  # +32 bytes per K step
+    for i, w in enumerate(words):
+        lay = f"Sw<3,4,3>_smem_ptr[16b]({0x400 + 32 * i:#x}) o (_64,_16):(_64,_1)"
+        assert check_layout_ok(w, lay)
+    cpp = run(app, [*base, "--format", "c", "--name", "a_desc"])
+    assert cpp.stdout.startswith("constexpr uint64_t a_desc = 0x4000004000010040ull;  // wgmma:")
+    for args in (["--major", "MN", "--swizzle", "128B", "--a-type", "e4m3", "--tile", "128x64"],
+                 ["--major", "MN", "--swizzle", "128B_base32B", "--a-type", "tf32", "--tile", "64x32"]):
+        bad = run(app, ["layout", "--arch", "sm_90a", *args, "--format", "hex"])
+        assert bad.exit_code == 2 and "9.7.15.5" in bad.stderr, (args, bad.stderr)
+    tc = run(app, ["layout", "--arch", "sm_80", *base[3:]])
+    assert tc.exit_code == 2
+
+
+def check_layout_ok(word: int, layout: str) -> bool:
+    from descriptors.layout.fetch import check_layout
+    return check_layout(word, layout, major="K", dtype="f16").ok

@@ -44,7 +44,8 @@ FORMATS = ("hex", "c", "cpp", "python", "json")
 NAMED_FORMATS = ("c", "cpp", "python")
 
 #: Constant names used when the caller gives none.
-DEFAULT_NAMES = {"idesc": "IDESC", "smem": "SMEM_DESC", "zcm": "ZCM_DESC", "tmem": "TMEM_ADDR"}
+DEFAULT_NAMES = {"idesc": "IDESC", "smem": "SMEM_DESC", "zcm": "ZCM_DESC", "tmem": "TMEM_ADDR",
+                 "wgmma": "GMMA_DESC"}
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
