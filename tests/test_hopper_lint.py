@@ -68,3 +68,29 @@ def test_planted_transpose_of_an_8bit_operand_is_an_error() -> None:
     planted = [e4m3.sub(r"\1, 1, 0;", line) for line in text]
     errors = [f for f in _lint(planted) if f.severity == "error"]
     assert len({f.line for f in errors}) == 6
+
+
+SASS = sorted(p.name for p in HOPPER.glob("*.sass.gz")) + \
+    sorted(f"../production/{p.name}" for p in (HOPPER.parent / "production").glob("*.sass.gz"))
+
+
+@pytest.mark.parametrize("name", SASS)
+def test_hopper_sass_has_no_error_or_warning(name: str) -> None:
+    """cuobjdump listings of the compiled kernels and of public wheels (FlashAttention-3,
+    cuSPARSELt): every HGMMA/IGMMA/QGMMA/BGMMA's descriptors read through the data flow
+    (A URn:URn+1, B URn+2:URn+3) and judged as wgmma words; NVIDIA's working kernels give
+    neither an error nor a warning."""
+    found = _lint(_text(name))
+    assert [f for f in found if f.severity in ("error", "warning")] == []
+    assert [f for f in found if f.operand in ("a_desc", "b_desc")], "no descriptor was read"
+
+
+def test_hopper_sass_planted_bit46_is_flagged() -> None:
+    """The constant high word nvcc writes (UMOV URn, 0x40000040: 128B, SBO 1024 B) with bit 46
+    (bit 14 of the high word) set: a wgmma.reserved warning at the HGMMAs it reaches."""
+    text = _text("hand_wgmma.sass.gz")
+    planted = [line.replace(", 0x40000040 ", ", 0x40004040 ") for line in text]
+    assert planted != text
+    hits = [f for f in _lint(planted) if f.rule == "wgmma.reserved"]
+    assert len({f.line for f in hits}) >= 4 and all(f.severity == "warning" for f in hits)
+    assert all("reserved_46" in f.message for f in hits)

@@ -653,6 +653,16 @@ def _uses(ins: _Ins) -> list[tuple[int, str, str, str | None, tuple[str, ...]]]:
     offset, registers)``: ``gdesc[URa]`` reads the pair URa:URa+1; a bare ``URk`` of an MMA
     (the zero-column mask) the pair URk:URk+1; anything else one register."""
     out = []
+    if ins.op.split(".", 1)[0] in SASS_WGMMA:
+        # the wgmma descriptors: A (when not from registers) in URn:URn+1 at the gdesc operand's
+        # index, B in URn+2:URn+3 as an operand appended after the written ones
+        texts = [t for t, _ in ins.ops]
+        at = next((k for k, t in enumerate(texts) if t.startswith("gdesc[")), None)
+        for d in wgmma_descriptors(ins.op, texts):
+            k = at if d.name == "a_desc" else len(texts)
+            out.append((k, d.text if d.name == "a_desc" else f"{d.text}.B", "gdesc", None,
+                        d.registers))
+        return out
     mma = ins.op.startswith("UTC") and "MMA" in ins.op
     if mma or ins.op.startswith("UTCCP"):
         # what lint judges and dump names: the descriptors, the idescE low word before
@@ -757,7 +767,7 @@ def _read_uses(fn: list[_Ins], labels: dict[str, int]) -> Iterator[tuple[int, li
 
 _ZERO_SET = single(_ZERO)
 #: Opcodes yielded as instructions.
-_CHECKED = ("UTC", "LDTM", "STTM")
+_CHECKED = ("UTC", "LDTM", "STTM", "HGMMA", "IGMMA", "QGMMA", "BGMMA")
 
 
 def _pair_value(lo: ValueSet, hi: ValueSet) -> ValueSet:
@@ -816,6 +826,10 @@ def _analyse(fn: list[_Ins], labels: dict[str, int], arch: str | None, name: str
             continue
         ops: list[Operand] = [Operand(t, c) for t, c in ins.ops]
         for k, text, role, off, sets in got:
+            if k == len(ops):  # a wgmma's B descriptor, named after the gdesc operand
+                ops.append(_operand(text, ins.ops[k - 1][1] if k else ins.col, role, off, sets,
+                                    True))
+                continue
             ops[k] = _operand(text, ins.ops[k][1], role, off, sets, _MEM.match(text) is not None)
         yield Instruction("sass", ins.line, ins.col, ins.op, tuple(ops), ins.text, arch, name,
                           arch_reason=arch_reason)

@@ -83,7 +83,8 @@ from ..readers.knownbits import KnownBits
 from ..words.literals import parse_immediate
 # SASS MMA opcode -> candidate kinds, and the scale vector of block-scaled forms: facts of the
 # SASS text, kept by the reader for lint and dump alike
-from ..readers.sass import SASS_MMA, cta_group, is_4x, mma_kinds, tmem_access
+from ..readers.sass import (SASS_MMA, SASS_WGMMA, cta_group, is_4x, mma_kinds, tmem_access,
+                            wgmma_descriptors)
 from ..readers.sass import SASS_SCALE_VEC as _SASS_SCALE_VEC
 from ..readers.values import MAX_ALTERNATIVES, Alternative
 from ..isa.tmem import ALLOC_MIN, check_alloc
@@ -774,6 +775,17 @@ def _check_wgmma(em: _Emitter, ins: Instruction) -> None:
                    lambda sub, o, name=name: _check_smem(sub, o, name, "sm_90a", "wgmma"))
 
 
+def _check_sass_wgmma(em: _Emitter, ins: Instruction) -> None:
+    """``HGMMA``/``IGMMA``/``QGMMA``/``BGMMA``: the A (when not from registers) and B matrix
+    descriptors of ``gdesc[URn]`` (A in URn:URn+1, B in URn+2:URn+3,
+    :func:`descriptors.readers.sass.wgmma_descriptors`) as sm_90a wgmma words."""
+    descs = wgmma_descriptors(ins.opcode, [o.text for o in ins.operands])
+    gdesc = [o for o in ins.operands if o.text.startswith("gdesc[") and o.value is not None]
+    for d, op in zip(descs, gdesc[-len(descs):] if descs else ()):
+        _judge(em, [(d.name, op)],
+               lambda sub, o, name=d.name: _check_smem(sub, o, name, "sm_90a", "wgmma"))
+
+
 def _check_cp(em: _Emitter, ins: Instruction, arch: str) -> None:
     for o in ins.operands[1:]:
         if o.value is not None and (_role(o) == "gdesc" or not o.memory and o.value.width == 64):
@@ -876,6 +888,8 @@ def check_instruction(file: str, ins: Instruction, arch: str,
             _judge_operands(em, ins, _check_sass_alloc)
         elif op.startswith(("LDTM", "STTM")):
             _judge_operands(em, ins, lambda sub, i: _check_sass_ldst(sub, i, arch))
+        elif op.split(".", 1)[0] in SASS_WGMMA:
+            _check_sass_wgmma(em, ins)
         elif op.startswith("UTCSHIFT"):
             _judge_operands(em, ins, lambda sub, i: _check_shift(sub, i, arch))
     if modelled and not any(f.severity in ("error", "warning") for f in em.out):
