@@ -43,7 +43,8 @@ class _Value:
 
     def __init__(self, v: int | None, fields: dict | None = None) -> None:
         self.v, self.fields = v, fields or {}
-        self.type = _Type(0 if v is None else 1, 0 if v is None else 4)
+        # cuda-gdb: registers are uint32_t; a literal wider than 32 bits is a 64-bit long
+        self.type = _Type(0 if v is None else 1, 0 if v is None else 4 if v < 1 << 32 else 8)
 
     def __int__(self) -> int:
         if self.v is None:
@@ -276,3 +277,14 @@ def test_the_stand_in_prints_what_cuda_gdb_printed(session: str, stop: int) -> N
     s = recorded(f"regs_{session}")[stop]
     _gdb, cmds, out = standin(s["x/i"], s["registers"])
     assert run(cmds, out, "descgen mma") == blocks[stop]
+
+
+def test_a_wider_value_is_refused_not_cut() -> None:
+    """A pair's half or a Tensor Memory address wider than 32 bits: a gdb error naming it,
+    never its low 32 bits."""
+    gdb, cmds, out = standin("", {"UR4": 0x10, "UR5": 0x40000040})
+    assert "0x4000004000000010" in run(cmds, out, "descgen decode", "$UR4:$UR5 --as wgmma")
+    with pytest.raises(gdb.GdbError, match="does not fit 32 bits"):
+        run(cmds, out, "descgen decode", "0x100000010:$UR5 --as wgmma")
+    with pytest.raises(gdb.GdbError, match="does not fit 32 bits"):
+        run(cmds, out, "descgen tmem", "0x100000000")

@@ -71,8 +71,8 @@ def register(gdb: Any) -> dict[str, Any]:
         """(value, width in bits) of an expression; ``lo:hi`` is a pair (low word first)."""
         expr = expr.strip()
         if ":" in expr and "::" not in expr:
-            lo, hi = (value(e)[0] for e in expr.split(":", 1))
-            return (hi & 0xFFFFFFFF) << 32 | (lo & 0xFFFFFFFF), 64
+            lo, hi = (word32(e) for e in expr.split(":", 1))
+            return hi << 32 | lo, 64
         try:
             v = gdb.parse_and_eval(expr)
             t = v.type.strip_typedefs()
@@ -82,6 +82,15 @@ def register(gdb: Any) -> dict[str, Any]:
             return int(v) & ((1 << width) - 1), width
         except gdb.error as exc:
             raise fail(f"{expr}: {exc}") from None
+
+    def word32(expr: str) -> int:
+        """A 32-bit value (a register, a pair's half, a Tensor Memory address); a wider value
+        is refused, never cut to its low bits."""
+        v, _width = value(expr)
+        if v >> 32:
+            raise fail(f"{expr.strip()} = {v:#x} does not fit 32 bits (a register, a pair's "
+                       "half, a Tensor Memory address)")
+        return v
 
     class Descgen(gdb.Command):
         __doc__ = HELP
@@ -168,8 +177,7 @@ Usage: descgen tmem EXPR"""
         def invoke(self, arg: str, from_tty: bool) -> None:
             if not arg.strip():
                 raise fail("usage: descgen tmem EXPR")
-            word, _ = value(arg)
-            word &= 0xFFFFFFFF
+            word = word32(arg)
             sm = device_sm()
             arch = (sm + "a") if sm and sm[-1] not in "af" and sm != "sm_90" else None
             lines = [f"{arg.strip()} = {word:#010x}: {summary('tmem', word)}"]
