@@ -146,3 +146,22 @@ def test_layout_arch_sm90a_gives_the_wgmma_word_the_layout_is_read_with() -> Non
 def check_layout_ok(word: int, layout: str) -> bool:
     from descriptors.layout.fetch import check_layout
     return check_layout(word, layout, major="K", dtype="f16").ok
+
+
+@pytest.mark.parametrize("layout,start", [
+    ("Sw<3,3,3> o _0 o (_64,_64):(_64,_1)", 0x400),     # swizzle on element offsets
+    ("Sw<3,3,3> o _16 o (_64,_64):(_64,_1)", 0x400),    # ... with a composed offset
+    ("Sw<3,3,3> o _0 o (_64,_64):(_64,_1)", 0x480),     # pattern off its repeat: base offset 1
+    ("Swizzle<3,4,3> o (_64,_64):(_64,_1)", 0x400),     # the PTX notation, bytes
+    ("Sw<3,4,3>_smem_ptr[16b](0x420) o (_64,_64):(_64,_1)", None),  # a pointer, mid-pattern
+])
+def test_every_swizzle_form_reads_as_the_word_derived_from_it(layout: str, start) -> None:
+    """check_layout agrees with cute_layout_descriptor on each way a CuTe print places its
+    swizzle (pointer, composed with or without an offset, PTX notation): the word derived from
+    the layout reads the layout, and a word one 16-byte unit off does not."""
+    from descriptors.layout.cute_layout import cute_layout_descriptor
+    from descriptors.layout.fetch import check_layout
+    word = cute_layout_descriptor(layout, dtype="f16", major="K", start_address=start).word
+    kw = dict(major="K", dtype="f16", descriptor="smem", start_address=start)
+    assert check_layout(word, layout, **kw).ok
+    assert not check_layout(word + 1, layout, **kw).ok

@@ -196,7 +196,9 @@ def check_layout(word: Any, layout: Any, *, major: str, dtype: str | None = None
         for j, o_k in enumerate(kk):
             o = o_mn + o_k
             if sw is not None and lay.swizzle_on == "offset":
-                want = swizzled(start + (lay.offset + o) * e, start) - lay.offset * e
+                # composed: the pattern starts at the layout's origin (start), the composed
+                # offset is inside it (as cute_layout_descriptor reads it)
+                want = swizzled(start + (lay.offset + o) * e, start)
             elif sw is not None and lay.swizzle_on == "address":
                 want = swizzled(start + o * e, 0)
             else:  # no swizzle, or the PTX notation (pattern at the start address)
