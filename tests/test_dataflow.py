@@ -70,6 +70,47 @@ def test_a_loop_step_ends_unknown_and_the_loop_ends():
     assert [f.rule for f in findings if f.operand == "idesc"] == ["lint.runtime"]
 
 
+def test_a_loop_that_does_not_write_a_register_keeps_its_value():
+    # the idesc set before a K loop that never writes it: one constant at the MMA in the loop
+    op = _idesc(_addressed(["UMOV UR5, 0x8400490 ;", "UIADD3 UR8, UR8, 0x2, URZ ;", MMA,
+                            "@P0 BRA 0x10 ;", "EXIT ;"]))
+    assert op.value.is_const and op.value.value == 0x08400490 and not op.alternatives
+
+
+def test_a_loop_carried_value_is_joined_with_the_value_before_the_loop():
+    # UR5 is 0x8400490 on entry and 0x8200490 on every later trip: both, path by path
+    op = _idesc(_addressed(["UMOV UR5, 0x8400490 ;", MMA, "UMOV UR5, 0x8200490 ;",
+                            "@P0 BRA 0x10 ;", "EXIT ;"]))
+    assert sorted(a.bits.value for a in op.alternatives) == [0x08200490, 0x08400490]
+
+
+def test_a_value_does_not_depend_on_what_else_is_asked():
+    """The on-demand data flow answers each question the same whether it is asked alone or
+    with every other operand of the function (a production kernel's MMAs)."""
+    import gzip
+    from pathlib import Path
+    from descriptors.readers import dataflow, sass
+    path = Path(__file__).resolve().parent.parent / "fixtures/production/bmm_bf16_2cta.sass.gz"
+    asked: list = []
+    real = sass.solve
+
+    def spy(code, uses):
+        uses = list(uses)
+        asked.append((code, uses))
+        return real(code, uses)
+
+    sass.solve = spy
+    try:
+        list(sass.read_sass(gzip.open(path, "rt").read().splitlines()))
+    finally:
+        sass.solve = real
+    code, uses = max(asked, key=lambda a: len(a[1]))
+    together = dataflow.solve(code, uses)
+    assert len(uses) > 100
+    for use in uses[::7]:
+        assert dataflow.solve(code, [use])[use] == together[use], use
+
+
 def test_an_indirect_branch_goes_to_the_blocks_nothing_else_reaches():
     # BRX to a case block that only it reaches: the value set there comes from the BRX
     op = _idesc(_addressed(["UMOV UR5, 0x8400490 ;", "BRX R2 -0x10 ;", "EXIT ;", MMA]))

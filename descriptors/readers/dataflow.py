@@ -24,21 +24,29 @@ the line that made it.
 * **Values.**  The dialect describes each instruction that writes a register of interest
   (:class:`Step`): the registers it reads and a function of their known bits; the value sets
   are combined alternative by alternative (:func:`~descriptors.readers.values.combine`).
-* **Slice.**  Only what the uses depend on is computed: starting from the registers the
-  queried instructions read, the registers their definitions read, and so on (a backward
-  slice); every other instruction is only a block boundary or nothing.
-* **Loops.**  Block states only grow (the value sets of a block's entry are joined with what
-  each predecessor brings), and a value set of more than
-  :data:`~descriptors.readers.values.MAX_ALTERNATIVES` alternatives is merged into one, so the
-  iteration ends; a register stepped in a loop (``UIADD3 UR8, UR8, 0x2``) ends up with the
-  bits every trip agrees on; a value still changing after :data:`WIDEN` visits of a block is
-  unknown there.  Should the iteration still run past :data:`MAX_ROUNDS` visits per block,
-  every queried value is unknown rather than a guess.
+* **On demand.**  Only what the uses depend on is worked out, backward from them: what a
+  register holds where an instruction reads it is what the last write before it in its block
+  left, or what the block holds on entry.  A block entry is the value every predecessor leaves
+  when they all leave the same one (a straight run of blocks, a branch neither arm of which
+  writes the register, a loop that does not write it), else a join of what each leaves.  Each
+  such question is one node -- a block entry for one register, what one instruction writes,
+  what a register holds after one write -- made only when a use depends on it, so the cost
+  grows with the slice (the instructions a descriptor's registers come through), not with
+  the function.  The nodes are evaluated dependencies first (strongly connected components,
+  Tarjan's algorithm); the answer for one register does not depend on what else is asked.
+* **Loops.**  The nodes of one loop (one strongly connected component) are evaluated in turn,
+  in the order of the code, until a round changes nothing.  A block entry only grows (what
+  each predecessor brings is joined with what it held), and a value set of more than
+  :data:`~descriptors.readers.values.MAX_ALTERNATIVES` alternatives is merged into one, so a
+  register stepped in a loop (``UIADD3 UR8, UR8, 0x2``) ends up with the bits every trip
+  agrees on; a block entry still changing after :data:`WIDEN` rounds is unknown there.
+  Should a loop still change after :data:`MAX_ROUNDS` rounds, every queried value is unknown
+  rather than a guess.
 """
 
 from __future__ import annotations
 
-import heapq
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -47,11 +55,15 @@ from .values import Alternative, ValueSet, _interned, combine, join, single, ski
 
 __all__ = ["Step", "Code", "solve", "blocks", "MAX_ROUNDS", "EVERY"]
 
-#: Visits of one block after which the iteration gives up (every queried value unknown).
+#: Rounds of one loop after which the iteration gives up (every queried value unknown).
 MAX_ROUNDS = 256
-#: Visits of one block after which a value still changing at its entry is taken as unknown
-#: (widening: the iteration then ends in a few more rounds).
+#: Rounds of one loop after which a block entry still changing is taken as unknown (widening:
+#: the iteration then ends in a few more rounds).
 WIDEN = 4
+
+#: How far back through blocks one question about a block entry is followed before that entry
+#: is taken as a node of its own (bounds the recursion; the answer is the same).
+_RESOLVE_DEPTH = 150
 
 #: ``Code.jumps`` of an indirect branch: any block may follow.
 EVERY = (-1,)
@@ -184,7 +196,16 @@ def _complement(a: str, b: str) -> bool:
 def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], ValueSet]:
     """The value set of each ``(instruction index, register)`` in ``uses``, as the instruction
     reads it (before it executes).  An empty value set: the register is written on no path
-    that reaches the use."""
+    that reaches the use.
+
+    Worked out on demand, backward from the uses: what a register holds where an instruction
+    reads it is what the last write before it in its block left, or, where the block does not
+    write it, what every predecessor block leaves (joined).  Each such question is a node --
+    the entry of a block for one register, the result of one instruction, the value after
+    one write -- made only when a use depends on it; the nodes are then evaluated
+    dependencies first, and those in a loop again until nothing changes.  So the cost grows
+    with the slice (the few instructions and blocks a descriptor's registers come through),
+    not with the function."""
     uses = list(uses)
     if not uses:
         return {}
@@ -192,51 +213,181 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
     unknown = KnownBits.unknown(width)
     by_reg = code.defs_by_reg()
     calls = by_reg.get("*", [])
-
-    # ---- the slice: registers the uses depend on, and the instructions that write them
-    wanted: set[str] = set()
-    todo = [r for _, r in uses]
-    relevant: set[int] = set(calls)
-    while todo:
-        reg = todo.pop()
-        if reg in wanted:
-            continue
-        wanted.add(reg)
-        for i in by_reg.get(reg, ()):
-            relevant.add(i)
-            st = code.step(i, reg)
-            if st is not None:
-                todo.extend(s for s in st.sources if s.__class__ is str and s not in wanted)
-
-    starts, succ, block_of = blocks(code)
-    nb = len(starts)
-    # per block, the instructions that matter there, in order: definitions of wanted
-    # registers, calls, uses
-    use_at: dict[int, list[str]] = {}
-    for i, r in uses:
-        use_at.setdefault(i, []).append(r)
-    events: list[list[int]] = [[] for _ in range(nb)]
-    for i in sorted(relevant | set(use_at)):
-        events[block_of[i]].append(i)
-
-    result: dict[tuple[int, str], ValueSet] = {}
     defs, guard, where, mentions = code.defs, code.guard, code.where, code.mentions
-    #: (instruction, ids of its sources' value sets) -> (those value sets, its results): a
-    #: block run again on the same entry values gives the very same objects, which joins
-    #: then pass over by identity
-    memo: dict[tuple[int, ...], tuple[list[ValueSet], list[ValueSet] | None]] = {}
+    starts, succ, block_of = blocks(code)
+    nb, n = len(starts), len(defs)
+    ends = starts[1:] + [n]
+    preds: list[list[int]] = [[] for _ in range(nb)]
+    for b, ss in enumerate(succ):
+        for s in ss:
+            preds[s].append(b)
+    reach = [False] * nb
+    stack = [0] if nb else []
+    while stack:
+        b = stack.pop()
+        if not reach[b]:
+            reach[b] = True
+            stack.extend(s for s in succ[b] if not reach[s])
+    preds = [[p for p in ps if reach[p]] for ps in preds]
 
-    #: the value set of each constant source (by the identity of its known bits, which the
-    #: steps keep): made once, not at every run of its block
-    constant: dict[int, ValueSet] = {}
+    # the writes of each register (calls included), in order
+    writes: dict[str, list[int]] = {}
 
-    def value_of(state: dict[str, ValueSet], src: str | KnownBits) -> ValueSet:
-        if src.__class__ is str:
-            return state.get(src, ())  # type: ignore[arg-type]
-        got = constant.get(id(src))
+    def writes_of(r: str) -> list[int]:
+        got = writes.get(r)
         if got is None:
-            got = constant[id(src)] = single(src)  # type: ignore[arg-type]
+            own = by_reg.get(r, [])
+            got = writes[r] = sorted(set(own) | set(calls)) if calls else own
         return got
+
+    def last_write(r: str, lo: int, hi: int) -> int | None:
+        """The last write of ``r`` at an index in ``[lo, hi)``."""
+        ws = writes_of(r)
+        k = bisect_left(ws, hi) - 1
+        return ws[k] if k >= 0 and ws[k] >= lo else None
+
+    # nodes: (0, b, r) the entry of block b; (1, j) what instruction j writes (one value set
+    # per register it writes); (2, j, r) what r holds after instruction j
+    entries: dict[tuple[int, str], tuple] = {}
+    #: a block entry that holds what one other node holds (every path brings the same value)
+    alias: dict[tuple, tuple] = {}
+    resolving: set[tuple[int, str]] = set()
+
+    def canon(node: tuple) -> tuple:
+        while node[0] == 0:
+            got = alias.get(node)
+            if got is None:
+                break
+            node = got
+        return node
+
+    def entry(b: int, r: str, depth: int = 0) -> tuple:
+        """The node of what ``r`` holds where block ``b`` begins.  Where every predecessor
+        leaves the same node's value (a straight run of blocks, a branch neither arm of which
+        writes ``r``, a loop that does not write it) it is that node; else the block's own
+        entry node, which joins them."""
+        key = (b, r)
+        got = entries.get(key)
+        if got is not None:
+            return canon(got)
+        me = (0, b, r)
+        if key in resolving or depth > _RESOLVE_DEPTH:
+            return me  # a loop back to a block being resolved (it is its own node for now)
+        resolving.add(key)
+        outs: list[tuple] = []
+        for p in preds[b]:
+            j = last_write(r, starts[p], ends[p])
+            n = canon((2, j, r) if j is not None else entry(p, r, depth + 1))
+            if n != me and n not in outs:
+                outs.append(n)
+        resolving.discard(key)
+        got = outs[0] if len(outs) == 1 else me
+        entries[key] = got
+        if got != me:
+            alias[me] = got
+        return got
+
+    def before(i: int, r: str) -> tuple:
+        """The node of what ``r`` holds where instruction ``i`` reads it."""
+        b = block_of[i]
+        j = last_write(r, starts[b], i)
+        return entry(b, r) if j is None else (2, j, r)
+
+    def exit_of(b: int, r: str) -> tuple:
+        j = last_write(r, starts[b], ends[b])
+        return entry(b, r) if j is None else (2, j, r)
+
+    paired: dict[tuple[int, str], int | None] = {}
+
+    def pair_of(j: int, r: str) -> int | None:
+        """The guarded write of ``r`` just before the guarded write ``j`` in its block under the
+        complementary guard (the predicate not written in between) and not itself paired with
+        one before it: one of the two writes happens, and the value before them is dead."""
+        key = (j, r)
+        if key in paired:
+            return paired[key]
+        got = None
+        g = guard[j]
+        k = last_write(r, starts[block_of[j]], j) if g is not None else None
+        if k is not None and defs[k] != ("*",):
+            gk = guard[k]
+            if gk is not None and _complement(gk, g) and pair_of(k, r) is None:  # type: ignore[arg-type]
+                p = g.lstrip("@!")  # type: ignore[union-attr]
+                if not any(mentions(m, p) for m in range(k + 1, j)):
+                    got = k
+        paired[key] = got
+        return got
+
+    deps: dict[tuple, tuple] = {}
+
+    def deps_of(node: tuple) -> tuple:
+        kind = node[0]
+        if kind == 0:
+            _, b, r = node
+            return tuple(dict.fromkeys(exit_of(p, r) for p in preds[b])) if reach[b] else ()
+        if kind == 1:
+            j = node[1]
+            ds = defs[j]
+            if ds == ("*",) or not ds:
+                return ()
+            st = code.step(j, ds[0])
+            if st is None or (st.mode != "select" and st.fn is None):
+                return ()
+            return tuple(before(j, s) for s in st.sources if s.__class__ is str)
+        _, j, r = node
+        if defs[j] == ("*",):
+            return ()
+        if guard[j] is None:
+            return ((1, j),)
+        k = pair_of(j, r)
+        return ((1, k), (1, j)) if k is not None else (before(j, r), (1, j))
+
+    # the nodes the uses depend on, grouped into strongly connected components (the nodes of
+    # one loop's values), each component after those it depends on (Tarjan's algorithm)
+    roots = {key: before(*key) for key in uses}
+    index: dict[tuple, int] = {}
+    low: dict[tuple, int] = {}
+    on_stack: set[tuple] = set()
+    stack: list[tuple] = []
+    components: list[list[tuple]] = []
+    for root in roots.values():
+        if root in index:
+            continue
+        deps[root] = deps_of(root)
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        walk = [(root, 0)]
+        while walk:
+            node, k = walk[-1]
+            ds = deps[node]
+            if k < len(ds):
+                walk[-1] = (node, k + 1)
+                d = ds[k]
+                if d not in index:
+                    if d not in deps:
+                        deps[d] = deps_of(d)
+                    index[d] = low[d] = len(index)
+                    stack.append(d)
+                    on_stack.add(d)
+                    walk.append((d, 0))
+                elif d in on_stack and index[d] < low[node]:
+                    low[node] = index[d]
+                continue
+            walk.pop()
+            if walk:
+                parent = walk[-1][0]
+                if low[node] < low[parent]:
+                    low[parent] = low[node]
+            if low[node] == index[node]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on_stack.discard(w)
+                    comp.append(w)
+                    if w == node:
+                        break
+                components.append(comp)
 
     unknowns: dict[int, ValueSet] = {}
 
@@ -247,163 +398,93 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
             got = unknowns[i] = single(unknown, where[i])
         return got
 
-    def run(b: int, state: dict[str, ValueSet], record: bool) -> dict[str, ValueSet]:
-        """The state at the end of block ``b`` from its entry state (copied on first write)."""
-        owned = False
-        pending: dict[str, tuple[str, ValueSet, int]] = {}  # reg -> (guard, written, index)
-        for i in events[b]:
-            if record and i in use_at:
-                for r in use_at[i]:
-                    result[(i, r)] = state.get(r, ())
-            if i not in relevant:
-                continue
-            ds = defs[i]
-            if not owned:
-                state = dict(state)
-                owned = True
-            if ds == ("*",):
-                u = unknown_at(i)
-                for r in wanted:
-                    state[r] = u
-                pending.clear()
-                continue
-            g = guard[i]
-            outs: list[ValueSet] | None = None
-            st = code.step(i, ds[0]) if ds else None
-            if st is not None:
-                sources = [state.get(s, ()) if s.__class__ is str else value_of(state, s)
-                           for s in st.sources]
-                key = (i, *map(id, sources))
-                got = memo.get(key)
-                if got is not None and all(a is b for a, b in zip(got[0], sources)):
-                    outs = got[1]  # the same value sets in: the same objects out
-                else:
-                    if st.mode == "select":
-                        outs = [join(*sources)] * len(ds)
-                    elif st.fn is not None:
-                        outs = _combine_many(st, sources, where[i], width, len(ds))
-                    memo[key] = (sources, outs)
-            for k, r in enumerate(ds):
-                if r not in wanted:
-                    continue
-                new = outs[k] if outs is not None else unknown_at(i)
-                if g is None:
-                    state[r] = new
-                    pending.pop(r, None)
-                    continue
-                before = pending.get(r)
-                if before is not None and _complement(before[0], g) and not any(
-                        mentions(k, g.lstrip("@!")) for k in range(before[2] + 1, i)):
-                    state[r] = join(before[1], new)   # one of the two writes happens
-                    del pending[r]
-                else:
-                    pending[r] = (g, new, i)
-                    before = state.get(r, ())
-                    key = (-1 - i, id(before), id(new))
-                    got = memo.get(key)
-                    if got is not None and got[0][0] is before and got[0][1] is new:
-                        state[r] = got[1]  # type: ignore[assignment]
-                    else:
-                        state[r] = join(skipped(before), new)
-                        memo[key] = ([before, new], state[r])  # type: ignore[list-item]
-        return state
+    constant: dict[int, ValueSet] = {}
+    value: dict[tuple, object] = {}
+    nothing: ValueSet = ()
 
-    empty: dict[str, ValueSet] = {}
-    joins: dict[tuple[int, int], tuple[ValueSet, ValueSet, ValueSet]] = {}
-    ins: list[dict[str, ValueSet] | None] = [None] * nb
-    outs_: list[dict[str, ValueSet] | None] = [None] * nb
-    if nb:
-        ins[0] = empty
-    preds: list[list[int]] = [[] for _ in range(nb)]
-    for b, ss in enumerate(succ):
-        for s in ss:
-            preds[s].append(b)
-    # only the blocks from which a use can be reached matter: the others are not iterated
-    useful = [False] * nb
-    stack = [block_of[i] for i in use_at]
-    while stack:
-        b = stack.pop()
-        if not useful[b]:
-            useful[b] = True
-            stack.extend(p for p in preds[b] if not useful[p])
-    visits = [0] * nb
-    work = [b for b in range(nb) if useful[b]]
-    queued = list(useful)
-    gave_up = False
-    heapq.heapify(work)
-    while work:
-        b = heapq.heappop(work)
-        queued[b] = False
-        cur = ins[b]
-        if cur is None:
-            continue  # not reached (yet)
-        visits[b] += 1
-        if visits[b] > MAX_ROUNDS:
-            gave_up = True
-            break
-        out = run(b, cur, False) if events[b] else cur
-        if outs_[b] is out:
+    def written(j: int, r: str) -> ValueSet:
+        outs = value.get((1, j))
+        if outs is None:
+            return unknown_at(j)
+        return outs[defs[j].index(r)]  # type: ignore[index]
+
+    def evaluate(node: tuple, widen: bool) -> object:
+        kind = node[0]
+        if kind == 0:
+            old = value.get(node, nothing)
+            acc = old
+            for d in deps[node]:
+                v = value.get(d, nothing)
+                if v:
+                    acc = _join_pair(acc, v) if acc else join(v)  # type: ignore[arg-type]
+            if widen and acc is not old and acc != old:
+                acc = (_interned(Alternative(unknown, None, None, True,
+                                             all(a.skipped for a in acc))),)  # type: ignore[union-attr]
+            return acc
+        if kind == 1:
+            j = node[1]
+            ds = defs[j]
+            st = code.step(j, ds[0]) if ds and ds != ("*",) else None
+            if st is None or (st.mode != "select" and st.fn is None):
+                return None
+            sources = []
+            for s in st.sources:
+                if s.__class__ is str:
+                    sources.append(value.get(before(j, s), nothing))  # type: ignore[arg-type]
+                else:
+                    got = constant.get(id(s))
+                    if got is None:
+                        got = constant[id(s)] = single(s)  # type: ignore[arg-type]
+                    sources.append(got)
+            if st.mode == "select":
+                return [join(*sources)] * len(ds)
+            return _combine_many(st, sources, where[j], width, len(ds))
+        _, j, r = node
+        if defs[j] == ("*",):
+            return unknown_at(j)
+        new = written(j, r)
+        if guard[j] is None:
+            return new
+        k = pair_of(j, r)
+        if k is not None:
+            return join(written(k, r), new)
+        return join(skipped(value.get(before(j, r), nothing)), new)  # type: ignore[arg-type]
+
+    def position(node: tuple) -> tuple[int, int, str]:
+        """Where a node's value is made: a loop's nodes are evaluated in this order."""
+        return (starts[node[1]] if node[0] == 0 else node[1], node[0],
+                node[2] if len(node) > 2 else "")
+
+    for comp in components:
+        if len(comp) == 1 and comp[0] not in deps[comp[0]]:
+            value[comp[0]] = evaluate(comp[0], False)
             continue
-        outs_[b] = out
-        for s in succ[b]:
-            if not useful[s]:
-                continue
-            old = ins[s]
-            new = _join_states(old, out, unknown if visits[s] >= WIDEN else None, joins) \
-                if old is not None else out
-            if new is not old:
-                ins[s] = new
-                if not queued[s]:
-                    queued[s] = True
-                    heapq.heappush(work, s)
-    if gave_up:
-        return {(i, r): single(unknown) for i, r in uses}
-    for b in range(nb):
-        if ins[b] is not None and any(i in use_at for i in events[b]):
-            run(b, ins[b], True)  # type: ignore[arg-type]
-    for key in uses:
-        result.setdefault(key, ())  # in a block no path reaches
-    return result
-
-
-def _join_states(old: dict[str, ValueSet], new: dict[str, ValueSet],
-                 widen: KnownBits | None = None,
-                 joins: dict[tuple[int, int], tuple[ValueSet, ValueSet, ValueSet]] | None = None
-                 ) -> dict[str, ValueSet]:
-    """``old`` joined with ``new``; ``old`` itself when nothing changes.  ``widen``: a value
-    that still changes becomes that (unknown) at once, so a loop ends in few rounds.
-    ``joins`` keeps the join of each pair of value sets met (by identity; the same pair meets
-    again at every block a loop's values flow through)."""
-    if old is new:
-        return old
-    out = None
-    get = old.get
-    # the registers whose value sets differ in object (most are the very same object)
-    for r, v in [(r, v) for r, v in new.items() if get(r) is not v]:
-        o = get(r)
-        if o is None:
-            j = v
-        elif joins is None:
-            j = _join_pair(o, v)
-        else:
-            got = joins.get((id(o), id(v)))
-            if got is not None and got[0] is o and got[1] is v:
-                j = got[2]
-            else:
-                j = _join_pair(o, v)
-                joins[(id(o), id(v))] = (o, v, j)
-        if j is o:
-            continue  # nothing new (the common case: the same alternatives)
-        if j != o:
-            if widen is not None:
-                j = (_interned(Alternative(widen, None, None, True,
-                                           all(a.skipped for a in j))),)
-                if j == o:
+        # a loop: every node of it evaluated in turn, in the order of the code, until a
+        # round changes nothing; from round WIDEN on, a block entry that still changes is
+        # unknown
+        comp.sort(key=position)
+        for node in comp:
+            value[node] = [nothing] * len(defs[node[1]]) if node[0] == 1 else nothing
+        for rounds in range(1, MAX_ROUNDS + 1):
+            changed = False
+            for node in comp:
+                new = evaluate(node, rounds > WIDEN)
+                old = value[node]
+                if new is old:
                     continue
-            if out is None:
-                out = dict(old)
-            out[r] = j
-    return old if out is None else out
+                if new == old:
+                    continue
+                value[node] = new
+                changed = True
+            if not changed:
+                break
+        else:
+            return {(i, r): single(unknown) for i, r in uses}
+
+    result: dict[tuple[int, str], ValueSet] = {}
+    for (i, r), root in roots.items():
+        result[(i, r)] = value.get(root, nothing) if reach[block_of[i]] else nothing  # type: ignore[assignment]
+    return result
 
 
 def _join_pair(o: ValueSet, v: ValueSet) -> ValueSet:
