@@ -145,7 +145,13 @@ def _root(
 
 
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point.  The objects made at start-up live as long as the process:
+    the cyclic garbage collector leaves them alone (``gc.freeze``) and runs less often, which
+    keeps a long ``lint`` or ``dump`` from rescanning them again and again (about a tenth of
+    their time); the little cyclic garbage the commands make is still collected."""
+    import gc
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 20)
     app()
 
 

@@ -16,6 +16,7 @@ files, standard input, and inputs with no code in them.
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import os
 import shutil
@@ -27,6 +28,8 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from helpers import run, runner
 
 from cli.main import app
@@ -473,3 +476,27 @@ def test_cubin_rebuilds(tmp_path):
                    env=dict(os.environ, CUOBJDUMP=find_cuobjdump()))
     assert (work / "bad_m256_cta1.sass").read_text() == SASS.read_text()
     assert time.monotonic() - started < 300
+
+
+# ------------------------------------------------------------------ text_lines, block by block
+
+def _lines_one_by_one(data: bytes, limit_chars: int) -> list[str]:
+    """What text_lines gives, worked out line by line (readline's definition)."""
+    out = []
+    for raw in io.BytesIO(data).readlines():
+        out.append(raw[:limit_chars * 4].decode("utf-8", "replace").rstrip("\r\n")[:limit_chars])
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([b"a", b"\n", b"\r\n", b"\r", b"\xc3\xa9", b"\xff", b";",
+                                 b"UTCHMMA", b"x" * 9]), max_size=60),
+       st.integers(min_value=1, max_value=13))
+def test_text_lines_block_by_block_is_line_by_line(pieces, block):
+    """Read a block at a time (any block size, lines across blocks, over-long lines, CRLF,
+    invalid UTF-8), text_lines gives the lines a line-by-line reader gives."""
+    from unittest import mock
+    from descriptors.readers import binary
+    data = b"".join(pieces)
+    with mock.patch.object(binary, "_BLOCK", block), mock.patch.object(binary, "MAX_LINE", 5):
+        assert list(binary.text_lines(io.BytesIO(data))) == _lines_one_by_one(data, 5)

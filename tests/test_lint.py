@@ -431,6 +431,11 @@ class _Endless(io.RawIOBase):
         self.left -= 1
         return self.line
 
+    def read(self, size: int = -1) -> bytes:
+        n = min(self.left, max(1, size // len(self.line)) if size > 0 else self.left)
+        self.left -= n
+        return self.line * n
+
 
 def _peak(lines: int) -> tuple[int, list]:
     from descriptors.readers.binary import text_lines

@@ -203,17 +203,35 @@ def sniff(lines: Iterable[str]) -> str | None:
 
 def _cut_lines(lines: Iterable[str] | Iterable[bytes]) -> Iterator[str]:
     """:func:`iter_text_lines` of ``lines``, a str line cut at :data:`MAX_LINE` characters
-    before its line end is taken off (one pass)."""
-    for line in lines:
-        if line.__class__ is str:
-            yield line[:MAX_LINE].rstrip("\r\n")  # type: ignore[union-attr]
+    before its line end is taken off; str lines a batch at a time (the common case costs a
+    few operations per batch, not per line)."""
+    from itertools import islice
+    it = iter(lines)
+    while True:
+        batch = list(islice(it, 512))
+        if not batch:
+            return
+        if set(map(type, batch)) == {str}:
+            if max(map(len, batch)) > MAX_LINE:
+                batch = [line[:MAX_LINE] for line in batch]  # type: ignore[index]
+            joined = "".join(batch)  # type: ignore[arg-type]
+            if "\n" in joined or "\r" in joined:
+                batch = [line.rstrip("\r\n") for line in batch]  # type: ignore[union-attr]
+            yield from batch  # type: ignore[misc]
         else:
-            yield from iter_text_lines((line,))
+            for line in batch:
+                if line.__class__ is str:
+                    yield line[:MAX_LINE].rstrip("\r\n")  # type: ignore[union-attr]
+                else:
+                    yield from iter_text_lines((line,))
 
 
-def read(lines: Iterable[str] | Iterable[bytes]) -> tuple[str | None, Iterator[Instruction | Fact]]:
+def read(lines: Iterable[str] | Iterable[bytes], *, facts: bool = True
+         ) -> tuple[str | None, Iterator[Instruction | Fact]]:
     """Pick the reader by content; returns (dialect, the reader's item stream).  Lines (str, or
-    bytes decoded as UTF-8 with replacement) are cut at :data:`MAX_LINE` characters."""
+    bytes decoded as UTF-8 with replacement) are cut at :data:`MAX_LINE` characters.
+    ``facts=False``: a SASS listing's immediates (:class:`Fact`, which ``dump`` reports) are
+    not gathered, only its instructions."""
     from itertools import chain, islice
 
     it = _cut_lines(lines)
@@ -222,6 +240,6 @@ def read(lines: Iterable[str] | Iterable[bytes]) -> tuple[str | None, Iterator[I
     rest = chain(head, it)
     if dialect == "sass":
         from .sass import read_sass
-        return dialect, read_sass(rest)
+        return dialect, read_sass(rest, facts=facts)
     from .ptx import read_ptx
     return dialect, read_ptx(rest)

@@ -389,27 +389,72 @@ def open_input(source: str | os.PathLike[str] | IO[bytes], *, name: str | None =
         yield Input(_buffered(read, label), label, "text")
 
 
+#: Bytes :func:`text_lines` reads at a time.
+_BLOCK = 1 << 16
+
+
 def text_lines(stream: IO[bytes], name: str | None = None) -> Iterator[str]:
-    """Decoded lines of a byte stream in constant memory: each line is read at most
-    4 * MAX_LINE bytes at a time and the rest of a longer line is dropped.  With ``name``,
-    binary data (NUL bytes at the start) is refused with :class:`InputError`."""
+    """Decoded lines of a byte stream (UTF-8, replacement characters), without line ends, each
+    cut at MAX_LINE characters, in constant memory: the stream is read a block at a time and
+    decoded and split a block at a time; of a line longer than 4 * MAX_LINE bytes the rest is
+    dropped unread into memory.  With ``name``, binary data (NUL bytes at the start) is refused
+    with :class:`InputError`."""
     limit = MAX_LINE * 4
+    read = getattr(stream, "read1", None) or stream.read
     first = name is not None
+    tail = b""          # the start of a line whose end is not read yet
+    dropping = False    # inside the dropped rest of an over-long line
     while True:
-        raw = stream.readline(limit)
-        if not raw:
-            return
-        if first:
+        block = read(_BLOCK)
+        if first and (block or tail):
             first = False
-            if b"\x00" in raw[:8192]:
+            head = block[:8192]
+            if b"\x00" in head.split(b"\n", 1)[0]:
                 raise InputError(f"{name}: binary data, not PTX or SASS text (nor a CUDA "
                                  "binary or gzip file)")
-        if not raw.endswith(b"\n"):
-            while True:  # drop the rest of an over-long line
-                more = stream.readline(limit)
-                if not more or more.endswith(b"\n"):
-                    break
-        yield raw.decode("utf-8", "replace").rstrip("\r\n")[:MAX_LINE]
+        if not block:
+            if tail and not dropping:
+                yield from _decoded(tail)
+            return
+        end = block.rfind(b"\n")
+        if end < 0:  # no line ends in this block
+            if not dropping:
+                tail += block
+                if len(tail) > limit:
+                    yield from _decoded(tail[:limit])
+                    tail, dropping = b"", True
+            continue
+        whole, rest = block[:end], block[end + 1:]
+        if dropping:
+            cut = whole.find(b"\n")
+            whole = b"" if cut < 0 else whole[cut + 1:]
+            dropping = False
+            if cut < 0:  # the over-long line ends at this block's last line end
+                tail = rest if len(rest) <= limit else b""
+                if len(rest) > limit:
+                    yield from _decoded(rest[:limit])
+                    dropping = True
+                continue
+        elif tail:
+            whole = tail + whole
+        yield from _decoded(whole)
+        tail = b""
+        if len(rest) > limit:
+            yield from _decoded(rest[:limit])
+            dropping = True
+        else:
+            tail = rest
+
+
+def _decoded(data: bytes) -> list[str]:
+    """The lines of ``data`` (whole lines, without the last line end), decoded and cut."""
+    text = data.decode("utf-8", "replace")
+    lines = text.split("\n")
+    if "\r" in text:
+        lines = [line.rstrip("\r\n") for line in lines]
+    if max(map(len, lines)) > MAX_LINE:
+        lines = [line[:MAX_LINE] for line in lines]
+    return lines
 
 
 @contextmanager

@@ -277,7 +277,7 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
         outs: list[tuple] = []
         for p in preds[b]:
             j = last_write(r, starts[p], ends[p])
-            n = canon((2, j, r) if j is not None else entry(p, r, depth + 1))
+            n = canon(after(j, r) if j is not None else entry(p, r, depth + 1))
             if n != me and n not in outs:
                 outs.append(n)
         resolving.discard(key)
@@ -287,15 +287,22 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
             alias[me] = got
         return got
 
+    def after(j: int, r: str) -> tuple:
+        """The node of what ``r`` holds after instruction ``j`` writes it: what ``j`` computes
+        itself when it always runs and writes one register."""
+        if guard[j] is None and len(defs[j]) == 1 and defs[j] != ("*",):
+            return (1, j)
+        return (2, j, r)
+
     def before(i: int, r: str) -> tuple:
         """The node of what ``r`` holds where instruction ``i`` reads it."""
         b = block_of[i]
         j = last_write(r, starts[b], i)
-        return entry(b, r) if j is None else (2, j, r)
+        return entry(b, r) if j is None else after(j, r)
 
     def exit_of(b: int, r: str) -> tuple:
         j = last_write(r, starts[b], ends[b])
-        return entry(b, r) if j is None else (2, j, r)
+        return entry(b, r) if j is None else after(j, r)
 
     paired: dict[tuple[int, str], int | None] = {}
 
@@ -403,10 +410,12 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
     nothing: ValueSet = ()
 
     def written(j: int, r: str) -> ValueSet:
+        """What instruction ``j`` writes to ``r``."""
         outs = value.get((1, j))
         if outs is None:
             return unknown_at(j)
-        return outs[defs[j].index(r)]  # type: ignore[index]
+        ds = defs[j]
+        return outs if len(ds) == 1 else outs[ds.index(r)]  # type: ignore[return-value,index]
 
     def evaluate(node: tuple, widen: bool) -> object:
         kind = node[0]
@@ -422,23 +431,28 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
                                              all(a.skipped for a in acc))),)  # type: ignore[union-attr]
             return acc
         if kind == 1:
+            # what instruction j computes: one value set (it writes one register) or one per
+            # register it writes
             j = node[1]
             ds = defs[j]
             st = code.step(j, ds[0]) if ds and ds != ("*",) else None
             if st is None or (st.mode != "select" and st.fn is None):
-                return None
+                return unknown_at(j) if len(ds) == 1 else [unknown_at(j)] * len(ds)
             sources = []
+            reads = iter(deps[node])
             for s in st.sources:
                 if s.__class__ is str:
-                    sources.append(value.get(before(j, s), nothing))  # type: ignore[arg-type]
+                    sources.append(value.get(next(reads), nothing))  # type: ignore[arg-type]
                 else:
                     got = constant.get(id(s))
                     if got is None:
                         got = constant[id(s)] = single(s)  # type: ignore[arg-type]
                     sources.append(got)
             if st.mode == "select":
-                return [join(*sources)] * len(ds)
-            return _combine_many(st, sources, where[j], width, len(ds))
+                got = join(*sources)
+                return got if len(ds) == 1 else [got] * len(ds)
+            outs = _combine_many(st, sources, where[j], width, len(ds))
+            return outs[0] if len(ds) == 1 else outs
         _, j, r = node
         if defs[j] == ("*",):
             return unknown_at(j)
@@ -464,7 +478,8 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
         # unknown
         comp.sort(key=position)
         for node in comp:
-            value[node] = [nothing] * len(defs[node[1]]) if node[0] == 1 else nothing
+            value[node] = [nothing] * len(defs[node[1]]) if node[0] == 1 and \
+                len(defs[node[1]]) > 1 else nothing
         for rounds in range(1, MAX_ROUNDS + 1):
             changed = False
             for node in comp:

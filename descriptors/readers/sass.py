@@ -222,7 +222,7 @@ def mma_kinds(opcode: str, operands: Iterable[str]) -> tuple[tuple[str, ...], bo
 _PRED = r"@!?U?P(?:T|\d{1,2})"
 _OPCODE = r"[A-Z][A-Z0-9_]{0,31}(?:\.[A-Za-z0-9_]{1,16}){0,8}"
 _LINE = re.compile(r"\s*+(?:/\*(?P<addr>[0-9A-Fa-f]{1,8})\*/)?+\s*+(?P<pred>" + _PRED + r"\s++)?+"
-                   r"(?P<op>(?>U?" + _OPCODE + r"))(?=[\s;])(?P<rest>[^;]*+);")
+                   r"(?P<op>(?>U?" + _OPCODE + r"))(?=[\s;])(?P<rest>(?P<first>[^,;]*+)[^;]*+);")
 #: An instruction without its ``;`` (pasted into a log, or cuda-gdb's ``x/i``: ``HGMMA.64x64x16.F32
 #: R24,gdesc[UR4],RZ,!UPT,gsb0``): an upper-case opcode and a first operand that is a register,
 #: a predicate, an address or an MMA operand.
@@ -279,39 +279,63 @@ def _split(rest: str, col0: int) -> list[tuple[str, int]]:
 class _Ins:
     """One instruction line: where (``line``, 1-based ``col`` of the opcode, ``addr``), its
     guard (``pred``), opcode, operands ``(text, col)``, normalised ``text``; the registers it
-    writes (``dests``) and the immediates it materialises for ``dump`` (``facts``).
+    writes (``dests``).
 
-    Most lines of a listing are never looked at past their opcode and first operand (the
-    register they write), so the operands are split and the text normalised only when asked
-    for (``ops``, ``text``)."""
+    Made only for the lines the data flow or a check looks at (:class:`_Function`): the
+    operands are split and the text normalised only when asked for (``ops``, ``text``)."""
 
-    __slots__ = ("line", "col", "addr", "pred", "op", "dests", "facts", "_source", "_span",
+    __slots__ = ("line", "col", "addr", "pred", "op", "_dests", "_source", "_span",
                  "_rest", "_col0", "_ops", "_text")
 
     def __init__(self, line: int, col: int, addr: int | None, pred: str | None, op: str,
-                 source: str, span: tuple[int, int], rest: str, col0: int) -> None:
+                 source: str, span: tuple[int, int], rest: str, col0: int,
+                 dests: tuple[str, ...] | None = None) -> None:
         self.line, self.col, self.addr, self.op = line, col, addr, op
         self.pred = pred.strip() if pred else None
         self._source, self._span, self._rest, self._col0 = source, span, rest, col0
         self._ops: list[tuple[str, int]] | None = None
         self._text: str | None = None
-        self.dests = tuple(_dests(self))
-        self.facts: tuple[Fact, ...] = ()
+        self._dests = dests
+
+    @classmethod
+    def of(cls, m: re.Match[str], line: int, dests: tuple[str, ...] | None = None) -> _Ins:
+        """The instruction a :data:`_LINE` or :data:`_LINE_BARE` match read on ``line``."""
+        addr, pred, op, rest = m.group("addr", "pred", "op", "rest")
+        text = m.string
+        end = m.end() - 1 if text[m.end() - 1:m.end()] == ";" else m.end()
+        return cls(line, m.start("op") + 1, int(addr, 16) if addr else None, pred, op, text,
+                   (m.start("pred") if pred else m.start("op"), end), rest,
+                   m.start("rest") + 1, dests)
+
+    @property
+    def dests(self) -> tuple[str, ...]:
+        """The registers it writes (:func:`_dests`)."""
+        if self._dests is None:
+            self._dests = tuple(_dests(self))
+        return self._dests
+
+    @property
+    def facts(self) -> tuple[Fact, ...]:
+        """The immediates it materialises, for ``dump``: every constant a move (``MOV``,
+        ``UMOV``, ``MOV32I``, ``IMAD.MOV d, RZ, RZ, s``) writes, ``RZ`` too; other
+        opcodes' immediates from 0x10000 up."""
         ds = self.dests
+        op = self.op
         base = op.split(".", 1)[0]
-        if ds and len(ds) == 1 and base in _MATERIALISE and (
-                base in _MOVES_ANY or op.startswith("IMAD.MOV") or _BIG.search(rest)):
-            # a move (MOV, UMOV, MOV32I, IMAD.MOV d, RZ, RZ, s) of any constant, RZ too; other
-            # opcodes only from 0x10000 up (five digits at least)
-            ops = self.ops
-            moved = base in _MOVES_ANY or (op.startswith("IMAD.MOV") and len(
-                ops) == 4 and ops[1][0] in ("RZ", "URZ") and ops[2][0] in ("RZ", "URZ"))
-            for t, c in ops[-1:] if moved else ops[1:]:
-                imm = _immediate(t) if t[:1] in "-0123456789" else (0 if t in ("RZ", "URZ") and
-                                                                    moved else None)
-                if imm is not None and (imm > 0xFFFF or moved):
-                    self.facts += (Fact(line, c, KnownBits.const(imm, 32), "immediate",
-                                        self.text, "sass", register=ds[0]),)
+        if not (ds and len(ds) == 1 and base in _MATERIALISE and (
+                base in _MOVES_ANY or op.startswith("IMAD.MOV") or _BIG.search(self._rest))):
+            return ()
+        ops = self.ops
+        moved = base in _MOVES_ANY or (op.startswith("IMAD.MOV") and len(
+            ops) == 4 and ops[1][0] in ("RZ", "URZ") and ops[2][0] in ("RZ", "URZ"))
+        out: tuple[Fact, ...] = ()
+        for t, c in ops[-1:] if moved else ops[1:]:
+            imm = _immediate(t) if t[:1] in "-0123456789" else (0 if t in ("RZ", "URZ") and
+                                                                moved else None)
+            if imm is not None and (imm > 0xFFFF or moved):
+                out += (Fact(self.line, c, KnownBits.const(imm, 32), "immediate",
+                             self.text, "sass", register=ds[0]),)
+        return out
 
     @property
     def ops(self) -> list[tuple[str, int]]:
@@ -394,6 +418,26 @@ def _dests(ins: _Ins) -> list[str]:
         return []
     n = _dest_count(op)
     return [name] + [_pair(name, k) for k in range(1, n)]  # type: ignore[misc]
+
+
+def _written(op: str, first: str) -> tuple[tuple[str, ...], int] | None:
+    """``(dests, kind)`` of an instruction from its opcode and first operand (:func:`_dests`
+    without the line: the same answer), or ``None`` for an opcode whose destination is not
+    its first operand (:data:`_PREDICATE_FIRST`)."""
+    if op.startswith(_PREDICATE_FIRST):
+        return None
+    kind = _kind(op)
+    if op.startswith(_NO_DEST) and not op.startswith(_DEST_ANYWAY):
+        return (), kind
+    return _written_to(first.strip(), _dest_count(op)), kind
+
+
+@lru_cache(maxsize=8192)
+def _written_to(first: str, count: int) -> tuple[str, ...]:
+    name = _reg_name(first) if first else None
+    if name is None or name.endswith("Z"):
+        return ()
+    return (name, *(_pair(name, k) for k in range(1, count)))  # type: ignore[misc]
 
 
 @lru_cache(maxsize=4096)
@@ -707,46 +751,96 @@ def _uses(ins: _Ins) -> list[tuple[int, str, str, str | None, tuple[str, ...]]]:
     return out
 
 
+class _Function:
+    """The instructions of one function as the reader met them: each line's match
+    (:data:`_LINE`), line number and what it writes, and its kind (:data:`_PLAIN`,
+    :data:`_BRANCH_OP`, :data:`_CHECKED_OP`, :data:`_MATERIAL`).  An instruction's
+    :class:`_Ins` -- operands split, text normalised -- is made only when the data flow or a
+    check looks at it (most lines of a listing never are)."""
+
+    __slots__ = ("matches", "lines", "dests", "kinds", "labels", "_ins")
+
+    def __init__(self) -> None:
+        self.matches: list[re.Match[str]] = []
+        self.lines: list[int] = []
+        self.dests: list[tuple[str, ...]] = []
+        self.kinds: list[int] = []
+        self.labels: dict[str, int] = {}
+        self._ins: dict[int, _Ins] = {}
+
+    def __len__(self) -> int:
+        return len(self.matches)
+
+    def ins(self, i: int) -> _Ins:
+        got = self._ins.get(i)
+        if got is None:
+            got = self._ins[i] = _Ins.of(self.matches[i], self.lines[i], self.dests[i])
+        return got
+
+
 class _Where:
     """``Code.where`` of a function: ``(line, text)`` of instruction ``i``, made when the data
     flow asks (only for the instructions in the slice)."""
 
     __slots__ = ("fn",)
 
-    def __init__(self, fn: list[_Ins]) -> None:
+    def __init__(self, fn: _Function) -> None:
         self.fn = fn
 
     def __len__(self) -> int:
         return len(self.fn)
 
     def __getitem__(self, i: int) -> tuple[int, str]:
-        ins = self.fn[i]
+        ins = self.fn.ins(i)
         return ins.line, ins.text
 
 
-def _read_uses(fn: list[_Ins], labels: dict[str, int]) -> Iterator[tuple[int, list]]:
+class _Guards:
+    """``Code.guard`` of a function: the guard of instruction ``i`` (``@!UP1``), or ``None``."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: _Function) -> None:
+        self.fn = fn
+
+    def __len__(self) -> int:
+        return len(self.fn)
+
+    def __getitem__(self, i: int) -> str | None:
+        pred = self.fn.matches[i].group("pred")
+        return pred.strip() if pred else None
+
+
+def _read_uses(fn: _Function) -> Iterator[tuple[int, list]]:
     """Each tcgen05 instruction of a function (``UTC*``, ``LDTM``, ``STTM``) with the value
     set of every register its operands read."""
     n = len(fn)
-    if not n:
-        return
-    addr_index = {ins.addr: i for i, ins in enumerate(fn) if ins.addr is not None}
-    jumps: list[tuple[int, ...]] = []
-    falls: list[bool] = []
-    defs: list[tuple[str, ...]] = []
-    for ins in fn:
-        js, fall, call = _control(ins, addr_index, labels)
-        jumps.append(js)
-        falls.append(fall)
-        defs.append(("*",) if call else ins.dests)
-    targets = [i for i, ins in enumerate(fn) if ins.op.startswith(_CHECKED)]
+    kinds = fn.kinds
+    targets = [i for i in range(n) if kinds[i] & _CHECKED_OP]
     if not targets:
         return
+    jumps: list[tuple[int, ...]] = [()] * n
+    falls: list[bool] = [True] * n
+    defs: list[tuple[str, ...]] = list(fn.dests)
+    addr_index: dict[int, int] | None = None
+    for i in range(n):
+        if not kinds[i] & _BRANCH_OP:
+            continue
+        if addr_index is None:
+            addr_index = {}
+            for k, m in enumerate(fn.matches):
+                a = m.group("addr")
+                if a:
+                    addr_index[int(a, 16)] = k
+        js, fall, call = _control(fn.ins(i), addr_index, fn.labels)
+        jumps[i], falls[i] = js, fall
+        if call:
+            defs[i] = ("*",)
     gdesc: set[str] = set()
     uses: list[tuple[int, str]] = []
     per: dict[int, list] = {}
     for i in targets:
-        got = _uses(fn[i])
+        got = _uses(fn.ins(i))
         per[i] = got
         for _k, _t, role, _off, regs in got:
             for r in regs:
@@ -754,10 +848,9 @@ def _read_uses(fn: list[_Ins], labels: dict[str, int]) -> Iterator[tuple[int, li
                     uses.append((i, r))
                     if role == "gdesc":
                         gdesc.add(r)
-    code = Code(defs, [ins.pred for ins in fn], jumps, falls,
-                _Where(fn),
-                lambda i, p: _mentions(fn[i], p),
-                lambda i, reg: _step(fn[i], reg, gdesc))
+    code = Code(defs, _Guards(fn), jumps, falls, _Where(fn),
+                lambda i, p: _mentions(fn.ins(i), p),
+                lambda i, reg: _step(fn.ins(i), reg, gdesc))
     values = solve(code, uses)
     for i in targets:
         yield i, [(k, text, role, off, [values.get((i, r), _ZERO_SET) if r not in ("RZ", "URZ")
@@ -813,13 +906,17 @@ def _operand(text: str, col: int, role: str, off: str | None, sets: list[ValueSe
                    vs if len(vs) > 1 else ())
 
 
-def _analyse(fn: list[_Ins], labels: dict[str, int], arch: str | None, name: str | None,
-             arch_reason: str | None = None) -> Iterator[Instruction | Fact]:
-    """The facts and instructions of one function, in line order (its data flow is worked
-    out first)."""
-    checked = dict(_read_uses(fn, labels))
-    for i, ins in enumerate(fn):
-        if ins.facts:
+def _analyse(fn: _Function, arch: str | None, name: str | None,
+             arch_reason: str | None = None, facts: bool = True) -> Iterator[Instruction | Fact]:
+    """The facts (``facts``: the immediates, for ``dump``) and instructions of one function,
+    in line order (its data flow is worked out first)."""
+    checked = dict(_read_uses(fn))
+    kinds = fn.kinds
+    wanted = sorted(set(checked) | {i for i in range(len(fn)) if kinds[i] & _MATERIAL}) \
+        if facts else sorted(checked)
+    for i in wanted:
+        ins = fn.ins(i)
+        if facts and kinds[i] & _MATERIAL:
             yield from ins.facts
         got = checked.get(i)
         if got is None:
@@ -877,7 +974,40 @@ def _arch(state: dict[str, object]) -> tuple[str | None, str | None]:
                         f"code is built for sm_NNNa or sm_NNNf only")
 
 
+#: What an instruction is to the reader (:class:`_Function`), by opcode: nothing special, a
+#: branch (:func:`_control`), one of the instructions checked (:data:`_CHECKED`), one whose
+#: immediates are facts for ``dump`` (:data:`_MATERIALISE`).
+_PLAIN, _BRANCH_OP, _CHECKED_OP, _MATERIAL = 0, 1, 2, 4
+
+
+@lru_cache(maxsize=4096)
+def _kind(op: str) -> int:
+    base = op.split(".", 1)[0]
+    return ((_BRANCH_OP if base in _BRANCH else 0) | (_CHECKED_OP if op.startswith(_CHECKED)
+                                                       else 0) |
+            (_MATERIAL if base in _MATERIALISE else 0))
+
+
+def _other(line: str) -> tuple[str, object] | None:
+    """A line that is no instruction: ``("function", name)``, ``("header", line)`` (it names
+    the target), ``("label", name)``, or ``None``."""
+    stripped = line.strip()
+    if not stripped or stripped.startswith("/*"):
+        return None
+    fm = SASS_FUNCTION.match(line)
+    if fm:
+        return "function", next(g for g in fm.groups() if g)
+    if _ARCH.search(line) or ".headerflags" in line:
+        return "header", line
+    lm = _LABEL.match(line)
+    if lm:
+        return "label", lm.group(1)
+    return None
+
+
 def _items(lines: Iterable[str], first_line: int = 1) -> Iterator[tuple[str, object]]:
+    """Each line's item, ``(kind, what)``: ``("ins", _Ins)`` or an item of :func:`_other`
+    (``"header"`` items carry ``(line number, line)``)."""
     for lineno, line in enumerate(lines, first_line):
         if ";" in line:
             m = _LINE.match(line)
@@ -886,53 +1016,78 @@ def _items(lines: Iterable[str], first_line: int = 1) -> Iterator[tuple[str, obj
         else:
             m = _LINE_BARE.match(line)
         if m is not None:
-            addr, pred, op, rest = m.group("addr", "pred", "op", "rest")
-            end = m.end() - 1 if line[m.end() - 1:m.end()] == ";" else m.end()
-            yield "ins", _Ins(lineno, m.start("op") + 1, int(addr, 16) if addr else None, pred,
-                              op, line, (m.start("pred") if pred else m.start("op"), end),
-                              rest, m.start("rest") + 1)
+            yield "ins", _Ins.of(m, lineno)
             continue
-        stripped = line.strip()
-        if not stripped or stripped.startswith("/*"):
-            continue
-        fm = SASS_FUNCTION.match(line)
-        if fm:
-            yield "function", next(g for g in fm.groups() if g)
-            continue
-        if _ARCH.search(line) or ".headerflags" in line:
-            yield "header", (lineno, line)
-            continue
-        lm = _LABEL.match(line)
-        if lm:
-            yield "label", lm.group(1)
+        got = _other(line)
+        if got is not None:
+            yield (got[0], (lineno, line)) if got[0] == "header" else got
 
 
-def read_sass(lines: Iterable[str], first_line: int = 1) -> Iterator[Instruction | Fact]:
-    """Instructions (``UTC*``, ``LDTM``, ``STTM``) and facts (immediates) of a SASS listing,
-    function by function (lines numbered from ``first_line``).  Each instruction carries the listing's target (``arch``) and why it
-    was taken (``arch_reason``; see :func:`_arch`)."""
+def read_sass(lines: Iterable[str], first_line: int = 1, *,
+              facts: bool = True) -> Iterator[Instruction | Fact]:
+    """Instructions (``UTC*``, ``LDTM``, ``STTM``, the wgmma opcodes) and, with ``facts``,
+    facts (immediates) of a SASS listing, function by function (lines numbered from
+    ``first_line``).  Each instruction carries the listing's target (``arch``) and why it was
+    taken (``arch_reason``; see :func:`_arch`).
+
+    Every line is matched once; what an instruction writes is worked out once per spelling of
+    its opcode and first operand (:func:`_dests`); the rest of a line is read only when the
+    data flow or a check needs it."""
     state: dict[str, object] = {}
     arch = reason = None
-    fn: list[_Ins] = []
-    labels: dict[str, int] = {}
+    fn = _Function()
     name: str | None = None
-    for kind, item in _items(lines, first_line):
-        if kind == "ins":
-            fn.append(item)  # type: ignore[arg-type]
-            if len(fn) >= MAX_FUNCTION:
-                yield from _analyse(fn, labels, arch, name, reason)
-                yield Fact(fn[-1].line, 0, KnownBits.unknown(1), "split", name or "", "sass")
-                fn, labels = [], {}
-        elif kind == "header":
-            lineno, text = item  # type: ignore[misc]
-            _arch_of(text, lineno, state)
+    cache: dict[tuple[str, str], tuple[tuple[str, ...], int]] = {}
+    match, bare = _LINE.match, _LINE_BARE.match
+    matches, numbers, dests, kinds = fn.matches, fn.lines, fn.dests, fn.kinds
+    for lineno, line in enumerate(lines, first_line):
+        if ";" in line:
+            m = match(line)
+            if m is not None:
+                key = m.group("op", "first")
+                got = cache.get(key)
+                if got is None:
+                    got = _written(key[0], key[1])
+                    if got is None:  # (their dests need every operand)
+                        got = (tuple(_dests(_Ins.of(m, lineno))), _kind(key[0]))
+                    else:
+                        cache[key] = got
+                matches.append(m)
+                numbers.append(lineno)
+                dests.append(got[0])
+                kinds.append(got[1])
+                if len(matches) >= MAX_FUNCTION:
+                    yield from _analyse(fn, arch, name, reason, facts)
+                    yield Fact(lineno, 0, KnownBits.unknown(1), "split", name or "", "sass")
+                    fn = _Function()
+                    matches, numbers, dests, kinds = fn.matches, fn.lines, fn.dests, fn.kinds
+                continue
+        elif line.lstrip()[:3] == "/* ":
+            continue  # the second encoding word of a cuobjdump instruction (/* 0x... */)
+        else:
+            m = bare(line)
+            if m is not None:
+                ins = _Ins.of(m, lineno)
+                fn._ins[len(matches)] = ins
+                matches.append(m)
+                numbers.append(lineno)
+                dests.append(ins.dests)
+                kinds.append(_kind(ins.op))
+                continue
+        got_other = _other(line)
+        if got_other is None:
+            continue
+        kind, item = got_other
+        if kind == "header":
+            _arch_of(line, lineno, state)
             arch, reason = _arch(state)
         elif kind == "function":
-            yield from _analyse(fn, labels, arch, name, reason)
-            fn, labels, name = [], {}, str(item)
+            yield from _analyse(fn, arch, name, reason, facts)
+            fn, name = _Function(), str(item)
+            matches, numbers, dests, kinds = fn.matches, fn.lines, fn.dests, fn.kinds
         elif kind == "label":
-            labels[str(item)] = len(fn)
-    yield from _analyse(fn, labels, arch, name, reason)
+            fn.labels[str(item)] = len(matches)
+    yield from _analyse(fn, arch, name, reason, facts)
 
 
 # ---------------------------------------------------------------------------- one line; wgmma

@@ -938,7 +938,7 @@ def lint_lines(lines: Iterable[str], *, file: str = "<stdin>", arch: str | None 
     if arch is not None and arch not in ARCHES:
         from ..errors import ParameterError
         raise ParameterError(f"unknown architecture {arch!r}; known: " + ", ".join(ARCHES))
-    dialect, items = read(lines)
+    dialect, items = read(lines, facts=facts is not None)
     seen = False
     told = False
     groups = _CtaGroups(file)
