@@ -205,6 +205,11 @@ def _cut_lines(lines: Iterable[str] | Iterable[bytes]) -> Iterator[str]:
     """:func:`iter_text_lines` of ``lines``, a str line cut at :data:`MAX_LINE` characters
     before its line end is taken off; str lines a batch at a time (the common case costs a
     few operations per batch, not per line)."""
+    from itertools import chain
+    return chain.from_iterable(_cut_batches(lines))
+
+
+def _cut_batches(lines: Iterable[str] | Iterable[bytes]) -> Iterator[list[str]]:
     from itertools import islice
     it = iter(lines)
     while True:
@@ -217,13 +222,10 @@ def _cut_lines(lines: Iterable[str] | Iterable[bytes]) -> Iterator[str]:
             joined = "".join(batch)  # type: ignore[arg-type]
             if "\n" in joined or "\r" in joined:
                 batch = [line.rstrip("\r\n") for line in batch]  # type: ignore[union-attr]
-            yield from batch  # type: ignore[misc]
+            yield batch  # type: ignore[misc]
         else:
-            for line in batch:
-                if line.__class__ is str:
-                    yield line[:MAX_LINE].rstrip("\r\n")  # type: ignore[union-attr]
-                else:
-                    yield from iter_text_lines((line,))
+            yield [line[:MAX_LINE].rstrip("\r\n") if line.__class__ is str  # type: ignore[union-attr]
+                   else next(iter_text_lines((line,))) for line in batch]
 
 
 def read(lines: Iterable[str] | Iterable[bytes], *, facts: bool = True

@@ -398,7 +398,13 @@ def text_lines(stream: IO[bytes], name: str | None = None) -> Iterator[str]:
     cut at MAX_LINE characters, in constant memory: the stream is read a block at a time and
     decoded and split a block at a time; of a line longer than 4 * MAX_LINE bytes the rest is
     dropped unread into memory.  With ``name``, binary data (NUL bytes at the start) is refused
-    with :class:`InputError`."""
+    with :class:`InputError` (when the first line is read)."""
+    from itertools import chain
+    return chain.from_iterable(_text_blocks(stream, name))
+
+
+def _text_blocks(stream: IO[bytes], name: str | None) -> Iterator[list[str]]:
+    """The lines of :func:`text_lines`, a block's worth at a time."""
     limit = MAX_LINE * 4
     read = getattr(stream, "read1", None) or stream.read
     first = name is not None
@@ -414,14 +420,14 @@ def text_lines(stream: IO[bytes], name: str | None = None) -> Iterator[str]:
                                  "binary or gzip file)")
         if not block:
             if tail and not dropping:
-                yield from _decoded(tail)
+                yield _decoded(tail)
             return
         end = block.rfind(b"\n")
         if end < 0:  # no line ends in this block
             if not dropping:
                 tail += block
                 if len(tail) > limit:
-                    yield from _decoded(tail[:limit])
+                    yield _decoded(tail[:limit])
                     tail, dropping = b"", True
             continue
         whole, rest = block[:end], block[end + 1:]
@@ -432,15 +438,15 @@ def text_lines(stream: IO[bytes], name: str | None = None) -> Iterator[str]:
             if cut < 0:  # the over-long line ends at this block's last line end
                 tail = rest if len(rest) <= limit else b""
                 if len(rest) > limit:
-                    yield from _decoded(rest[:limit])
+                    yield _decoded(rest[:limit])
                     dropping = True
                 continue
         elif tail:
             whole = tail + whole
-        yield from _decoded(whole)
+        yield _decoded(whole)
         tail = b""
         if len(rest) > limit:
-            yield from _decoded(rest[:limit])
+            yield _decoded(rest[:limit])
             dropping = True
         else:
             tail = rest

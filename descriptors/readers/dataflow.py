@@ -105,18 +105,23 @@ class Code:
     instruction in the slice."""
 
     __slots__ = ("defs", "guard", "jumps", "falls", "where", "mentions", "describe",
-                 "_blocks", "_defs_by_reg", "_steps", "width")
+                 "_blocks", "_defs_by_reg", "_steps", "width", "branches")
 
     def __init__(self, defs: Sequence[tuple[str, ...]], guard: Sequence[str | None],
                  jumps: Sequence[tuple[int, ...]], falls: Sequence[bool],
                  where: Sequence[tuple[int, str]],
                  mentions: Callable[[int, str], bool],
-                 describe: Callable[[int, str], Step | None], width: int = 32) -> None:
+                 describe: Callable[[int, str], Step | None], width: int = 32, *,
+                 by_reg: dict[str, list[int]] | None = None,
+                 branches: Sequence[int] | None = None) -> None:
         self.defs, self.guard, self.jumps, self.falls = defs, guard, jumps, falls
         self.where, self.mentions, self.describe = where, mentions, describe
         self.width = width
+        #: the instructions that may branch or not fall through (``None``: any may), and the
+        #: writes of each register (:meth:`defs_by_reg`), when the reader has them already
+        self.branches = branches
         self._blocks: tuple[list[int], list[list[int]], list[int]] | None = None
-        self._defs_by_reg: dict[str, list[int]] | None = None
+        self._defs_by_reg: dict[str, list[int]] | None = by_reg
         self._steps: dict[int, Step | None] = {}
 
     def step(self, i: int, reg: str) -> Step | None:
@@ -148,7 +153,7 @@ def blocks(code: Code) -> tuple[list[int], list[list[int]], list[int]]:
     n = len(code.defs)
     leaders = {0} if n else set()
     jumps, falls = code.jumps, code.falls
-    for i in range(n):
+    for i in range(n) if code.branches is None else code.branches:
         js = jumps[i]
         if js or not falls[i]:
             if i + 1 < n:
@@ -156,11 +161,10 @@ def blocks(code: Code) -> tuple[list[int], list[list[int]], list[int]]:
             if not (js is EVERY or js == EVERY):
                 leaders.update(t for t in js if 0 <= t < n)
     starts = sorted(leaders)
-    block_of = [0] * n
+    block_of: list[int] = []
     for b, s in enumerate(starts):
         end = starts[b + 1] if b + 1 < len(starts) else n
-        for i in range(s, end):
-            block_of[i] = b
+        block_of += [b] * (end - s)
     succ: list[list[int]] = []
     reached = {0}
     for b, s in enumerate(starts):

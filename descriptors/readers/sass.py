@@ -657,7 +657,7 @@ _BRANCH = ("BRA", "UBRA", "JMP", "BRX", "JMX", "CALL", "RET", "EXIT", "BPT", "KI
 _CONDITIONAL = frozenset({"DIV", "ANY", "ALL", "CONV", "U"})
 
 
-def _control(ins: _Ins, addr_index: dict[int, int], labels: dict[str, int]
+def _control(ins: _Ins, addr_index: _Addresses | dict[int, int], labels: dict[str, int]
              ) -> tuple[tuple[int, ...], bool, bool]:
     """``(jump targets, falls through, is a call)`` of one instruction."""
     op = ins.op
@@ -753,20 +753,39 @@ def _uses(ins: _Ins) -> list[tuple[int, str, str, str | None, tuple[str, ...]]]:
 
 class _Function:
     """The instructions of one function as the reader met them: each line's match
-    (:data:`_LINE`), line number and what it writes, and its kind (:data:`_PLAIN`,
-    :data:`_BRANCH_OP`, :data:`_CHECKED_OP`, :data:`_MATERIAL`).  An instruction's
+    (:data:`_LINE`), line number and what it writes; the instructions of a kind other than
+    :data:`_PLAIN` (:data:`_BRANCH_OP`, :data:`_CHECKED_OP`, :data:`_MATERIAL`); the writes
+    of each register.  An instruction's
     :class:`_Ins` -- operands split, text normalised -- is made only when the data flow or a
     check looks at it (most lines of a listing never are)."""
 
-    __slots__ = ("matches", "lines", "dests", "kinds", "labels", "_ins")
+    __slots__ = ("matches", "lines", "dests", "special", "by_reg", "labels", "_ins")
 
     def __init__(self) -> None:
         self.matches: list[re.Match[str]] = []
         self.lines: list[int] = []
         self.dests: list[tuple[str, ...]] = []
-        self.kinds: list[int] = []
+        #: ``(index, kind)`` of each instruction whose kind is not :data:`_PLAIN`
+        self.special: list[tuple[int, int]] = []
+        #: the instructions that write each register, in order
+        self.by_reg: dict[str, list[int]] = {}
         self.labels: dict[str, int] = {}
         self._ins: dict[int, _Ins] = {}
+
+    def add(self, m: re.Match[str], line: int, dests: tuple[str, ...], kind: int) -> None:
+        i = len(self.matches)
+        self.matches.append(m)
+        self.lines.append(line)
+        self.dests.append(dests)
+        if kind:
+            self.special.append((i, kind))
+        by_reg = self.by_reg
+        for d in dests:
+            got = by_reg.get(d)
+            if got is None:
+                by_reg[d] = [i]
+            else:
+                got.append(i)
 
     def __len__(self) -> int:
         return len(self.matches)
@@ -811,31 +830,58 @@ class _Guards:
         return pred.strip() if pred else None
 
 
+class _Addresses:
+    """The instruction at an address (``addr_index.get``): listings print one instruction
+    every 16 bytes, so the index is tried from the first address and the stride, and a
+    full table is built only where that guess misses."""
+
+    __slots__ = ("fn", "table", "base")
+
+    def __init__(self, fn: _Function) -> None:
+        self.fn = fn
+        self.table: dict[int, int] | None = None
+        self.base: int | None = None
+        a = fn.matches[0].group("addr") if fn.matches else None
+        if a:
+            self.base = int(a, 16)
+
+    def get(self, addr: int) -> int | None:
+        if self.base is not None and self.table is None:
+            k, r = divmod(addr - self.base, 16)
+            if not r and 0 <= k < len(self.fn.matches):
+                a = self.fn.matches[k].group("addr")
+                if a and int(a, 16) == addr:
+                    return k
+        if self.table is None:
+            self.table = {}
+            for k, m in enumerate(self.fn.matches):
+                a = m.group("addr")
+                if a:
+                    self.table[int(a, 16)] = k
+        return self.table.get(addr)
+
+
 def _read_uses(fn: _Function) -> Iterator[tuple[int, list]]:
     """Each tcgen05 instruction of a function (``UTC*``, ``LDTM``, ``STTM``) with the value
     set of every register its operands read."""
     n = len(fn)
-    kinds = fn.kinds
-    targets = [i for i in range(n) if kinds[i] & _CHECKED_OP]
+    targets = [i for i, kind in fn.special if kind & _CHECKED_OP]
     if not targets:
         return
     jumps: list[tuple[int, ...]] = [()] * n
     falls: list[bool] = [True] * n
-    defs: list[tuple[str, ...]] = list(fn.dests)
-    addr_index: dict[int, int] | None = None
-    for i in range(n):
-        if not kinds[i] & _BRANCH_OP:
-            continue
-        if addr_index is None:
-            addr_index = {}
-            for k, m in enumerate(fn.matches):
-                a = m.group("addr")
-                if a:
-                    addr_index[int(a, 16)] = k
-        js, fall, call = _control(fn.ins(i), addr_index, fn.labels)
+    defs: list[tuple[str, ...]] = fn.dests
+    branches = [i for i, kind in fn.special if kind & _BRANCH_OP]
+    addresses = _Addresses(fn)
+    by_reg = fn.by_reg
+    for i in branches:
+        js, fall, call = _control(fn.ins(i), addresses, fn.labels)
         jumps[i], falls[i] = js, fall
         if call:
+            if defs is fn.dests:
+                defs = list(defs)
             defs[i] = ("*",)
+            by_reg.setdefault("*", []).append(i)
     gdesc: set[str] = set()
     uses: list[tuple[int, str]] = []
     per: dict[int, list] = {}
@@ -850,7 +896,7 @@ def _read_uses(fn: _Function) -> Iterator[tuple[int, list]]:
                         gdesc.add(r)
     code = Code(defs, _Guards(fn), jumps, falls, _Where(fn),
                 lambda i, p: _mentions(fn.ins(i), p),
-                lambda i, reg: _step(fn.ins(i), reg, gdesc))
+                lambda i, reg: _step(fn.ins(i), reg, gdesc), by_reg=by_reg, branches=branches)
     values = solve(code, uses)
     for i in targets:
         yield i, [(k, text, role, off, [values.get((i, r), _ZERO_SET) if r not in ("RZ", "URZ")
@@ -911,12 +957,10 @@ def _analyse(fn: _Function, arch: str | None, name: str | None,
     """The facts (``facts``: the immediates, for ``dump``) and instructions of one function,
     in line order (its data flow is worked out first)."""
     checked = dict(_read_uses(fn))
-    kinds = fn.kinds
-    wanted = sorted(set(checked) | {i for i in range(len(fn)) if kinds[i] & _MATERIAL}) \
-        if facts else sorted(checked)
-    for i in wanted:
+    material = {i for i, kind in fn.special if kind & _MATERIAL} if facts else set()
+    for i in sorted(set(checked) | material):
         ins = fn.ins(i)
-        if facts and kinds[i] & _MATERIAL:
+        if i in material:
             yield from ins.facts
         got = checked.get(i)
         if got is None:
@@ -1039,7 +1083,7 @@ def read_sass(lines: Iterable[str], first_line: int = 1, *,
     name: str | None = None
     cache: dict[tuple[str, str], tuple[tuple[str, ...], int]] = {}
     match, bare = _LINE.match, _LINE_BARE.match
-    matches, numbers, dests, kinds = fn.matches, fn.lines, fn.dests, fn.kinds
+    add = fn.add
     for lineno, line in enumerate(lines, first_line):
         if ";" in line:
             m = match(line)
@@ -1052,15 +1096,12 @@ def read_sass(lines: Iterable[str], first_line: int = 1, *,
                         got = (tuple(_dests(_Ins.of(m, lineno))), _kind(key[0]))
                     else:
                         cache[key] = got
-                matches.append(m)
-                numbers.append(lineno)
-                dests.append(got[0])
-                kinds.append(got[1])
-                if len(matches) >= MAX_FUNCTION:
+                add(m, lineno, *got)
+                if len(fn.matches) >= MAX_FUNCTION:
                     yield from _analyse(fn, arch, name, reason, facts)
                     yield Fact(lineno, 0, KnownBits.unknown(1), "split", name or "", "sass")
                     fn = _Function()
-                    matches, numbers, dests, kinds = fn.matches, fn.lines, fn.dests, fn.kinds
+                    add = fn.add
                 continue
         elif line.lstrip()[:3] == "/* ":
             continue  # the second encoding word of a cuobjdump instruction (/* 0x... */)
@@ -1068,11 +1109,8 @@ def read_sass(lines: Iterable[str], first_line: int = 1, *,
             m = bare(line)
             if m is not None:
                 ins = _Ins.of(m, lineno)
-                fn._ins[len(matches)] = ins
-                matches.append(m)
-                numbers.append(lineno)
-                dests.append(ins.dests)
-                kinds.append(_kind(ins.op))
+                fn._ins[len(fn.matches)] = ins
+                add(m, lineno, ins.dests, _kind(ins.op))
                 continue
         got_other = _other(line)
         if got_other is None:
@@ -1084,9 +1122,9 @@ def read_sass(lines: Iterable[str], first_line: int = 1, *,
         elif kind == "function":
             yield from _analyse(fn, arch, name, reason, facts)
             fn, name = _Function(), str(item)
-            matches, numbers, dests, kinds = fn.matches, fn.lines, fn.dests, fn.kinds
+            add = fn.add
         elif kind == "label":
-            fn.labels[str(item)] = len(matches)
+            fn.labels[str(item)] = len(fn.matches)
     yield from _analyse(fn, arch, name, reason, facts)
 
 
