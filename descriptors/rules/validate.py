@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 from typing import Any
 
 from ..words.codec import Decoded, decode, encode
@@ -804,6 +805,29 @@ def validate(descriptor: str, word: int | None = None, *, kind: str | None = Non
     (:func:`is_valid`).  Raises :class:`ParameterError` for a malformed question (unknown
     parameter or architecture, both a word and parameters).
     """
+    if word is not None and params.keys() <= set(_CONTEXT.get(descriptor, ())):
+        try:
+            key = (descriptor, word, kind, arch, tuple(sorted(params.items())))
+            hash(key)
+        except TypeError:
+            key = None
+        if key is not None:
+            got = _MEMO.get(key)
+            if got is None:
+                if len(_MEMO) >= 1 << 14:
+                    _MEMO.clear()
+                got = _MEMO[key] = tuple(_validate(descriptor, word, kind, arch, params))
+            return list(got)
+    return _validate(descriptor, word, kind, arch, params)
+
+
+#: The findings of each word validated (its context included): a word is judged once, however
+#: many instructions name it (bounded; findings are immutable).
+_MEMO: dict[tuple, tuple[Finding, ...]] = {}
+
+
+def _validate(descriptor: str, word: int | None, kind: str | None, arch: str | None,
+              params: dict[str, Any]) -> list[Finding]:
     arch = _arch(arch if arch is not None else WORD_ARCHES.get(descriptor, ("sm_100a",))[0])
     context = {k: params.pop(k) for k in _CONTEXT.get(descriptor, ()) if k in params}
     if word is None:
@@ -837,12 +861,22 @@ def validate(descriptor: str, word: int | None = None, *, kind: str | None = Non
 
 def _run(ctx: _Ctx, descriptor: str) -> list[Finding]:
     findings: list[Finding] = []
-    for r in RULES.values():
-        if r.descriptor == descriptor and not r.id.startswith("pair."):
-            ctx.rule = r
-            findings.extend(r.check(ctx))
-    order = {s: i for i, s in enumerate(SEVERITIES)}
-    return sorted(findings, key=lambda f: order[f.severity])
+    for r in _rules_of(descriptor, len(RULES)):
+        ctx.rule = r
+        findings.extend(r.check(ctx))
+    return sorted(findings, key=_severity_rank)
+
+
+@lru_cache(maxsize=None)
+def _rules_of(descriptor: str, count: int) -> tuple[Rule, ...]:
+    """The rules of one word (not the pair rules), in order; ``count`` -- how many rules are
+    declared -- keys the answer, so a rule declared later is not missed."""
+    return tuple(r for r in RULES.values()
+                 if r.descriptor == descriptor and not r.id.startswith("pair."))
+
+
+def _severity_rank(f: Finding) -> int:
+    return SEVERITIES.index(f.severity)
 
 
 def is_valid(findings: list[Finding]) -> bool:
