@@ -204,3 +204,13 @@ def test_every_compiled_form_lints_clean(path):
     mmas = [i for i in read(lines)[1] if isinstance(i, Instruction) and "MMA" in i.opcode.upper()]
     if "mma" in path.name or "family" in path.name or "sm103a" in path.name:
         assert mmas
+
+
+def test_dump_follows_the_alternatives_lint_judges():
+    """A value that holds only where a predicated write before the MMA did not happen (the MMA
+    is guarded alike) is not judged by lint, and dump does not say it feeds the MMA."""
+    from descriptors.tools.dump import scan
+    lines = _addressed(["UMOV UR5, 0x10400490 ;", "@UP2 UMOV UR5, 0x8400490 ;", "@UP2 " + MMA])
+    fed = {f.line: f.best.evidence for f in scan("\n".join(lines))}
+    assert any("it feeds idesc[UR5]" in e for e in fed[2])
+    assert not any("it feeds" in e for e in fed.get(1, ()))

@@ -77,6 +77,16 @@ class Operand:
     #: they all agree on.  Empty when there is one value (``value``, ``origin``).
     alternatives: tuple[Alternative, ...] = ()
 
+    @property
+    def judged(self) -> tuple[Alternative, ...]:
+        """The alternatives that are judged (by ``lint``) and followed back to their lines (by
+        ``dump``): those a write on the way gives the operand, when there are any.  One that
+        holds only where a predicated write did not happen (``@UP2 UMOV UR17, 0x40004040``
+        guarded like the MMA itself) is not judged on its own: compilers guard an MMA and the
+        writes of its operands alike."""
+        written = tuple(a for a in self.alternatives if not a.skipped)
+        return written or self.alternatives
+
 
 @dataclass(frozen=True, slots=True)
 class Instruction:

@@ -1432,7 +1432,7 @@ def _scan_code(lines: Iterable[str], dialect: str, as_: str | None, kind: str | 
                     hint: Hint = (family, _MMA_OPERAND, True, "it feeds " + role + at)
                     k = mma_kind if family == "idesc" else None
                     targets = by_line.get(op.origin[0], []) if op.origin else []
-                    alternatives = op.alternatives
+                    alternatives = op.judged
                     if alternatives:  # several values: the lines that made each too
                         targets = list(chain(targets, *[
                             by_line.get(w[0], ()) for w in dict.fromkeys(
@@ -1475,7 +1475,9 @@ def _sass_mma(item: Any, sass_kinds: Any, by_line: dict[int, list[list[Any]]], a
         hint: Hint = (family, _MMA_OPERAND, True, f"it feeds {text}{at}")
         k = _MmaContext(kinds, 2 if ".2CTA" in opcode else 1, ".WS" in opcode) \
             if family == "idesc" and kinds else None
-        lines = sorted({a.origin[0] for a in op.alternatives if a.origin}) if op.alternatives \
+        # the lines of the alternatives lint judges (not those only a skipped predicated
+        # write leaves)
+        lines = sorted({a.origin[0] for a in op.judged if a.origin}) if op.alternatives \
             else ([op.origin[0]] if op.origin else [])
         targets = [e for ln in lines for e in by_line.get(ln, ()) if e[2] is not None]
         if size == 64:

@@ -283,11 +283,9 @@ def _paths(ops: _Named) -> list[tuple[Operand | None, ...]]:
 
 
 def _judged(op: Operand) -> tuple[Alternative, ...]:
-    """The alternatives of an operand that are judged: those a write on the way gives it, when
-    there are any; one that holds only where a predicated write did not happen (``@UP2 UMOV
-    UR17, 0x40004040`` guarded like the MMA itself) is not judged on its own."""
-    written = tuple(a for a in op.alternatives if not a.skipped)
-    return written or op.alternatives
+    """The alternatives of an operand that are judged (:attr:`Operand.judged
+    <descriptors.readers.Operand.judged>`)."""
+    return op.judged
 
 
 _GUARDED = ("assuming the predicated writes of its value happened, as the instruction reading it "
