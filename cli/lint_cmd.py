@@ -32,7 +32,7 @@ from .inputs import opened, report
 from descriptors.tools.lint import LintFinding, lint_lines, order
 from descriptors.readers import SNIFF_LINES, sniff
 from descriptors.readers.binary import Input, text_lines
-from descriptors.rules.validate import TCGEN05_ARCHES as ARCHES  # sm_90a code is not read yet
+from descriptors.rules.validate import ARCHES
 
 
 

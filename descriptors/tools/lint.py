@@ -89,7 +89,7 @@ from ..readers.sass import SASS_SCALE_VEC as _SASS_SCALE_VEC
 from ..readers.values import MAX_ALTERNATIVES, Alternative
 from ..isa.tmem import ALLOC_MIN, check_alloc
 from ..rules.validate import SEVERITIES, Finding, validate, validate_pair
-from ..rules.validate import TCGEN05_ARCHES as ARCHES  # sm_90a code is not read yet
+from ..rules.validate import ARCHES, TCGEN05_ARCHES
 
 __all__ = ["LintFinding", "lint_lines", "check_instruction", "order", "SASS_MMA", "DEFAULT_ARCH"]
 
@@ -953,32 +953,46 @@ def lint_lines(lines: Iterable[str], *, file: str = "<stdin>", arch: str | None 
             continue
         seen = True
         target = arch or (item.arch if item.arch in ARCHES else None) or DEFAULT_ARCH
+        # the target of the tcgen05 rules: there is no tcgen05 on sm_90a
+        rules = target if target in TCGEN05_ARCHES else DEFAULT_ARCH
         if not told:  # which target the arch-gated rules follow, and why
             told = True
             why = ("given with --arch" if arch else item.arch_reason
                    or (f"target {item.arch} from the input" if item.arch in ARCHES else None)
-                   or (f"the input names {item.arch}: the wgmma descriptors and the instruction "
-                       f"models follow it; the tcgen05 rules (there is no tcgen05 on "
-                       f"{item.arch}) assume {DEFAULT_ARCH}" if item.arch == "sm_90a" else None)
                    or (f"the input names {item.arch}, which is no tcgen05 target; assuming "
                        f"{DEFAULT_ARCH}" if item.arch else
                        f"the input names no target; assuming {DEFAULT_ARCH} (--arch to choose)"))
-            yield LintFinding(file, 0, 0, "note", "lint.arch",
-                              f"arch-gated rules follow {target}: {why}", "")
+            message = f"arch-gated rules follow {target}: {why}" if target == rules else (
+                f"the wgmma descriptors and the instruction models follow {target}: {why}; "
+                f"there is no tcgen05 on {target}: a tcgen05 instruction is an error "
+                f"(tcgen05.arch) and its operands are judged for {rules}")
+            yield LintFinding(file, 0, 0, "note", "lint.arch", message, "")
         clash = groups.check(item)
         if clash is not None:
             yield clash
+        if target != rules and _is_tcgen05(item):
+            yield LintFinding(file, item.line, item.col, "error", "tcgen05.arch",
+                              f"{item.opcode}: there is no tcgen05 on {target}: tcgen05 "
+                              "instructions need sm_100a or sm_100f and later targets (PTX ISA "
+                              "9.7.16; ptxas refuses them for sm_90a)", item.text)
         try:
             # the target of the instruction models (PTX only)
             model = (arch or _target_name(item.arch) or DEFAULT_ARCH) \
                 if item.dialect == "ptx" else None
-            yield from check_instruction(file, item, target, model)
+            yield from check_instruction(file, item, rules, model)
         except DescgenError as exc:  # a value the library refuses: say so, judge the rest
             yield LintFinding(file, item.line, item.col, "note", "lint.unjudged",
                               f"{item.opcode}: not judged: {exc}", item.text)
     if not seen:
         yield LintFinding(file, 0, 0, "note", "lint.nothing", "no tcgen05 instruction found "
                           f"({'read as ' + dialect if dialect else 'neither PTX nor SASS'})", "")
+
+
+def _is_tcgen05(ins: Instruction) -> bool:
+    """A tcgen05 instruction: PTX ``tcgen05.*``, SASS ``UTC*``, ``LDTM``, ``STTM``."""
+    if ins.dialect == "ptx":
+        return ins.opcode.startswith("tcgen05.")
+    return ins.opcode.startswith(("UTC", "LDTM", "STTM"))
 
 
 def _target_name(name: str | None) -> str | None:
