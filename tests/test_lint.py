@@ -368,7 +368,7 @@ def test_cli_stdin():
 
 
 @pytest.mark.parametrize("args,message", [
-    (["lint", "--arch", "sm_90a", "x.ptx"], "unknown architecture 'sm_90a'"),
+    (["lint", "--arch", "sm_89", "x.ptx"], "unknown architecture 'sm_89'"),
     (["lint", "/nonexistent.ptx"], "cannot read /nonexistent.ptx"),
 ])
 def test_cli_usage_errors(args, message):
