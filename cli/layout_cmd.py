@@ -63,7 +63,8 @@ def layout_cmd(
     show: Annotated[bool, typer.Option("--show", help="Draw the swizzle atom: which 16-byte chunk of each row lands where.")] = False,
     svg: Annotated[Path | None, typer.Option("--svg", help="Write the swizzle-atom picture to this SVG file.")] = None,
     arch: Annotated[str | None, typer.Option("--arch", help="sm_90a: the wgmma matrix descriptor "
-                    "(PTX ISA 9.7.15.5.1) of the same layout, instead of tcgen05's.",
+                    "(PTX ISA 9.7.15.5.1) of the same layout, instead of tcgen05's; with "
+                    "--explain, the WORD is a wgmma word.",
                     show_default="tcgen05's smem descriptor")] = None,
     fmt: LayoutFormatOpt = LayoutFormat.text,
     name: NameOpt = None,
@@ -108,10 +109,16 @@ def layout_cmd(
                                    ("--start-address", start_address), ("--lbo-address", lbo_address)),
                      k_steps or unused_lbo_bytes != "16", "the layout comes from the word")
         word = parse_int(explain, "--explain")
-        result = explain_descriptor(word, major=major, dtype=dtype, kind=kind)
+        if arch not in (None, "sm_100a", "sm_90a"):
+            raise ParameterError(f"--arch {arch!r}: layout reads tcgen05's word (sm_100a, the "
+                                 "default) or sm_90a's wgmma word")
+        result = explain_descriptor(word, major=major, dtype=dtype, kind=kind, arch=arch)
         rows, kk = _tile(tile) if tile is not None else (None, None)
         if result.lbo_mode == "relative":
-            cute_text = descriptor_cute_layout(word, major=major, dtype=dtype, kind=kind, mn=rows, k=kk)
+            from descriptors.words.codec import wgmma_to_smem
+            same = wgmma_to_smem(word) if result.descriptor == "wgmma" else word
+            cute_text = descriptor_cute_layout(same, major=major, dtype=dtype, kind=kind, mn=rows,
+                                               k=kk)
     else:
         if swizzle is None or tile is None:
             raise ParameterError("give --swizzle and --tile ROWSxK (or --explain WORD)")
@@ -127,11 +134,9 @@ def layout_cmd(
         if arch != "sm_90a":
             raise ParameterError(f"--arch {arch!r}: layout gives tcgen05's word (sm_100a, the "
                                  "default) or sm_90a's wgmma word")
-        if explain is not None:
-            raise ParameterError("--explain reads a tcgen05 smem word; for a wgmma word ask "
-                                 "`descgen check WORD --as wgmma --cute LAYOUT`")
-        _wgmma_layout(result, steps, fmt, name, major, swizzle, dtype, tile, cute)
-        return
+        if explain is None:
+            _wgmma_layout(result, steps, fmt, name, major, swizzle, dtype, tile, cute)
+            return
     if svg is not None:
         _write_svg(result, svg)
     if fmt is not LayoutFormat.text and fmt is not LayoutFormat.json:
@@ -143,7 +148,8 @@ def layout_cmd(
         given = {"major": major, "swizzle": swizzle, "dtype": dtype, "tile": tile,
                  "tile_order": tile_order, "cute": cute, "start_address": start_address,
                  "kind": kind, "explain": explain}
-        typer.echo(_constants("smem", result.word, steps, fmt.value, name,
+        typer.echo(_constants(getattr(result, "descriptor", "smem"), result.word, steps,
+                              fmt.value, name,
                               {k: v for k, v in given.items() if v is not None}))
     elif fmt is LayoutFormat.hex:
         typer.echo("\n".join(s.hex for s in steps) if steps is not None else result.hex)
@@ -345,7 +351,9 @@ def _cute_report(r: CuteDescriptor) -> list[_Line]:
 def _report(result: SmemLayout | DescriptorLayout, steps: list[KStep] | None, sparse: bool,
             compressed: bool, cute_text: tuple[str, int, list[str]] | None = None) -> list[_Line]:
     atom = result.atom
-    lines: list[_Line] = [f"shared memory descriptor {result.hex}"]
+    what = "wgmma matrix descriptor" if getattr(result, "descriptor", "smem") == "wgmma" \
+        else "shared memory descriptor"
+    lines: list[_Line] = [f"{what} {result.hex}"]
     f = result.fields
     if isinstance(result, SmemLayout):
         lines.append(_row("layout", f"{result.major}-major {result.dtype} tile {result.tile_rows} x "

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..words.codec import decode, encode, format_word, parse_int
@@ -852,17 +852,19 @@ class DescriptorLayout:
     lbo_meaning: str
     sbo_meaning: str
     notes: tuple[str, ...] = field(default=())
+    #: the word's name: ``smem`` (tcgen05, Table 40) or ``wgmma`` (sm_90a, 9.7.15.5.1)
+    descriptor: str = "smem"
 
     @property
     def hex(self) -> str:
-        return format_word("smem", self.word)
+        return format_word(self.descriptor, self.word)
 
     def atom_grid(self) -> list[list[int]]:
         return self.atom.grid(self.pattern_start_bytes)
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "descriptor": "smem", "word": self.hex, "fields": dict(self.fields),
+            "descriptor": self.descriptor, "word": self.hex, "fields": dict(self.fields),
             "major": self.major, "swizzle": self.swizzle, "dtype": self.dtype, "kind": self.kind,
             "packing": self.element.packing, "T": self.T,
             "start_address_bytes": self.start_address_bytes, "lbo_bytes": self.lbo_bytes,
@@ -911,11 +913,20 @@ def _tile_readings(maj: str, mode: SwizzleMode, el: ElementType, atom: SwizzleAt
     return out
 
 
-def explain_descriptor(word: Any, *, major: str, dtype: str, kind: str | None = None) -> DescriptorLayout:
+def explain_descriptor(word: Any, *, major: str, dtype: str, kind: str | None = None,
+                       arch: str | None = None) -> DescriptorLayout:
     """The layout ``word`` (a shared memory descriptor) implies for a ``major`` operand of
     ``dtype``.  Refuses (:class:`LayoutError`) a word no layout fits: reserved or fixed bits
     wrong, an invalid swizzle code, a combination Table 52/53 forbids, an absolute-LBO word
-    breaking 9.7.16.3.1.2.1."""
+    breaking 9.7.16.3.1.2.1.
+
+    ``arch="sm_90a"``: ``word`` is Hopper's wgmma matrix descriptor (PTX ISA 9.7.15.5.1),
+    whose fields read as tcgen05's do (the canonical layouts of 9.7.15.5.1; an H100 reads
+    every measured word as the fetch model says); unused bits set are a note (an H100 ignores
+    them); refused besides: an MN-major operand of another type than f16/bf16 (wgmma
+    transposes only those, imm-trans, 9.7.15.5.2)."""
+    if arch not in (None, "sm_100a"):
+        return _explain_wgmma(word, major=major, dtype=dtype, kind=kind, arch=arch)
     w = parse_int(word, "word") if isinstance(word, str) else word
     d = decode("smem", w)
     if d.unexpected:
@@ -966,6 +977,30 @@ def explain_descriptor(word: Any, *, major: str, dtype: str, kind: str | None = 
         start_address_bytes=start, lbo_bytes=lbo, sbo_bytes=sbo, lbo_mode=v["lbo_mode"],
         base_offset=base, pattern_start_bytes=pattern, canonical_form=form,
         canonical_layout=canonical, atom=atom, lbo_meaning=lm, sbo_meaning=sm, notes=tuple(notes))
+
+
+def _explain_wgmma(word: Any, *, major: str, dtype: str, kind: str | None,
+                   arch: str) -> DescriptorLayout:
+    from ..words.codec import wgmma_to_smem
+    from ..words.layouts import WGMMA
+    if arch != "sm_90a":
+        raise LayoutError(f"arch {arch!r}: the layout of a tcgen05 smem word (sm_100a, the "
+                          "default) or of sm_90a's wgmma word")
+    w = parse_int(word, "word") if isinstance(word, str) else word
+    d = decode("wgmma", w)
+    maj = _major(major)
+    el = element_type(dtype, kind)
+    if maj == "MN" and el.name not in ("f16", "bf16"):
+        raise LayoutError(f"an MN-major {el.name} operand: wgmma reads MN-major (transposed) "
+                          "operands of f16 and bf16 only (imm-trans-a/b)", "ISA 9.7.15.5.2")
+    notes = []
+    if d.unexpected:
+        bad = ", ".join(f"{n}{WGMMA.by_name[n].bits}={v:#x}" for n, v in d.unexpected.items())
+        notes.append(f"unused bits set: {bad}; an H100 ignores them (measured), the text gives "
+                     "them no meaning: write 0 (9.7.15.5.1)")
+    same = explain_descriptor(wgmma_to_smem(w), major=major, dtype=dtype, kind=kind)
+    return replace(same, word=w, fields=dict(d.fields), descriptor="wgmma",
+                   notes=(*notes, *same.notes))
 
 
 # ---------------------------------------------------------------------------- picture

@@ -360,6 +360,18 @@ def smem_to_wgmma(word: Any) -> int:
                   base_offset=v["base_offset"])
 
 
+def wgmma_to_smem(word: Any) -> int:
+    """The tcgen05 smem descriptor (Table 40) that describes the same operand as the sm_90a
+    wgmma matrix descriptor ``word`` (PTX ISA 9.7.15.5.1): the same start address, LBO, SBO,
+    base offset and swizzle, the relative LBO mode (the inverse of :func:`smem_to_wgmma`).
+    The wgmma word's unused bits are not carried over (an H100 ignores them, measured)."""
+    v = decode("wgmma", word).values
+    return encode("smem", start_address=v["start_address_bytes"],
+                  leading_byte_offset=v["leading_byte_offset_bytes"],
+                  stride_byte_offset=v["stride_byte_offset_bytes"], swizzle=v["swizzle"],
+                  base_offset=v["base_offset"])
+
+
 def _values_wgmma(f: Mapping[str, int]) -> dict[str, Any]:
     return {
         "start_address_bytes": f["start_address"] << _BYTE_SHIFT,
