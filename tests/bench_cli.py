@@ -38,6 +38,17 @@ COMMANDS: list[tuple[str, list[str]]] = [
                               "json"]),
     ("decode (rich table)", ["decode", "0x08400490", "--as", "idesc", "--kind", "f16"]),
     ("check", ["check", "0x08400490", "--as", "idesc", "--kind", "f16"]),
+    # Hopper (sm_90a): the wgmma word from a layout, its layout, a CuTe layout checked against
+    # a word by the fetch model, a wgmma instruction explained
+    ("layout --arch sm_90a", ["layout", "--arch", "sm_90a", "--major", "K", "--swizzle", "128B",
+                              "--a-type", "f16", "--tile", "64x64", "--format", "hex"]),
+    ("layout --explain (wgmma)", ["layout", "--explain", "0x4000004000010040", "--major", "K",
+                                  "--a-type", "f16", "--arch", "sm_90a", "--plain"]),
+    ("check --as wgmma --cute", ["check", "0x4000004000010040", "--as", "wgmma", "--cute",
+                                 "Sw<3,4,3>_smem_ptr[16b](0x400) o (_64,_64):(_64,_1)",
+                                 "--major", "K", "--a-type", "f16"]),
+    ("explain wgmma", ["explain", "--plain", "wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 "
+                       "{f0,f1,f2,f3}, da, db, p, 1, 1, 0, 1;"]),
 ]
 
 

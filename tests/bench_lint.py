@@ -12,7 +12,9 @@ every instruction line of the same files.
   "import typer"`` (the interpreter, site and typer), for scale.
 
 Inputs: the production listings of ``fixtures/production`` (``--all`` for all 40; by default
-the manifest's ``default`` sample).  Best of ``--repeat`` interleaved rounds.  The modules are
+the manifest's ``default`` sample); ``--hopper``: the 13 sm_90a production listings of
+``fixtures/hopper/production`` (FlashAttention-3, cuSPARSELt; HGMMA/IGMMA/QGMMA descriptors
+through the same data flow).  Best of ``--repeat`` interleaved rounds.  The modules are
 byte-compiled first (``compileall``, as an install does), so no round pays for compiling
 them.  It prints lines per second and the ratio to the regex pass; the goal is lint within 4x
 of it.  Not a test: ``tests/test_benchmarks.py`` runs it with ``--quick`` so it cannot rot.
@@ -31,6 +33,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PROD = ROOT / "fixtures" / "production"
+HOPPER = ROOT / "fixtures" / "hopper" / "production"
 GOAL = 4.0
 
 #: One SASS instruction line: address, guard, opcode with modifiers, operands.
@@ -77,13 +80,21 @@ def main() -> int:
     ap.add_argument("--all", action="store_true", help="all 40 listings, not the default sample")
     ap.add_argument("--repeat", type=int, default=3, help="interleaved rounds (best of)")
     ap.add_argument("--quick", action="store_true", help="one small listing, one round")
+    ap.add_argument("--hopper", action="store_true",
+                    help="the sm_90a production listings (fixtures/hopper/production)")
     args = ap.parse_args()
-    manifest = json.loads((PROD / "manifest.json").read_text())["fixtures"]
-    chosen = [f for f in manifest if args.all or f["default"]]
+    if args.hopper:
+        found = json.loads((HOPPER / "manifest.json").read_text())["fixtures"]
+        chosen = [{"file": f"{name}.sass.gz", "lines": f["lines"]} for name, f in found.items()]
+        folder = HOPPER
+    else:
+        manifest = json.loads((PROD / "manifest.json").read_text())["fixtures"]
+        chosen = [f for f in manifest if args.all or f["default"]]
+        folder = PROD
     if args.quick:
         chosen = sorted(chosen, key=lambda f: f["lines"])[:1]
         args.repeat = 1
-    paths = [PROD / f["file"] for f in chosen]
+    paths = [folder / f["file"] for f in chosen]
     lines = sum(f["lines"] for f in chosen)
     import compileall
     for folder in ("descriptors", "cli"):

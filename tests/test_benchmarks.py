@@ -109,3 +109,15 @@ def test_bench_codec_checks_and_times_every_layout() -> None:
     for name in LAYOUTS:
         assert any(line.split()[:1] == [name] for line in done.stdout.splitlines()), name
     assert "minimum ratio: raw encode" in done.stdout
+
+
+@pytest.mark.parametrize("sample", [[], ["--hopper"]])
+def test_bench_lint_prints_every_row(sample: list[str]) -> None:
+    """bench_lint on one small listing (Blackwell, or Hopper with --hopper): every row, each
+    with its ratio to the regex pass, and the verdict on the goal."""
+    done = _script("bench_lint.py", "--quick", *sample)
+    assert done.returncode == 0, done.stderr
+    for name in ("regex", "lint_lines", "descgen lint", "start-up floor"):
+        row = next((line for line in done.stdout.splitlines() if line.startswith(name)), None)
+        assert row is not None and re.search(r"\s\d+\.\dx regex$", row), name
+    assert "goal: descgen lint within 4.0x of the regex pass:" in done.stdout
