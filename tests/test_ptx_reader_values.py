@@ -498,7 +498,7 @@ def test_dump_names_each_idesc_alternative():
 def test_the_hand_written_ptx_is_ptx(tmp_path):
     """ptxas assembles the modules these tests read: the CuTe DSL style kernel (sinks, selp,
     64-bit decimal constants) and an MMA with a 64-bit hex immediate descriptor operand."""
-    modules = {"cute.ptx": _cute(),
+    modules = {"cute.ptx": _cute(), "loc.ptx": _with_loc(_cute()),
                "imm.ptx": _module(f"selp.b32 %r5, {N128}, {N128_NEG}, %p1;",
                                   "mov.b64 {_, %r91}, %rd30;", "mov.b64 {%rs1, _, %rs3, _}, %rd30;",
                                   MMA.format(a="%rd30", b=SMEM_HEX, i="%r5"))}
@@ -508,3 +508,44 @@ def test_the_hand_written_ptx_is_ptx(tmp_path):
         done = subprocess.run(["ptxas", "-arch=sm_100a", str(path), "-o", str(tmp_path / "o")],
                               capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stderr
+
+
+# ------------------------------------------------------------------ debugging directives
+
+
+def _with_loc(lines: list[str]) -> list[str]:
+    """``lines`` as a compiler writes them with line information (Triton's default, nvcc
+    -lineinfo): a ``.file`` after the header and a ``.loc`` (no semicolon, the PTX ISA's "Debugging Directives" section,
+    debugging directives) before every statement of the function, inside an inline-asm block
+    too."""
+    out: list[str] = []
+    for ln in lines:
+        if ln.startswith(".address_size"):
+            out += [ln, '.file 1 "/src/k.py"']
+            continue
+        if ln.endswith(";") and not ln.startswith((".reg", ".version", ".target")):
+            out.append(".loc 1 9 15")
+        out.append(ln)
+    return out
+
+
+def test_a_loc_directive_swallows_no_statement():
+    """``.loc`` and ``.file`` end without a semicolon: read as the start of a statement, each
+    took the next one with it (a Triton kernel compiled with line information lost every
+    instruction that followed one: its MMAs, and the writes that made a register written
+    twice look written once)."""
+    plain = _module(f"mov.b64 %rd5, {SMEM_HEX};", "mov.b32 %r7, 136314896;",
+                    "{", ".reg .pred p;", "setp.ne.b32 p, %r1, 0;",
+                    MMA.format(a="%rd5", b="%rd5", i="%r7"), "}")
+    located = _with_loc(plain)
+    mma = next(i for i, ln in enumerate(located) if ln.startswith("tcgen05.mma"))
+    assert located[mma - 1].startswith(".loc") and "{" in located[mma - 5:mma]
+    want = [(i.opcode, [(o.text, o.value) for o in i.operands]) for i in _instructions(plain)]
+    got = [(i.opcode, [(o.text, o.value) for o in i.operands]) for i in _instructions(located)]
+    assert want and got == want
+    # a register written twice, the second write after a .loc: unknown, not the first value
+    twice = _with_loc(_module(f"mov.b64 %rd5, {SMEM & ~(1 << 46):#x};", "mov.b64 %rd5, %rd30;",
+                              "mov.b32 %r7, 136314896;", MMA.format(a="%rd5", b=SMEM_HEX,
+                                                                    i="%r7")))
+    assert _lint(twice) == []
+    assert [f.rule for f in lint_lines(twice) if f.operand == "a_desc"] == ["lint.runtime"]

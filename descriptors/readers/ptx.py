@@ -60,6 +60,11 @@ _LABEL = re.compile(r"\s*[A-Za-z_$][\w$]*\s*:\s*")
 _PRED = re.compile(r"\s*@!?%?[\w$]+\s+")
 _TARGET = re.compile(r"\s*\.target\s+([\w,\s]+)")
 _FUNC = re.compile(r".*?\.(?:entry|func)\s+(?:\([^)]*\)\s*)?([\w$]+)")
+#: Debugging directives that take a line and end without a semicolon (the PTX ISA's
+#: "Debugging Directives" section: ``.file 1 "k.py"``, ``.loc 1 28 15``, ``@@DWARF ...``): line
+#: information, which Triton writes by default and nvcc with -lineinfo, before statements and
+#: inside inline-asm blocks.
+_DEBUG_LINE = re.compile(r"\s*(?:\.(?:loc|file)|@@DWARF)(?:\s|\Z)")
 #: Opcodes whose first operand, when it is a register, is read, not written (any other
 #: instruction whose first operand is a register or a vector of registers writes them).
 _NO_DEF_BASE = frozenset({"bar", "barrier", "bra", "call", "ret", "exit", "trap", "membar",
@@ -211,6 +216,8 @@ def _statements(lines: Iterable[str]) -> Iterator[tuple[str, int, object]]:
             pass
         elif stripped in ("{", "}", "(", ")", ");") or stripped.startswith(".param"):
             pending = ""  # function braces and parameter lists end no statement
+        elif stripped[:1] in ".@" and _DEBUG_LINE.match(stripped):
+            pass  # a whole directive: it neither ends nor starts a statement
         elif ".target" in line and (m := _TARGET.match(line)):
             items = _add(items, ("target", lineno, m.group(1).split(",")[0].strip()))
         elif (".entry" in line or ".func" in line) and (m := _FUNC.match(line)):
