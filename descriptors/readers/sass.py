@@ -1118,7 +1118,15 @@ def read_sass(lines: Iterable[str], first_line: int = 1, *,
         kind, item = got_other
         if kind == "header":
             _arch_of(line, lineno, state)
-            arch, reason = _arch(state)
+            target = _arch(state)
+            if target[0] != arch and fn.matches:
+                # a fatbin's next member starts with its header lines (``arch = sm_100a``,
+                # ``code for sm_100a``) before its first ``Function :``: what was read so far
+                # is the previous member's code, on the previous target
+                yield from _analyse(fn, arch, name, reason, facts)
+                fn = _Function()
+                add = fn.add
+            arch, reason = target
         elif kind == "function":
             yield from _analyse(fn, arch, name, reason, facts)
             fn, name = _Function(), str(item)
