@@ -361,3 +361,13 @@ def test_cli_bad_options_are_one_line_exit_2(args, message):
     assert result.stdout == ""
     (line,) = result.stderr.splitlines()
     assert line.startswith("descgen: error: ") and message in line
+
+
+def test_a_blackwell_module_is_read_on_its_own_target_too():
+    """The input's target decides on Blackwell as well: an sm_103a module's K=96 block-scaled
+    instruction descriptors (sm_103a only) are valid words there, not on sm_100a."""
+    path = ROOT / "fixtures" / "sass-forms" / "src" / "sm103a.ptx"
+    own = {f.line: f for f in scan(path.read_bytes())}
+    assert own[230].hex == "0x90c00480" and own[230].best.decoded.values["k"] == 96
+    assert {c.kind for c in (own[230].best, *own[230].ambiguous)} == {"mxf4", "mxf4nvf4"}
+    assert 230 not in {f.line for f in scan(path.read_bytes(), arch="sm_100a")}
