@@ -354,6 +354,11 @@ def test_cli_arch_sm_90a_and_as_wgmma():
     (["--arch", "sm_80"], "unknown architecture 'sm_80'"),
     (["--as", "wgmma", "--kind", "f16"], "kind applies to idesc only, not wgmma"),
     (["--as", "gmma"], "--as"),
+    # a word the given target does not have (the input's target is not known yet: the words
+    # of another target are then judged on their own, see test_library_defaults_stay_tcgen05)
+    (["--arch", "sm_90a", "--as", "idesc"],
+     "as idesc: the idesc word does not exist on sm_90a (its descriptors: wgmma)"),
+    (["--arch", "sm_100a", "--as", "wgmma"], "as wgmma: the wgmma word does not exist on sm_100a"),
 ])
 def test_cli_bad_options_are_one_line_exit_2(args, message):
     result = dump("-", *args, input="adesc=0x4000004000010040\n")

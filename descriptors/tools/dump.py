@@ -1374,8 +1374,12 @@ def scan_lines(lines: Iterable[str | bytes], *, as_: str | None = None, kind: st
     are read for (sm_90a: wgmma matrix descriptors; the tcgen05 targets: tcgen05's words);
     ``None``: the target the code names (SASS ``code for sm_90a``, PTX ``.target``; each
     function its own), else :data:`DEFAULT_ARCH`.  Raises :class:`ParameterError` for a bad
-    option, before the first line is read."""
+    option (``as_`` a word ``arch`` does not have, too), before the first line is read."""
     as_, kind = _check_options(as_, kind, arch)
+    if arch is not None and as_ is not None and _on_arch(as_, arch) not in _families(arch):
+        raise ParameterError(f"as {as_}: the {as_} word does not exist on {arch} (its "
+                             f"descriptors: {', '.join(_families(arch))}); with no arch given, "
+                             f"a word of another target is judged on its own target")
     if isinstance(lines, (str, bytes)) or not isinstance(lines, Iterable):
         raise ParameterError(f"scan_lines takes an iterable of lines (str or bytes), not "
                              f"{shorten(lines)}; scan() takes one text")
