@@ -39,7 +39,7 @@ from .inputs import opened, report
 from descriptors.tools.dump import DEFAULT_MIN_CONFIDENCE, DumpFinding, scan_lines, scan_stream
 from descriptors.errors import InputError
 from descriptors.tools.printer import plain, render, to_json
-from descriptors.rules.validate import TCGEN05_ARCHES as ARCHES  # sm_90a code is not read yet
+from descriptors.rules.validate import ARCHES
 
 
 DumpFormat, DumpFormatOpt = format_option("DumpFormat", REPORT_FORMATS, {
@@ -52,6 +52,7 @@ class DumpAs(str, Enum):
     smem = "smem"
     zcm = "zcm"
     tmem = "tmem"
+    wgmma = "wgmma"
 
 
 _COLUMNS = ("line", "where", "value", "confidence", "verdict", "reading")
@@ -140,11 +141,15 @@ def dump_cmd(
              "gzipped; - or nothing for stdin.",
         show_default=False, metavar="FILE...|-")] = None,
     as_: Annotated[DumpAs | None, typer.Option(
-        "--as", help="Read every word as this descriptor (and trust it more).")] = None,
+        "--as", help="Read every word as this descriptor (and trust it more); wgmma: sm_90a's "
+                     "matrix descriptor (PTX ISA 9.7.15.5.1).")] = None,
     kind: Annotated[str | None, typer.Option(
         "--kind", help="MMA kind of the instruction descriptors: tf32, f16, f8f6f4, i8, "
                        "mxf8f6f4, mxf4, mxf4nvf4.")] = None,
-    arch: Annotated[str, typer.Option("--arch", help="Target architecture: " + ", ".join(ARCHES) + ".")] = "sm_100a",
+    arch: Annotated[str | None, typer.Option(
+        "--arch", help="Target architecture: " + ", ".join(ARCHES) + " (sm_90a: the words are "
+                       "wgmma matrix descriptors; a smem name or --as smem reads as wgmma).",
+        show_default="the input's target, else sm_100a")] = None,
     min_confidence: Annotated[float, typer.Option(
         "--min-confidence", min=0.0, max=1.0,
         help="Report words whose best reading reaches this confidence (words the text names "
@@ -155,7 +160,9 @@ def dump_cmd(
     no_color: Annotated[bool, typer.Option("--no-color", help="No colour in the terminal.")] = False,
 ) -> None:
     """Find the descriptors in a register dump, printf log, SASS listing or CUDA binary and
-    explain them.
+    explain them.  Code for sm_90a (its 'code for' or .target line) is read as Hopper's: its
+    words are wgmma matrix descriptors, named by the HGMMA/IGMMA/QGMMA/BGMMA or
+    wgmma.mma_async they feed.
 
     Text output streams: one table row per word as it is found; after the first occurrence of
     each distinct word (and reading) its full decode; later occurrences point back to it; at

@@ -304,7 +304,8 @@ def test_as_and_kind_force_the_reading():
     (dict(kind="f17"), "unknown kind 'f17'"),
     (dict(as_="smem", kind="f16"), "kind applies to idesc only"),
     (dict(as_="foo"), "unknown descriptor 'foo'"),
-    (dict(arch="sm_90a"), "unknown architecture 'sm_90a'"),
+    (dict(arch="sm_90"), "unknown architecture 'sm_90'"),  # (sm_90a is read: wgmma)
+    (dict(arch=90), "unknown architecture 90"),
 ])
 def test_bad_options_are_refused_before_reading(options, message):
     with pytest.raises(ParameterError, match=message):
@@ -589,7 +590,7 @@ def test_cli_options_and_nothing_found():
     (["/nonexistent/dump.txt"], "cannot read /nonexistent/dump.txt"),
     (["-", "--kind", "f17"], "unknown kind 'f17'"),
     (["-", "--as", "smem", "--kind", "f16"], "kind applies to idesc only"),
-    (["-", "--arch", "sm_90a"], "unknown architecture"),
+    (["-", "--arch", "sm_80"], "unknown architecture 'sm_80'"),
     (["-", "--as", "gdesc"], "--as"),
 ])
 def test_cli_bad_input_is_one_line_exit_2(args, message):

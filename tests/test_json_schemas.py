@@ -55,6 +55,9 @@ CASES = [
     ("dump", ["dump", str(FIX / "dumps" / "cuobjdump-sass.txt")], 0),
     ("dump", ["dump", str(FIX / "dumps" / "cuobjdump-sass.txt"),  # several: {"inputs": [...]}
               str(FIX / "lint" / "bad_reserved.ptx")], 0),
+    # sm_90a: wgmma words (HGMMA evidence; PTX wgmma.mma_async)
+    ("dump", ["dump", str(FIX / "hopper" / "compiled" / "hand_wgmma.sass.gz")], 0),
+    ("dump", ["dump", str(FIX / "hopper" / "compiled" / "hand_wgmma.ptx.gz")], 0),
     ("lint", ["lint", str(FIX / "lint" / "candidates.ptx")], 1),
     ("lint", ["lint", str(FIX / "lint" / "bad_dense_sp.sass")], 0),
     ("explain", ["explain", STMATRIX], 0),

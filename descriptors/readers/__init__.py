@@ -121,6 +121,9 @@ class Fact:
     hints: tuple[str, ...] = field(default=())
     #: the register the value is written to (``UR5``, ``%r37``), when one is
     register: str | None = None
+    #: the target of the code the value is in, as :attr:`Instruction.arch` (PTX ``.target``,
+    #: SASS ``code for sm_90a``), ``None`` when nothing names it
+    arch: str | None = None
 
 
 def iter_text_lines(stream: Iterable[bytes] | Iterable[str]) -> Iterator[str]:

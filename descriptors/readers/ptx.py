@@ -52,7 +52,7 @@ from .knownbits import KnownBits
 from ..words.literals import parse_immediate, split_operands
 from .values import Alternative, ValueSet, combine, join, meet
 
-__all__ = ["read_ptx", "parse_immediate", "mma_operands"]
+__all__ = ["read_ptx", "parse_immediate", "mma_operands", "wgmma_operands"]
 
 _TYPE = re.compile(r"\.([bsu])(8|16|32|64)\b")
 _REG = re.compile(r"%[A-Za-z_$][\w$]*(?:\.[xyzw])?\Z")
@@ -592,7 +592,7 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:  
                 store(d, alts, here, step=d in stepped and len(defs) == 1 and bool(alts)
                       and alts[0].bits.width == 64)
             for col, kb in st.facts:
-                yield Fact(line, col, kb, "immediate", st.text, "ptx")
+                yield Fact(line, col, kb, "immediate", st.text, "ptx", arch=arch)
             continue
         # a predicated write may not happen
         results = st.fixed
@@ -623,7 +623,7 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:  
                     assumed.discard(d)
         # constants the code materialises (for dump)
         for col, kb in st.facts:
-            yield Fact(line, col, kb, "immediate", st.text, "ptx")
+            yield Fact(line, col, kb, "immediate", st.text, "ptx", arch=arch)
 
 
 def _def_width(st: _Stmt) -> int:
@@ -710,6 +710,15 @@ def mma_operands(ins: Instruction) -> dict[str, Operand]:
     if ws and len(ops) > i + 2:
         out["zcm"] = ops[i + 2]
     return out
+
+
+def wgmma_operands(ins: Instruction) -> dict[str, Operand]:
+    """The matrix descriptor operands of a PTX ``wgmma.mma_async`` by role: ``a_desc`` (absent
+    when A comes from registers, a ``{...}`` vector) and ``b_desc``.  Operand order (PTX ISA
+    9.7.15.5.2; ``.sp`` 9.7.15.6): ``d, a-desc|a, b-desc, ...``, ``d`` a ``{...}`` vector."""
+    ops = [o for o in ins.operands if not o.text.startswith("{")]
+    a_from_registers = sum(o.text.startswith("{") for o in ins.operands) > 1
+    return dict(zip(("b_desc",) if a_from_registers else ("a_desc", "b_desc"), ops))
 
 
 def read_ptx(lines: Iterable[str]) -> Iterator[Instruction | Fact]:

@@ -79,7 +79,7 @@ from .values import Alternative, ValueSet, join, meet, single
 __all__ = ["read_sass", "SASS_MMA", "SASS_SCALE_VEC", "SASS_4X", "SASS_4X_SUFFIXES", "mma_kinds",
            "is_4x", "SASS_TMEM_SHAPES", "SASS_TMEM_REDUCTIONS", "SASS_CTA_GROUP", "TmemAccess",
            "tmem_access", "cta_group", "instruction", "SASS_WGMMA", "WgmmaDescriptor",
-           "wgmma_descriptors"]
+           "wgmma_descriptors", "wgmma_operands"]
 
 #: SASS MMA opcode -> candidate kinds (observed with nvcc 13.0 for sm_100a; the table above).
 #: Block-scaled kinds carry a scale ``tmem[..]`` operand.
@@ -314,11 +314,10 @@ class _Ins:
             self._dests = tuple(_dests(self))
         return self._dests
 
-    @property
-    def facts(self) -> tuple[Fact, ...]:
-        """The immediates it materialises, for ``dump``: every constant a move (``MOV``,
-        ``UMOV``, ``MOV32I``, ``IMAD.MOV d, RZ, RZ, s``) writes, ``RZ`` too; other
-        opcodes' immediates from 0x10000 up."""
+    def facts(self, arch: str | None = None) -> tuple[Fact, ...]:
+        """The immediates it materialises (in code for target ``arch``), for ``dump``: every
+        constant a move (``MOV``, ``UMOV``, ``MOV32I``, ``IMAD.MOV d, RZ, RZ, s``) writes,
+        ``RZ`` too; other opcodes' immediates from 0x10000 up."""
         ds = self.dests
         op = self.op
         base = op.split(".", 1)[0]
@@ -334,7 +333,7 @@ class _Ins:
                                                                 moved else None)
             if imm is not None and (imm > 0xFFFF or moved):
                 out += (Fact(self.line, c, KnownBits.const(imm, 32), "immediate",
-                             self.text, "sass", register=ds[0]),)
+                             self.text, "sass", register=ds[0], arch=arch),)
         return out
 
     @property
@@ -961,7 +960,7 @@ def _analyse(fn: _Function, arch: str | None, name: str | None,
     for i in sorted(set(checked) | material):
         ins = fn.ins(i)
         if i in material:
-            yield from ins.facts
+            yield from ins.facts(arch)
         got = checked.get(i)
         if got is None:
             continue
@@ -1118,7 +1117,15 @@ def read_sass(lines: Iterable[str], first_line: int = 1, *,
         kind, item = got_other
         if kind == "header":
             _arch_of(line, lineno, state)
-            arch, reason = _arch(state)
+            target = _arch(state)
+            if target[0] != arch and fn.matches:
+                # a fatbin's next member starts with its header lines (``arch = sm_100a``,
+                # ``code for sm_100a``) before its first ``Function :``: what was read so far
+                # is the previous member's code, on the previous target
+                yield from _analyse(fn, arch, name, reason, facts)
+                fn = _Function()
+                add = fn.add
+            arch, reason = target
         elif kind == "function":
             yield from _analyse(fn, arch, name, reason, facts)
             fn, name = _Function(), str(item)
@@ -1181,3 +1188,15 @@ def wgmma_descriptors(opcode: str, operands: Iterable[str]) -> tuple[WgmmaDescri
     out.append(WgmmaDescriptor("b_desc", texts[at], (_pair(base, 2) or base, _pair(base, 3) or base),  # type: ignore[index]
                                "MN" if "tnspB" in quals else "K"))
     return tuple(out)
+
+
+def wgmma_operands(ins: Instruction) -> tuple[tuple[WgmmaDescriptor, Operand], ...]:
+    """The descriptors a wgmma instruction that :func:`read_sass` read takes, each with its
+    operand: A's is the ``gdesc[URn]`` operand (the pair URn:URn+1, absent when A comes from
+    registers), B's the operand the reader appends after the written ones (URn+2:URn+3, text
+    ``gdesc[URn].B``).  What ``lint`` judges and ``dump`` names; ``()`` for another opcode."""
+    descs = wgmma_descriptors(ins.opcode, [o.text for o in ins.operands])
+    if not descs:
+        return ()
+    gdesc = [o for o in ins.operands if o.text.startswith("gdesc[") and o.value is not None]
+    return tuple(zip(descs, gdesc[-len(descs):]))

@@ -1,4 +1,5 @@
-"""Find and explain tcgen05 descriptors in what a debugger, a printf or a SASS listing shows.
+"""Find and explain tensor-core descriptors -- tcgen05's, and sm_90a's wgmma matrix descriptor --
+in what a debugger, a printf, a PTX module or a SASS listing shows.
 
 ``scan(text)`` reads text (``str`` or ``bytes``) and returns one :class:`DumpFinding` per word
 that reads as a descriptor; ``scan_lines(lines)`` does the same as a streaming generator in
@@ -17,14 +18,17 @@ styles are recognised:
   instruction in the first 64 lines): read by :mod:`descriptors.readers.ptx`, which follows
   the data flow; the immediates the code materialises (nvcc writes descriptors as decimal
   immediates: ``mov.b32 %r37, 138413200;``, ``or.b64 %rd2, %rd10, 4611756662049538048;``) and
-  the constant operands of ``tcgen05.mma`` are classified, an immediate that reaches an MMA
-  operand named by it (family, and the instruction's kind for an instruction descriptor);
+  the constant operands of ``tcgen05.mma`` and ``wgmma.mma_async`` are classified, an
+  immediate that reaches an MMA operand named by it (family, and the instruction's kind for
+  an instruction descriptor; a-desc/b-desc of ``wgmma.mma_async``: a wgmma word);
 * SASS listings (cuobjdump ``-sass`` / nvdisasm lines such as
   ``/*0080*/  UMOV UR5, 0x8400490 ;  /* 0x0840049000057882 */``): immediates moved into
   registers (``UMOV``, ``MOV``, ``MOV32I``, ``IMAD.MOV``), followed through register copies
   until the register is overwritten; a ``UTCHMMA``/``UTCQMMA``/``UTCOMMA``/``UTCIMMA`` line
   that reads a register as ``gdesc[URk]`` (shared memory descriptor in the pair URk:URk+1),
-  ``idesc[URk]`` or ``tmem[URk]`` says what the value is.
+  ``idesc[URk]`` or ``tmem[URk]`` says what the value is, and so does a Hopper
+  ``HGMMA``/``IGMMA``/``QGMMA``/``BGMMA`` line's ``gdesc[URk]``: A's wgmma word in URk:URk+1
+  (unless A comes from registers), B's in URk+2:URk+3 (``gdesc[URk] (A)``, ``(B)``).
 
 The line recognisers live in :mod:`descriptors.readers` (``gdb``, ``printf``, ``sass`` whose
 :func:`~descriptors.readers.sass.instruction_fact` turns each SASS line into a fact -- a constant
@@ -32,9 +36,18 @@ moved into a register, a copy, registers overwritten, an MMA's descriptor operan
 ``ptx`` whose data flow also feeds ``descgen lint``); this module keeps the state across lines
 (register pairs, printed expressions, SASS registers awaiting their MMA) and the scoring.
 
-Each word is classified against every family its size allows, using the layouts of
-:mod:`descriptors.words.layouts` (the fixed-constant and reserved fields, never hand-written bit
-positions) and the validators of :mod:`descriptors.rules.validate`:
+Each word is classified against every family its size allows on the target, using the layouts
+of :mod:`descriptors.words.layouts` (the fixed-constant and reserved fields, never hand-written
+bit positions) and the validators of :mod:`descriptors.rules.validate`.  The target is ``arch``
+(``--arch``), else the one the code names (SASS ``code for sm_90a``, PTX ``.target``: the
+readers' ``arch`` of each fact and instruction, so a fatbin's members keep theirs), else
+:data:`DEFAULT_ARCH`.  On sm_90a the words are wgmma matrix descriptors (PTX ISA 9.7.15.5.1)
+and nothing else -- Hopper has no tcgen05 smem, idesc, zero-column mask or TMEM address --
+and a shared memory descriptor named by the text or ``as_="smem"`` is that word; on the
+tcgen05 targets the wgmma word is read only where the text names it (an ``HGMMA`` operand, a
+name such as ``wgmma_desc``) or ``as_="wgmma"`` asks, judged on sm_90a when no target is named
+(its only target) and on the named one otherwise (``wgmma.target`` then says it is no word of
+that target):
 
 ======================  =============================================================  =====
 reading                 structure required                                              base
@@ -49,18 +62,28 @@ reading                 structure required                                      
 ``zcm``    (64-bit)     reserved bits 0 (0.35 with the non-zero-mask bit set, else      0.35
                         0.10: an all-zero mask is what most small values look like)
 ``tmem``   (32-bit)     lane < 128 and column < 512 -- true of most small integers      0.20
+``wgmma``  (64-bit)     sm_90a only: the layout's unused fields are 0 (it has no        0.55
+                        fixed constant)
+``wgmma``  upper half   the same for the fields of the upper 32 bits (SBO, base         0.35
+(32-bit)                offset, swizzle: the half nvcc materialises as a constant,
+                        ``UMOV UR7, 0x40000040``; start address and LBO are computed)
 ======================  =============================================================  =====
 
 Adjustments: a shared memory descriptor gains 0.20 for a swizzled layout and 0.10 for a stride
 (SBO) of at most 32 KiB, and loses 0.25 for an SBO of 64 KiB or more (what a pointer whose bits
-happen to fit the layout looks like); a structurally matching word loses 0.15 per rule it
-breaks.  Evidence in the text raises the family it names: a specific name (``adesc``,
-``b_desc``, ``idesc``, ``taddr``, ``tmem_addr``, ``zcm`` ...) +0.30, a generic one (``desc``,
-``mask``) +0.15, a SASS MMA operand the register feeds +0.35, ``as_=`` (``--as``) +0.30.  A
-family named by specific evidence or ``as_`` is read even when its structure does not hold
-(base 0.10): that is how a broken descriptor (``adesc`` with the 0b001 constant missing) is
-shown with its errors.  Confidence is clamped to 0.01..0.99 and labelled ``high`` (>= 0.75),
-``medium`` (>= 0.50) or ``low``.  A word is reported when its best reading reaches
+happen to fit the layout looks like); a wgmma word takes the same adjustments and loses 0.20
+more for no stride at all (SBO 0: what small integers and sign masks such as ``0x80000000``
+look like, which fit a layout without a fixed constant); a structurally matching word loses
+0.15 per rule it breaks.  Evidence in the text raises the family it names: a specific name
+(``adesc``, ``b_desc``, ``idesc``, ``taddr``, ``tmem_addr``, ``zcm``, ``wgmma_desc`` ...; on
+sm_90a a shared memory descriptor's name means the wgmma word) +0.30, a generic one
+(``desc``, ``mask``) +0.15, an MMA operand the value feeds (SASS ``UTC*MMA``, ``HGMMA`` ...;
+PTX ``tcgen05.mma``, ``wgmma.mma_async``) +0.35, ``as_=`` (``--as``) +0.30.  A family named by
+specific evidence or ``as_`` is read even when its structure does not hold (base 0.10): that
+is how a broken descriptor (``adesc`` with the 0b001 constant missing) is shown with its
+errors, and a wgmma word with an unused bit set with its ``wgmma.reserved`` warning.
+Confidence is clamped to 0.01..0.99 and labelled ``high`` (>= 0.75), ``medium`` (>= 0.50) or
+``low``.  A word is reported when its best reading reaches
 ``min_confidence`` (0.50 by default) or specific evidence names that reading; everything else
 is skipped silently.
 
@@ -96,17 +119,16 @@ from ..words.bits import Field, Layout
 from ..words.codec import Decoded, decode
 from ..words.enums import KINDS, kind_named
 from ..errors import ParameterError, shorten
-from ..words.layouts import IDESC, LAYOUTS, SMEM, TMEM, ZCM
+from ..words.layouts import IDESC, LAYOUTS, SMEM, TMEM, WGMMA, ZCM
 from .printer import to_json
 from ..readers import SASS_FUNCTION, SASS_INSTRUCTION, gdb, printf
 from ..rules.validate import TMEM_COLUMNS as _TMEM_COLUMNS
 from ..rules.validate import TMEM_LANES as _TMEM_LANES
-from ..rules.validate import SHAPES, Finding, is_valid, validate
-from ..rules.validate import TCGEN05_ARCHES as ARCHES  # sm_90a code is not read yet
+from ..rules.validate import ARCHES, SHAPES, WORD_ARCHES, Finding, is_valid, validate
 
 __all__ = [
     "Candidate", "DumpFinding", "scan", "scan_lines", "scan_stream", "iter_lines", "classify",
-    "MAX_LINE", "WINDOW", "DEFAULT_MIN_CONFIDENCE", "FAMILIES",
+    "MAX_LINE", "WINDOW", "DEFAULT_MIN_CONFIDENCE", "FAMILIES", "DEFAULT_ARCH",
 ]
 
 #: Characters of a line that are scanned; the rest of a longer line is ignored.
@@ -122,7 +144,30 @@ _CONTEXTS = 64
 #: Confidence from which a word is reported without evidence in the text.
 DEFAULT_MIN_CONFIDENCE = 0.5
 #: Descriptor families, in the order ties are broken.
-FAMILIES = ("smem", "idesc", "zcm", "tmem")
+FAMILIES = ("smem", "idesc", "zcm", "tmem", "wgmma")
+#: The target a word is read for when neither the options nor the input name one (a log); a
+#: word of another target (wgmma, named by the text or ``as_``) is then judged on its own
+#: (:data:`descriptors.rules.validate.WORD_ARCHES`: sm_90a).
+DEFAULT_ARCH = "sm_100a"
+
+
+@lru_cache(maxsize=None)
+def _families(arch: str | None) -> tuple[str, ...]:
+    """The families whose words exist on ``arch`` (``None``: :data:`DEFAULT_ARCH`), in
+    :data:`FAMILIES` order: tcgen05's smem, idesc, zcm and tmem on sm_100a and later, the wgmma
+    matrix descriptor alone on sm_90a (:data:`~descriptors.rules.validate.WORD_ARCHES`)."""
+    target = arch or DEFAULT_ARCH
+    return tuple(f for f in FAMILIES if target in WORD_ARCHES[f])
+
+
+@lru_cache(maxsize=None)
+def _on_arch(family: str | None, arch: str | None) -> str | None:
+    """``family`` as the target reads it: a shared memory descriptor (``smem``: a name such as
+    ``adesc``, ``--as smem``) is sm_90a's wgmma matrix descriptor, as ``--arch sm_90a`` reads
+    ``smem`` in every command; every other family is itself."""
+    if family == "smem" and "smem" not in _families(arch) and "wgmma" in _families(arch):
+        return "wgmma"
+    return family
 
 #: A general or uniform register holds 32 bits; a 64-bit value lives in an aligned pair.
 REGISTER_BITS = 32
@@ -137,12 +182,15 @@ _BASE_IDESCE_TMEM = 0.60
 _BASE_ZCM = 0.35
 _BASE_ZCM_ALL_ZERO = 0.10
 _BASE_TMEM = 0.20
+_BASE_WGMMA = 0.55
+_BASE_WGMMA_UPPER = 0.35
 _BASE_BROKEN = 0.10
 _SWIZZLED = 0.20
 _SHORT_STRIDE = 0.10
 _LONG_STRIDE = -0.25
 _SHORT_STRIDE_MAX = 32 * 1024
 _LONG_STRIDE_MIN = 64 * 1024
+_NO_STRIDE = -0.20
 _PER_ERROR = -0.15
 _STRONG_NAME = 0.30
 _WEAK_NAME = 0.15
@@ -172,6 +220,10 @@ def _fixed(layout: Layout, fields: Iterable[Field] | None = None) -> tuple[int, 
 _SMEM_FIXED = _fixed(SMEM)
 _SMEM_UPPER_FIELDS = tuple(f for f in SMEM.fields if f.lsb >= REGISTER_BITS)
 _SMEM_UPPER_FIXED = tuple(x >> REGISTER_BITS for x in _fixed(SMEM, _SMEM_UPPER_FIELDS))
+#: The wgmma matrix descriptor's unused bits (all 0), of the word and of its upper half.
+_WGMMA_FIXED = _fixed(WGMMA)
+_WGMMA_UPPER_FIELDS = tuple(f for f in WGMMA.fields if f.lsb >= REGISTER_BITS)
+_WGMMA_UPPER_FIXED = tuple(x >> REGISTER_BITS for x in _fixed(WGMMA, _WGMMA_UPPER_FIELDS))
 _ZCM_FIXED = _fixed(ZCM)
 #: Per instruction-descriptor layout: (reserved mask, value).
 _IDESC_CHECK = {name: _fixed(lay) for name, lay in LAYOUTS.items() if name.startswith("idesc")}
@@ -205,6 +257,10 @@ def _describe_fixed(fields: Iterable[Field]) -> str:
 
 _SMEM_STRUCTURE = _describe_fixed(SMEM.fields)
 _SMEM_UPPER_STRUCTURE = _describe_fixed(_SMEM_UPPER_FIELDS)
+_WGMMA_STRUCTURE = _describe_fixed(WGMMA.fields)
+_WGMMA_UPPER_STRUCTURE = _describe_fixed(_WGMMA_UPPER_FIELDS)
+#: What the upper half of a 64-bit family is the upper half of.
+_HALF_OF = {"smem": "a shared memory descriptor", "wgmma": "a wgmma matrix descriptor"}
 
 
 # ---------------------------------------------------------------- results
@@ -216,7 +272,8 @@ class Candidate:
 
     ``form`` is ``"word"`` (the word is the descriptor), ``"idescE"`` (an instruction
     descriptor in the upper half of a 64-bit value whose lower half is 0 or a TMEM address) or
-    ``"upper"`` (a 32-bit register holding the upper half of a shared memory descriptor).
+    ``"upper"`` (a 32-bit register holding the upper half of a shared memory descriptor, or of
+    sm_90a's wgmma matrix descriptor).
     ``word`` is the descriptor word that was decoded (``decoded``) and validated
     (``findings``); ``evidence`` lists what in the text raised the confidence.
     """
@@ -256,7 +313,7 @@ class Candidate:
         if self.form == "idescE":
             return f"idesc (idescE upper half) {text}"
         if self.form == "upper":
-            return f"smem (upper half) {text}"
+            return f"{self.descriptor} (upper half) {text}"
         return f"{self.descriptor} {text}"
 
     def to_dict(self) -> dict[str, Any]:
@@ -354,12 +411,12 @@ def _summary(d: Decoded) -> str:
             extra.append(f"max shift {v['max_shift']}")
         tail = (", " + ", ".join(extra)) if extra else ""
         return f"kind::{d.kind} {types} M={v['m']} N={v['n']} K={v['k']}{tail}"
-    if d.descriptor == "smem":
+    if d.descriptor == "smem" or d.descriptor == "wgmma":
         text = (f"swizzle {v['swizzle'] or 'invalid'}, start {v['start_address_bytes']:#x}, "
                 f"LBO {v['leading_byte_offset_bytes']} B, SBO {v['stride_byte_offset_bytes']} B")
         if v["base_offset"]:
             text += f", base offset {v['base_offset']}"
-        if v["lbo_mode"] != "relative":
+        if v.get("lbo_mode", "relative") != "relative":  # (wgmma has no LBO mode)
             text += f", LBO {v['lbo_mode']}"
         return text
     if d.descriptor == "zcm":
@@ -387,14 +444,17 @@ class _Base:
     order: tuple[Any, ...]
 
 
+_FORMS_32 = (("idesc", "word"), ("tmem", "word"), ("smem", "upper"), ("wgmma", "upper"))
+_FORMS_64 = (("smem", "word"), ("zcm", "word"), ("idesc", "idescE"), ("wgmma", "word"))
+_FORMS_64_NARROW = (*_FORMS_64, ("idesc", "word"), ("tmem", "word"))
+
+
 def _forms(size: int, word: int, narrow: bool) -> tuple[tuple[str, str], ...]:
-    """(family, form) pairs a word of ``size`` bits can be read as."""
+    """(family, form) pairs a word of ``size`` bits can be read as, whatever the target
+    (:func:`_structural` reads those of the target's families)."""
     if size == 32:
-        return (("idesc", "word"), ("tmem", "word"), ("smem", "upper"))
-    forms: tuple[tuple[str, str], ...] = (("smem", "word"), ("zcm", "word"), ("idesc", "idescE"))
-    if narrow and word <= _REGISTER_MAX:
-        forms += (("idesc", "word"), ("tmem", "word"))
-    return forms
+        return _FORMS_32
+    return _FORMS_64_NARROW if narrow and word <= _REGISTER_MAX else _FORMS_64
 
 
 def _penalised(base: float, findings: list[Finding]) -> float:
@@ -487,7 +547,8 @@ def _idesc_kinds(word: int, kind: str | None) -> list[str]:
     return out
 
 
-def _valid_idesc(word: int, kind: str | None, arch: str) -> list[tuple[Decoded, list[Finding]]]:
+def _valid_idesc(word: int, kind: str | None,
+                 arch: str | None) -> list[tuple[Decoded, list[Finding]]]:
     out = []
     context = _context(kind)
     for k in _idesc_kinds(word, kind):
@@ -521,14 +582,47 @@ def _smem_plausibility(d: Decoded) -> tuple[float, list[str]]:
     return score, why
 
 
-def _structural(word: int, size: int, as_: str | None, kind: str | None, arch: str,
+def _wgmma_plausibility(d: Decoded) -> tuple[float, list[str]]:
+    """:func:`_smem_plausibility`, and a word with no stride (SBO 0) loses
+    :data:`_NO_STRIDE`: the wgmma word has no fixed constant (tcgen05's 0b001 at bits 46-48),
+    so small integers and sign masks (``0x80000000``) fit its structure."""
+    score, why = _smem_plausibility(d)
+    if not d.values["stride_byte_offset_bytes"]:
+        score += _NO_STRIDE
+        why.append(f"no stride (SBO 0): what small integers and sign masks look like, and a "
+                   f"wgmma word has no fixed constant to tell them apart ({_NO_STRIDE:+.2f})")
+    return score, why
+
+
+def _structural(word: int, size: int, as_: str | None, kind: str | None, arch: str | None,
                 narrow: bool) -> list[_Base]:
-    """Readings whose layout structure holds, with their base confidence."""
+    """Readings whose layout structure holds, with their base confidence: of the families of
+    the target (:func:`_families`), or of ``as_`` alone."""
     out: list[_Base] = []
+    wanted = (as_,) if as_ is not None else _families(arch)
     for family, form in _forms(size, word, narrow):
-        if as_ is not None and family != as_:
+        if family not in wanted:
             continue
-        if family == "smem" and form == "word":
+        if family == "wgmma":
+            upper = form == "upper"
+            mask, value = _WGMMA_UPPER_FIXED if upper else _WGMMA_FIXED
+            if word & mask != value:
+                continue
+            full = word << REGISTER_BITS if upper else word
+            d = decode("wgmma", full)
+            findings = validate("wgmma", full, arch=arch)
+            bonus, why = _wgmma_plausibility(d)
+            if upper:
+                base = _BASE_WGMMA_UPPER
+                reason = ("upper half of a wgmma matrix descriptor (PTX ISA 9.7.15.5.1): "
+                          + _WGMMA_UPPER_STRUCTURE + "; the lower half (start address, LBO) is "
+                          "not in this word and reads as 0")
+            else:
+                base = _BASE_WGMMA
+                reason = "wgmma matrix descriptor layout (PTX ISA 9.7.15.5.1): " + _WGMMA_STRUCTURE
+            out.append(_Base("wgmma", None, form, full, _penalised(base + bonus, findings),
+                             "; ".join([reason, *why]), tuple(findings), d, True, ()))
+        elif family == "smem" and form == "word":
             mask, value = _SMEM_FIXED
             if word & mask != value:
                 continue
@@ -605,7 +699,8 @@ def _structural(word: int, size: int, as_: str | None, kind: str | None, arch: s
     return out
 
 
-def _broken(family: str, form: str, word: int, kind: str | None, arch: str) -> _Base | None:
+def _broken(family: str, form: str, word: int, kind: str | None,
+            arch: str | None) -> _Base | None:
     """The reading of ``word`` as ``family`` when its structure does not hold (named by the
     text or forced): the reading breaking the fewest rules, with its errors."""
     if family == "idesc":
@@ -627,20 +722,45 @@ def _broken(family: str, form: str, word: int, kind: str | None, arch: str) -> _
     d = decode(family, full)
     findings = validate(family, full, arch=arch)
     errors = [f for f in findings if f.severity == "error"]
-    what = "upper half of a shared memory descriptor" if form == "upper" else family
-    reason = (f"read as {what} although it breaks {len(errors)} rule(s)"
-              + (f", e.g. {errors[0].field or errors[0].rule}: {errors[0].message}" if errors else ""))
+    what = f"upper half of {_HALF_OF[family]}" if form == "upper" else family
+    if errors or family != "wgmma":
+        reason = (f"read as {what} although it breaks {len(errors)} rule(s)"
+                  + (f", e.g. {errors[0].field or errors[0].rule}: {errors[0].message}"
+                     if errors else ""))
+    else:  # unused bits set: a warning, not a broken rule (an H100 ignores them)
+        warning = next((f for f in findings if f.severity == "warning"), None)
+        reason = (f"read as {what} although its unused bits are not all 0"
+                  + (f": {warning.field or warning.rule}: {warning.message}" if warning else ""))
     return _Base(family, None, form, full, _BASE_BROKEN, reason, tuple(findings), d, False, ())
 
 
 _NON_ZERO_MASK = ZCM.by_name["non_zero_mask"]
 
 
-def _possible(word: int, size: int, narrow: bool, min_confidence: float) -> bool:
+def _wgmma_possible(word: int, size: int, min_confidence: float) -> bool:
+    """:func:`_possible` for the wgmma matrix descriptor (a 64-bit word, or a 32-bit upper
+    half)."""
+    if size == 32:
+        (mask, value), base, full = _WGMMA_UPPER_FIXED, _BASE_WGMMA_UPPER, word << REGISTER_BITS
+    else:
+        (mask, value), base, full = _WGMMA_FIXED, _BASE_WGMMA, word
+    if word & mask != value or base + _SWIZZLED + _SHORT_STRIDE < min_confidence:
+        return False
+    return base + _wgmma_plausibility(decode("wgmma", full))[0] >= min_confidence
+
+
+def _possible(word: int, size: int, narrow: bool, min_confidence: float,
+              arch: str | None = None) -> bool:
     """Whether some reading of ``word`` can reach ``min_confidence`` without evidence in the
     text: the masks, code tables and the optimistic bonuses of :func:`_structural`, without the
     validators, so that the many words of a dump that are not descriptors are rejected in a few
-    operations (and never fill the caches)."""
+    operations (and never fill the caches).  ``arch`` picks the families (:func:`_families`)."""
+    if arch is not None:
+        fams = _families(arch)
+        if "wgmma" in fams and _wgmma_possible(word, size, min_confidence):
+            return True
+        if "smem" not in fams:
+            return False
     if size == 32 or (narrow and word <= _REGISTER_MAX):
         if size == 32:
             mask, value = _SMEM_UPPER_FIXED
@@ -670,13 +790,14 @@ def _possible(word: int, size: int, narrow: bool, min_confidence: float) -> bool
 
 
 @lru_cache(maxsize=1 << 14)
-def _bases(word: int, size: int, as_: str | None, kind: str | None, arch: str,
+def _bases(word: int, size: int, as_: str | None, kind: str | None, arch: str | None,
            narrow: bool) -> tuple[_Base, ...]:
     return tuple(_structural(word, size, as_, kind, arch, narrow))
 
 
 @lru_cache(maxsize=1 << 12)
-def _broken_cached(family: str, form: str, word: int, kind: str | None, arch: str) -> _Base | None:
+def _broken_cached(family: str, form: str, word: int, kind: str | None,
+                   arch: str | None) -> _Base | None:
     return _broken(family, form, word, kind, arch)
 
 
@@ -684,7 +805,8 @@ def _broken_cached(family: str, form: str, word: int, kind: str | None, arch: st
 Hint = tuple[str, float, bool, str]
 
 
-def _check_options(as_: str | None, kind: str | None, arch: str) -> tuple[str | None, str | None]:
+def _check_options(as_: str | None, kind: str | None,
+                   arch: str | None) -> tuple[str | None, str | None]:
     if as_ is not None and (not isinstance(as_, str) or as_ not in FAMILIES):
         raise ParameterError(f"unknown descriptor {shorten(as_)}; descriptors: "
                              + ", ".join(FAMILIES))
@@ -695,19 +817,23 @@ def _check_options(as_: str | None, kind: str | None, arch: str) -> tuple[str | 
         if as_ not in (None, "idesc"):
             raise ParameterError(f"kind applies to idesc only, not {as_}")
         kind = k.name
-    if arch not in ARCHES:
+    if arch is not None and (not isinstance(arch, str) or arch not in ARCHES):
         raise ParameterError(f"unknown architecture {shorten(arch)}; known: " + ", ".join(ARCHES))
     return as_, kind
 
 
 def classify(word: int, size: int = 32, *, hints: Iterable[Hint] = (), as_: str | None = None,
-             kind: str | None = None, arch: str = "sm_100a", narrow: bool = True) -> list[Candidate]:
+             kind: str | None = None, arch: str | None = DEFAULT_ARCH,
+             narrow: bool = True) -> list[Candidate]:
     """Every plausible reading of ``word`` (a ``size``-bit value found in a dump), best first.
 
     ``hints`` are evidence from the text, ``(family, bonus, strong, why)``; ``as_`` restricts
     the readings to one family and raises its confidence, ``kind`` fixes the instruction
-    descriptor's kind.  ``narrow`` lets a 64-bit value whose upper half is 0 be read as a 32-bit
-    descriptor too.  Raises :class:`ParameterError` for an unknown family, kind or arch."""
+    descriptor's kind.  ``arch`` is the target: its families are read (sm_90a: the wgmma
+    matrix descriptor, which ``smem`` then names; ``None``: :data:`DEFAULT_ARCH`'s, a word of
+    another target judged on its own).  ``narrow`` lets a 64-bit value whose upper half is 0 be
+    read as a 32-bit descriptor too.  Raises :class:`ParameterError` for an unknown family,
+    kind or arch."""
     as_, kind = _check_options(as_, kind, arch)
     if size not in (32, 64) or word.__class__ is not int or not 0 <= word < (1 << size):
         raise ParameterError(f"word must be an integer of {size} bits (size is 32 or 64)")
@@ -734,10 +860,11 @@ def _reported(cands: Sequence[Candidate], hints: Iterable[tuple[Any, ...]],
 
 @lru_cache(maxsize=1 << 12)
 def _candidates(word: int, size: int, hints: tuple[Hint, ...], as_: str | None,
-                kind: str | None, arch: str, narrow: bool) -> tuple[Candidate, ...]:
+                kind: str | None, arch: str | None, narrow: bool) -> tuple[Candidate, ...]:
     """The readings of a word with the evidence of the text applied, best first.  Scoring is
     cached on the kinds of evidence; the sentences saying where it came from (which line, which
     name) are attached afterwards, so that repeated words hit the cache."""
+    as_ = _on_arch(as_, arch)
     scored = _scored(word, size, _signature(hints), as_, kind, arch, narrow)
     if not hints and as_ is None:
         return scored
@@ -791,7 +918,8 @@ def _with_evidence(scored: tuple[Candidate, ...], hints: tuple[Hint, ...], as_: 
 
 @lru_cache(maxsize=1 << 14)
 def _scored(word: int, size: int, signature: tuple[tuple[str, float, bool], ...],
-            as_: str | None, kind: str | None, arch: str, narrow: bool) -> tuple[Candidate, ...]:
+            as_: str | None, kind: str | None, arch: str | None,
+            narrow: bool) -> tuple[Candidate, ...]:
     bases = list(_bases(word, size, as_, kind, arch, narrow))
     forms = _forms(size, word, narrow)
     named = {family for family, _bonus, strong in signature if strong}
@@ -800,6 +928,13 @@ def _scored(word: int, size: int, signature: tuple[tuple[str, float, bool], ...]
     for family in named:
         if any(b.descriptor == family for b in bases):
             continue
+        if as_ is None and family not in _families(arch):
+            # a word of another target that the text names (an HGMMA operand in a listing
+            # that names no target): its structural readings, judged on ``arch``
+            own = _bases(word, size, family, kind, arch, narrow)
+            if own:
+                bases += own
+                continue
         for fam, form in forms:
             if fam == family:
                 if family == "idesc" and form == "word" and size == 64:
@@ -828,6 +963,7 @@ def _scored(word: int, size: int, signature: tuple[tuple[str, float, bool], ...]
 # ---------------------------------------------------------------- hints from names
 
 _STRONG_NAMES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("wgmma", ("wgmma", "gmmadesc")),  # before smem's: "gmmadesc" holds "adesc"
     ("idesc", ("idesc", "instrdesc", "instdesc", "instructiondesc")),
     ("tmem", ("taddr", "tmem")),
     ("zcm", ("zcm", "zerocol", "zcol", "colmask", "zeromask")),
@@ -847,14 +983,17 @@ def _strong(name: str) -> bool:
 
 
 @lru_cache(maxsize=4096)
-def _name_hints(name: str) -> tuple[Hint, ...]:
+def _name_hints(name: str, arch: str | None = None) -> tuple[Hint, ...]:
+    """The evidence a name gives its value, on target ``arch`` (sm_90a: a shared memory
+    descriptor's name, ``adesc``, names the wgmma matrix descriptor, :func:`_on_arch`)."""
     key = "".join(ch for ch in name.lower() if ch.isalnum())
     for family, needles in _STRONG_NAMES:
         if any(n in key for n in needles):
-            return ((family, _STRONG_NAME, True, f"the text names it {name!r}"),)
-    for families, needle in _WEAK_NAMES:
+            return ((_on_arch(family, arch), _STRONG_NAME, True, f"the text names it {name!r}"),)
+    for fams, needle in _WEAK_NAMES:
         if needle in key:
-            return tuple((f, _WEAK_NAME, False, f"the text calls it {name!r}") for f in families)
+            return tuple((_on_arch(f, arch), _WEAK_NAME, False, f"the text calls it {name!r}")
+                         for f in fams)
     return ()
 
 
@@ -897,7 +1036,7 @@ class _Entry:
 
 
 class _Scanner:
-    def __init__(self, as_: str | None, kind: str | None, arch: str, min_confidence: float,
+    def __init__(self, as_: str | None, kind: str | None, arch: str | None, min_confidence: float,
                  window: int) -> None:
         self.as_, self.kind, self.arch = as_, kind, arch
         self.min_confidence = min_confidence
@@ -997,7 +1136,7 @@ class _Scanner:
         if hit is None:
             if len(memo) >= _MEMO_SIZE:
                 memo.clear()
-            hit = memo[key] = _possible(word, size, narrow, self.min_confidence)
+            hit = memo[key] = _possible(word, size, narrow, self.min_confidence, self.arch)
         return hit
 
     def register_entry(self, lineno: int, reg_file: str, index: int, digits: str,
@@ -1079,11 +1218,12 @@ class _Scanner:
                 if register is None and (name is None or not _strong(name)):
                     continue
                 self.found(lineno, source, register, name, text, word, size,
-                           _name_hints(name) if name else ())
+                           _name_hints(name, self.arch) if name else ())
         elif ("=" in line or ":" in line) and printf.has_hint_word(line):
             for start, text, word, size, name in printf.named_decimal_words(line):
                 if start not in spans and _strong(name):
-                    self.found(lineno, source, None, name, text, word, size, _name_hints(name))
+                    self.found(lineno, source, None, name, text, word, size,
+                               _name_hints(name, self.arch))
 
     def hex_match(self, m: re.Match[str], context: tuple[str | None, str | None, str]
                   ) -> tuple[int | None, dict[str, Any] | None, tuple[str, int, int] | None]:
@@ -1125,10 +1265,10 @@ class _Scanner:
         if name is not None and gdb.REGISTER_NAME.match(name):
             register, name, hints = register or name.lstrip("$"), None, ()
         else:
-            hints = _name_hints(name) if name else ()
+            hints = _name_hints(name, self.arch) if name else ()
         if name is None:
             name = default_name
-            hints = _name_hints(name) if name else ()
+            hints = _name_hints(name, self.arch) if name else ()
         return register, name, self.readings_of(word, size, hints)
 
     # ------------------------------------------------------------ SASS
@@ -1222,7 +1362,7 @@ _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
 
 def scan_lines(lines: Iterable[str | bytes], *, as_: str | None = None, kind: str | None = None,
-               arch: str = "sm_100a", min_confidence: float = DEFAULT_MIN_CONFIDENCE,
+               arch: str | None = None, min_confidence: float = DEFAULT_MIN_CONFIDENCE,
                window: int = WINDOW) -> Iterator[DumpFinding]:
     """Scan lines (``str``, or ``bytes`` decoded as UTF-8 with replacement) and yield a
     :class:`DumpFinding` per word that reads as a descriptor, in line order, as a stream.
@@ -1230,9 +1370,16 @@ def scan_lines(lines: Iterable[str | bytes], *, as_: str | None = None, kind: st
     Memory stays bounded: a SASS immediate waits at most ``window`` lines for an MMA
     instruction that reads it.  ``as_`` restricts the readings to one family (and raises its
     confidence), ``kind`` fixes the instruction descriptor's kind, ``min_confidence`` is the
-    reporting threshold for words the text does not name.  Raises :class:`ParameterError` for
-    a bad option, before the first line is read."""
+    reporting threshold for words the text does not name.  ``arch`` is the target the words
+    are read for (sm_90a: wgmma matrix descriptors; the tcgen05 targets: tcgen05's words);
+    ``None``: the target the code names (SASS ``code for sm_90a``, PTX ``.target``; each
+    function its own), else :data:`DEFAULT_ARCH`.  Raises :class:`ParameterError` for a bad
+    option (``as_`` a word ``arch`` does not have, too), before the first line is read."""
     as_, kind = _check_options(as_, kind, arch)
+    if arch is not None and as_ is not None and _on_arch(as_, arch) not in _families(arch):
+        raise ParameterError(f"as {as_}: the {as_} word does not exist on {arch} (its "
+                             f"descriptors: {', '.join(_families(arch))}); with no arch given, "
+                             f"a word of another target is judged on its own target")
     if isinstance(lines, (str, bytes)) or not isinstance(lines, Iterable):
         raise ParameterError(f"scan_lines takes an iterable of lines (str or bytes), not "
                              f"{shorten(lines)}; scan() takes one text")
@@ -1279,7 +1426,7 @@ def _decoded_lines(lines: Iterable[str | bytes]) -> Iterator[str]:
         yield line[:MAX_LINE].rstrip("\r\n")  # type: ignore[union-attr]
 
 
-def _scan(lines: Iterable[str | bytes], as_: str | None, kind: str | None, arch: str,
+def _scan(lines: Iterable[str | bytes], as_: str | None, kind: str | None, arch: str | None,
           min_confidence: float, window: int, decoded: bool = False) -> Iterator[DumpFinding]:
     from itertools import chain, islice, repeat
 
@@ -1303,8 +1450,8 @@ _PTX_MMA_CTA = re.compile(r"\.cta_group::([12])")
 _PTX_PLAIN_MEMO = 1 << 14
 
 
-def _scan_code(lines: Iterable[str], dialect: str, as_: str | None, kind: str | None, arch: str,
-               min_confidence: float, window: int, first_line: int = 1
+def _scan_code(lines: Iterable[str], dialect: str, as_: str | None, kind: str | None,
+               arch: str | None, min_confidence: float, window: int, first_line: int = 1
                ) -> Iterator[DumpFinding]:
     """PTX or SASS, through the reader of the dialect (:mod:`descriptors.readers.ptx`,
     :mod:`descriptors.readers.sass`, the same facts ``descgen lint`` judges): the immediates
@@ -1316,67 +1463,79 @@ def _scan_code(lines: Iterable[str], dialect: str, as_: str | None, kind: str | 
     register pair: a constant pair is one 64-bit word at the MMA (its upper half's immediate
     is not reported again); a pair known in part names the immediate of its upper half.  An
     operand no immediate made is reported when it is known: each of its alternatives that is
-    (``selp`` ... ``or``: every word)."""
+    (``selp`` ... ``or``: every word).  Hopper's MMAs (SASS ``HGMMA``/``IGMMA``/``QGMMA``/
+    ``BGMMA``, PTX ``wgmma.mma_async``) name their A and B descriptors alike, as wgmma words.
+    Each word is read for ``arch``, or (``None``) for the target its code names (the
+    reader's ``arch`` of each fact and instruction), else :data:`DEFAULT_ARCH`'s families."""
     from itertools import chain
 
     from ..readers import Fact
-    from ..readers.ptx import mma_operands, read_ptx
+    from ..readers.ptx import mma_operands, read_ptx, wgmma_operands
+    from ..readers.sass import SASS_WGMMA
     from ..readers.sass import mma_kinds as sass_kinds
     from ..readers.sass import read_sass
 
     items = read_ptx(lines) if dialect == "ptx" else read_sass(lines, first_line)
-    # [line, text, word, size, hints, kind, value, register]: value is the known bits of an
-    # MMA operand (its pattern is added to the text when the word is reported), None for an
-    # immediate
+    # [line, text, word, size, hints, kind, value, register, arch]: value is the known bits of
+    # an MMA operand (its pattern is added to the text when the word is reported), None for an
+    # immediate; arch the target the word is read for
     pending: deque[list[Any]] = deque()
     by_line: dict[int, list[list[Any]]] = {}
-    plain: dict[tuple[int, int, str | None], tuple[Candidate, ...] | None] = {}
+    plain: dict[tuple[Any, ...], tuple[Candidate, ...] | None] = {}
     named: dict[tuple[Any, ...], tuple[Any, ...]] = {}
     mma_kinds: dict[str, Any] = {}  # the kinds and context an MMA's opcode names
 
-    def readings(word: int, size: int, k: str | None) -> tuple[Candidate, ...] | None:
+    def target(named_arch: str | None) -> str | None:
+        """The target a word of code for ``named_arch`` (the reader's) is read for."""
+        if arch is not None:
+            return arch
+        return named_arch if named_arch in _KNOWN_ARCHES else None
+
+    def readings(word: int, size: int, k: str | None, here: str | None
+                 ) -> tuple[Candidate, ...] | None:
         """The readings of a word no text names, None when none is reported."""
-        if as_ is None and not _possible(word, size, True, min_confidence):
+        if as_ is None and not _possible(word, size, True, min_confidence, here):
             return None
-        cands = _candidates(word, size, (), as_, kind or k, arch, True)
+        cands = _candidates(word, size, (), as_, kind or k, here, True)
         return cands if _reported(cands, (), min_confidence) else None
 
     def classify(e: list[Any]) -> DumpFinding | None:
-        line, text, word, size, hints, k, value, register = e
+        line, text, word, size, hints, k, value, register, here = e
         if not hints:
-            key = (word, size, k)
+            key = (word, size, k, here)
             cands = plain.get(key, False)
             if cands is False:
                 if len(plain) >= _PTX_PLAIN_MEMO:
                     plain.clear()
-                cands = plain[key] = readings(word, size, k)
+                cands = plain[key] = readings(word, size, k, here)
             if cands is None:
                 return None
         else:
             # the evidence names the line: the readings and which evidence each gets are
             # kept by the kinds of evidence, the sentences attached per occurrence
             kinds = tuple([h[:3] for h in hints])
-            key = (word, size, kinds, k)
+            key = (word, size, kinds, k, here)
+            forced = as_ if as_ is None else _on_arch(as_, here)
             got = named.get(key)
             if got is None:
                 if len(named) >= _PTX_PLAIN_MEMO:
                     named.clear()
-                scored = _scored(word, size, _signature(kinds), as_, kind or k, arch, True)
+                scored = _scored(word, size, _signature(kinds), forced, kind or k, here, True)
                 if not _reported(scored, kinds, min_confidence):
                     got = named[key] = ()
                 else:
                     got = named[key] = (scored, _evidence_plan(
-                        scored, tuple([h[:2] for h in kinds]), as_))
+                        scored, tuple([h[:2] for h in kinds]), forced))
             if not got:
                 return None
-            cands = _with_evidence(got[0], tuple(hints), as_, got[1])
+            cands = _with_evidence(got[0], tuple(hints), forced, got[1])
         if value is not None:
             text = f"{text} = {value.pattern()}"
         return _finding(line, dialect, register, None, text, word, size, tuple(cands))
 
     def add(line: int, text: str, word: int, size: int, hints: list[Hint], k: Any,
-            value: Any, register: str | None) -> None:
-        e = [line, text, word, size, hints, k, value, register]
+            value: Any, register: str | None, here: str | None) -> None:
+        e = [line, text, word, size, hints, k, value, register, here]
         pending.append(e)
         group = by_line.get(line)
         if group is None:
@@ -1399,6 +1558,35 @@ def _scan_code(lines: Iterable[str], dialect: str, as_: str | None, kind: str | 
             if found is not None:
                 yield found
 
+    def ptx_operands(item: Any, operands: dict[str, Any], family_of: dict[str, str],
+                     mma_kind: Any) -> None:
+        """The evidence a PTX MMA gives the words that reach its descriptor operands
+        (``operands``: role -> operand; ``family_of``: role -> family)."""
+        line, here = item.line, target(item.arch)
+        at = f" of {item.opcode} at line {line}"
+        for role, op in operands.items():
+            family = family_of[role]
+            hint: Hint = (family, _MMA_OPERAND, True, "it feeds " + role + at)
+            k = mma_kind if family == "idesc" else None
+            targets = by_line.get(op.origin[0], []) if op.origin else []
+            alternatives = op.judged
+            if alternatives:  # several values: the lines that made each too
+                targets = list(chain(targets, *[
+                    by_line.get(w[0], ()) for w in dict.fromkeys(
+                        [a.origin for a in alternatives])
+                    if w is not None and w != op.origin]))
+            for e in targets:
+                if hint not in e[4]:
+                    e[4].append(hint)
+                    e[5] = k or e[5]
+            if targets:
+                continue
+            # no immediate made it: the operand's word(s), when wholly known
+            for kb in [a.bits for a in alternatives] if alternatives else [op.value]:
+                if kb is not None and kb.is_const:
+                    add(line, op.text, kb.value, 64 if kb.width == 64 else 32, [hint],
+                        k, kb, None, here)
+
     for item in chain(items, (None,)):
         if item is None:  # the end: every word is due
             yield from due(1 << 62)
@@ -1410,11 +1598,13 @@ def _scan_code(lines: Iterable[str], dialect: str, as_: str | None, kind: str | 
                 if item.use == "immediate":
                     v = item.value  # type: ignore[union-attr]
                     add(line, item.text, v.one, 64 if v.width == 64 else 32, [], None, None,
-                        item.register)  # type: ignore[union-attr]
+                        item.register, target(item.arch))  # type: ignore[union-attr]
             elif dialect == "sass":
                 opcode = item.opcode  # type: ignore[union-attr]
                 if opcode.startswith("UTC") and "MMA" in opcode:
-                    _sass_mma(item, sass_kinds, by_line, add)
+                    _sass_mma(item, sass_kinds, by_line, add, target(item.arch))
+                elif opcode.split(".", 1)[0] in SASS_WGMMA:
+                    _sass_wgmma(item, by_line, add, target(item.arch))
             elif item.opcode.startswith("tcgen05.mma"):
                 opcode = item.opcode
                 mma_kind = mma_kinds.get(opcode, False)
@@ -1426,33 +1616,47 @@ def _scan_code(lines: Iterable[str], dialect: str, as_: str | None, kind: str | 
                     mma_kind = mma_kinds[opcode] = _MmaContext(
                         (m.group(1),), int(cta.group(1)) if cta else 1, ".ws" in opcode) \
                         if m and m.group(1) in KINDS else None
-                at = f" of {opcode} at line {line}"
-                for role, op in mma_operands(item).items():  # type: ignore[arg-type]
-                    family = _PTX_ROLE_FAMILY[role]
-                    hint: Hint = (family, _MMA_OPERAND, True, "it feeds " + role + at)
-                    k = mma_kind if family == "idesc" else None
-                    targets = by_line.get(op.origin[0], []) if op.origin else []
-                    alternatives = op.judged
-                    if alternatives:  # several values: the lines that made each too
-                        targets = list(chain(targets, *[
-                            by_line.get(w[0], ()) for w in dict.fromkeys(
-                                [a.origin for a in alternatives])
-                            if w is not None and w != op.origin]))
-                    for e in targets:
-                        if hint not in e[4]:
-                            e[4].append(hint)
-                            e[5] = k or e[5]
-                    if targets:
-                        continue
-                    # no immediate made it: the operand's word(s), when wholly known
-                    for kb in [a.bits for a in alternatives] if alternatives else [op.value]:
-                        if kb is not None and kb.is_const:
-                            add(line, op.text, kb.value, 64 if kb.width == 64 else 32, [hint],
-                                k, kb, None)
+                ptx_operands(item, mma_operands(item), _PTX_ROLE_FAMILY,  # type: ignore[arg-type]
+                             mma_kind)
+            elif item.opcode.startswith("wgmma.mma_async"):
+                ptx_operands(item, wgmma_operands(item),  # type: ignore[arg-type]
+                             _PTX_WGMMA_FAMILY, None)
 
 
-def _sass_mma(item: Any, sass_kinds: Any, by_line: dict[int, list[list[Any]]], add: Any) -> None:
-    """The evidence a SASS MMA gives the words that reach its operands (see
+#: The targets a word can be read for (:data:`~descriptors.rules.validate.ARCHES`).
+_KNOWN_ARCHES = frozenset(ARCHES)
+#: Family a PTX wgmma.mma_async operand tells (descriptors.readers.ptx.wgmma_operands roles).
+_PTX_WGMMA_FAMILY = {"a_desc": "wgmma", "b_desc": "wgmma"}
+
+
+def _operand_lines(op: Any) -> list[int]:
+    """The lines that made the values of an MMA operand: those of the alternatives lint
+    judges (not those only a skipped predicated write leaves), or of its one value."""
+    return sorted({a.origin[0] for a in op.judged if a.origin}) if op.alternatives \
+        else ([op.origin[0]] if op.origin else [])
+
+
+def _pair_operand(op: Any, text: str, pair: str, family: str, at: str, line: int,
+                  by_line: dict[int, list[list[Any]]], add: Any, here: str | None) -> None:
+    """A 64-bit descriptor an MMA reads from the register pair ``pair``: a constant pair is
+    one word at the MMA (the immediates of its halves are not reported again), a pair known
+    in part names the immediate of its upper half."""
+    targets = [e for ln in _operand_lines(op) for e in by_line.get(ln, ()) if e[2] is not None]
+    if op.value.is_const:
+        for e in targets:  # the upper half's immediate: now part of the pair
+            e[2] = None
+        add(line, text, op.value.value, 64, [(family, _MMA_OPERAND, True, f"it feeds {text}{at}")],
+            None, op.value, pair, here)
+        return
+    hint: Hint = (family, _MMA_OPERAND, True, f"it feeds the upper register of {text}{at}")
+    for e in targets:
+        if e[3] == 32 and hint not in e[4]:
+            e[4].append(hint)
+
+
+def _sass_mma(item: Any, sass_kinds: Any, by_line: dict[int, list[list[Any]]], add: Any,
+              here: str | None = None) -> None:
+    """The evidence a SASS tcgen05 MMA gives the words that reach its operands (see
     :func:`_scan_code`)."""
     opcode, line = item.opcode, item.line
     kinds, _block_scaled = sass_kinds(opcode, [o.text for o in item.operands])
@@ -1472,30 +1676,37 @@ def _sass_mma(item: Any, sass_kinds: Any, by_line: dict[int, list[list[Any]]], a
             family, size = "zcm", 64  # the zero-column mask of .ws, a register pair
         else:
             continue
+        if size == 64:
+            reg = text[text.index("[") + 1:text.index("]")] if "[" in text else text
+            _pair_operand(op, text, f"{reg}:{_next_register(reg)}", family, at, line, by_line,
+                          add, here)
+            continue
         hint: Hint = (family, _MMA_OPERAND, True, f"it feeds {text}{at}")
         k = _MmaContext(kinds, 2 if ".2CTA" in opcode else 1, ".WS" in opcode) \
             if family == "idesc" and kinds else None
-        # the lines of the alternatives lint judges (not those only a skipped predicated
-        # write leaves)
-        lines = sorted({a.origin[0] for a in op.judged if a.origin}) if op.alternatives \
-            else ([op.origin[0]] if op.origin else [])
-        targets = [e for ln in lines for e in by_line.get(ln, ()) if e[2] is not None]
-        if size == 64:
-            reg = text[text.index("[") + 1:text.index("]")] if "[" in text else text
-            pair = f"{reg}:{_next_register(reg)}"
-            if op.value.is_const:
-                for e in targets:  # the upper half's immediate: now part of the pair
-                    e[2] = None
-                add(line, text, op.value.value, 64, [hint], None, op.value, pair)
-                continue
-            hint = (family, _MMA_OPERAND, True, f"it feeds the upper register of {text}{at}")
-            targets = [e for e in targets if e[3] == 32]
+        targets = [e for ln in _operand_lines(op) for e in by_line.get(ln, ())
+                   if e[2] is not None]
         for e in targets:
             if hint not in e[4]:
                 e[4].append(hint)
                 e[5] = k or e[5]
-        if not targets and size == 32 and op.value.is_const:
-            add(line, text, op.value.value, 32, [hint], k, op.value, None)
+        if not targets and op.value.is_const:
+            add(line, text, op.value.value, 32, [hint], k, op.value, None, here)
+
+
+def _sass_wgmma(item: Any, by_line: dict[int, list[list[Any]]], add: Any,
+                here: str | None) -> None:
+    """The evidence a SASS ``HGMMA``/``IGMMA``/``QGMMA``/``BGMMA`` gives the words that reach
+    its descriptors (:func:`descriptors.readers.sass.wgmma_operands`: ``gdesc[URn]`` is A in
+    URn:URn+1 unless A comes from registers, and B in URn+2:URn+3), as wgmma words: named
+    ``gdesc[URn] (A)`` and ``gdesc[URn] (B)``."""
+    from ..readers.sass import wgmma_operands
+
+    at = f" of {item.opcode} at line {item.line}"
+    for d, op in wgmma_operands(item):
+        text = f"{op.text.split(']', 1)[0]}] ({'A' if d.name == 'a_desc' else 'B'})"
+        _pair_operand(op, text, ":".join(d.registers), "wgmma", at, item.line, by_line, add,
+                      here)
 
 
 def _next_register(reg: str) -> str:
@@ -1505,7 +1716,8 @@ def _next_register(reg: str) -> str:
     return f"{prefix}{int(digits) + 1}" if digits else reg
 
 
-def _scan_text(lines: Iterable[str | bytes], as_: str | None, kind: str | None, arch: str,
+def _scan_text(lines: Iterable[str | bytes], as_: str | None, kind: str | None,
+               arch: str | None,
                min_confidence: float, window: int) -> Iterator[DumpFinding]:
     scanner = _Scanner(as_, kind, arch, min_confidence, window)
     prefilter = _PREFILTER.search

@@ -83,8 +83,8 @@ from ..readers.knownbits import KnownBits
 from ..words.literals import parse_immediate
 # SASS MMA opcode -> candidate kinds, and the scale vector of block-scaled forms: facts of the
 # SASS text, kept by the reader for lint and dump alike
-from ..readers.sass import (SASS_MMA, SASS_WGMMA, cta_group, is_4x, mma_kinds, tmem_access,
-                            wgmma_descriptors)
+from ..readers.sass import (SASS_MMA, SASS_WGMMA, cta_group, is_4x, mma_kinds, tmem_access)
+from ..readers.sass import wgmma_operands as sass_wgmma_operands
 from ..readers.sass import SASS_SCALE_VEC as _SASS_SCALE_VEC
 from ..readers.values import MAX_ALTERNATIVES, Alternative
 from ..isa.tmem import ALLOC_MIN, check_alloc
@@ -764,10 +764,8 @@ def _check_wgmma(em: _Emitter, ins: Instruction) -> None:
     """``wgmma.mma_async``: its A (when not from registers) and B matrix descriptors, as sm_90a
     wgmma words (PTX ISA 9.7.15.5.1).  The instruction itself is the model's
     (:mod:`descriptors.isa.instructions`)."""
-    ops = [o for o in ins.operands if not o.text.startswith("{")]
-    a_from_registers = sum(o.text.startswith("{") for o in ins.operands) > 1
-    named = [("b_desc", ops[0])] if a_from_registers else list(zip(("a_desc", "b_desc"), ops))
-    for name, op in named[:2]:
+    from ..readers.ptx import wgmma_operands
+    for name, op in wgmma_operands(ins).items():
         if op.value is not None and op.value.width == 64:
             _judge(em, [(name, op)],
                    lambda sub, o, name=name: _check_smem(sub, o, name, "sm_90a", "wgmma"))
@@ -776,10 +774,8 @@ def _check_wgmma(em: _Emitter, ins: Instruction) -> None:
 def _check_sass_wgmma(em: _Emitter, ins: Instruction) -> None:
     """``HGMMA``/``IGMMA``/``QGMMA``/``BGMMA``: the A (when not from registers) and B matrix
     descriptors of ``gdesc[URn]`` (A in URn:URn+1, B in URn+2:URn+3,
-    :func:`descriptors.readers.sass.wgmma_descriptors`) as sm_90a wgmma words."""
-    descs = wgmma_descriptors(ins.opcode, [o.text for o in ins.operands])
-    gdesc = [o for o in ins.operands if o.text.startswith("gdesc[") and o.value is not None]
-    for d, op in zip(descs, gdesc[-len(descs):] if descs else ()):
+    :func:`descriptors.readers.sass.wgmma_operands`) as sm_90a wgmma words."""
+    for d, op in sass_wgmma_operands(ins):
         _judge(em, [(d.name, op)],
                lambda sub, o, name=d.name: _check_smem(sub, o, name, "sm_90a", "wgmma"))
 
