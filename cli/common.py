@@ -77,9 +77,19 @@ WordArchOpt = Annotated[str | None, typer.Option(
     "the wgmma matrix descriptor.", show_default="the word's: sm_100a; sm_90a for wgmma")]
 
 
-def word_for_arch(descriptor: str, arch: str | None) -> tuple[str, str | None]:
+def word_for_arch(descriptor: str | None, arch: str | None,
+                  command: str | None = None) -> tuple[str, str | None]:
     """The word a target reads as ``descriptor``: on sm_90a the shared memory descriptor is the
-    wgmma matrix descriptor (PTX ISA 9.7.15.5.1), ``wgmma``; every other word is itself."""
+    wgmma matrix descriptor (PTX ISA 9.7.15.5.1), ``wgmma``; every other word is itself.  No
+    ``descriptor`` (``--as`` not given): ``wgmma`` on sm_90a, the one word of that target; on
+    any other target a :class:`ParameterError` (say which, ``command`` names the help)."""
+    if descriptor is None:
+        if arch == "sm_90a":
+            return "wgmma", arch
+        from descriptors.errors import ParameterError
+        raise ParameterError("Missing option '--as'. Choose from: " + ", ".join(
+            d.value for d in Descriptor) + " (with --arch sm_90a it is wgmma, the one word of "
+            "that target)" + (f" (see 'descgen {command} --help')" if command else ""))
     if descriptor == "smem" and arch == "sm_90a":
         return "wgmma", arch
     return descriptor, arch

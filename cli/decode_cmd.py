@@ -26,7 +26,8 @@ from .common import (AllocOpt, ArchOpt, AsOpt, WordArchOpt, word_for_arch, CtaOp
 
 def decode_cmd(
     word: Annotated[str, typer.Argument(help="The word: decimal or 0x hex (_ and ' separators allowed).")],
-    as_: Annotated[Descriptor, typer.Option("--as", help="Which descriptor the word is.")],
+    as_: Annotated[Descriptor | None, typer.Option("--as", help="Which descriptor the word is "
+                   "(required, except with --arch sm_90a: wgmma).")] = None,
     kind: KindOpt = None,
     arch: WordArchOpt = None,
     cta_group: CtaOpt = None,
@@ -41,7 +42,7 @@ def decode_cmd(
     no_color: NoColorOpt = False,
 ) -> None:
     """Decode a word: every field (bits, raw value, meaning), a bit diagram and the findings."""
-    descriptor, arch = word_for_arch(as_.value, arch)
+    descriptor, arch = word_for_arch(as_.value if as_ else None, arch, "decode")
     value = descriptors.parse_int(word, "word")
     ctx = _context(descriptor, cta_group, ws, m, alloc, n, scale_vec, shift)
     if descriptor == "idesc" and kind is None:
@@ -125,9 +126,9 @@ def check_cmd(
             cta_group=None if cta_group is None else descriptors.parse_int(cta_group, "--cta-group"),
             ws=ws, scale_vec=scale_vec)
     else:
-        if as_ is None:
+        if as_ is None and arch != "sm_90a":
             raise descriptors.ParameterError("say which descriptor with --as (or give --idesc)")
-        descriptor, arch = word_for_arch(as_.value, arch)
+        descriptor, arch = word_for_arch(as_.value if as_ else None, arch)
         ctx = _context(descriptor, cta_group, ws, m, alloc, n, scale_vec, shift)
         if param:
             if word is not None:

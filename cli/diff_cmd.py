@@ -23,7 +23,7 @@ from .main import EXIT_INVALID, EXIT_OK
 def diff_cmd(
     a: Annotated[str, typer.Argument(help="The first word: decimal or 0x hex.")],
     b: Annotated[str, typer.Argument(help="The second word: decimal or 0x hex.")],
-    as_: Annotated[Descriptor, typer.Option("--as", help="Which descriptor both words are (smem with --arch sm_90a: wgmma).")],
+    as_: Annotated[Descriptor | None, typer.Option("--as", help="Which descriptor both words are (required, except with --arch sm_90a: wgmma; smem with --arch sm_90a: wgmma).")] = None,
     kind: KindOpt = None,
     arch: WordArchOpt = None,
     cta_group: CtaOpt = None,
@@ -42,7 +42,7 @@ def diff_cmd(
     Exit 0 equal, 1 different, 2 bad input.  An instruction descriptor needs --kind (the
     word does not name it).  The text output is plain text (--plain and --no-color change
     nothing)."""
-    descriptor, arch = word_for_arch(as_.value, arch)
+    descriptor, arch = word_for_arch(as_.value if as_ else None, arch, "diff")
     if descriptor == "idesc" and kind is None:
         from descriptors.errors import KindRequiredError
         raise KindRequiredError("an instruction descriptor does not name its kind: give --kind "

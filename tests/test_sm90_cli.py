@@ -1,0 +1,34 @@
+"""``--arch sm_90a`` selects Hopper's wgmma matrix descriptor on the word commands: with it,
+``--as`` may be left out (wgmma is the one word of sm_90a); without it, ``--as`` is required."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import runner
+
+from cli.main import app
+
+WORD = "0x4000004000010040"
+
+
+@pytest.mark.parametrize("args,first", [
+    (["decode", WORD, "--arch", "sm_90a", "--plain"],
+     "wgmma 0x4000004000010040  (wgmma matrix descriptor (sm_90a); 64-bit; PTX 9.7.15.5.1)"),
+    (["diff", WORD, "0x4000004000010080", "--arch", "sm_90a"],
+     "wgmma: 0x4000004000010040 and 0x4000004000010080 differ in 1 field (changed bits "
+     "0x00000000000000c0)"),
+    (["check", "0x4000404000010040", "--arch", "sm_90a", "--plain"],
+     "warning: [wgmma.reserved] reserved_46[48:46]: unused bits are set (raw 1)"),
+])
+def test_arch_sm_90a_needs_no_as(args, first):
+    r = runner.invoke(app, args)
+    assert r.exit_code in (0, 1), r.output
+    assert r.output.splitlines()[0].startswith(first)
+
+
+@pytest.mark.parametrize("command", ["decode", "diff"])
+def test_without_a_target_as_is_required(command):
+    words = [WORD] if command == "decode" else [WORD, WORD]
+    r = runner.invoke(app, [command, *words])
+    assert r.exit_code == 2
+    assert "Missing option '--as'. Choose from: smem, idesc, zcm, tmem, wgmma" in r.output
