@@ -16,6 +16,7 @@ import typer
 import descriptors
 from descriptors import InvalidDescriptorError
 from descriptors.errors import shorten
+from descriptors.words.codec import DESCRIPTOR_ALIASES
 from descriptors.tools.output import FORMATS, NAMED_FORMATS, json_value, render_word
 from descriptors.rules.validate import ARCHES, Finding, is_valid, validate
 
@@ -65,7 +66,7 @@ OutFormat, FormatOpt = format_option("OutFormat", WORD_FORMATS, {
     "text": "the decoded word as decode prints it; with --show, --ld/--st, --datapath their "
             "table (also the default hex there)"})
 DecodeFormat, DecodeFormatOpt = format_option("DecodeFormat", REPORT_FORMATS)
-Descriptor = _choices("Descriptor", descriptors.DESCRIPTORS)
+Descriptor = _choices("Descriptor", descriptors.DESCRIPTORS + tuple(DESCRIPTOR_ALIASES))
 
 PlainOpt = Annotated[bool, typer.Option("--plain", help="Stable plain text: no table, no colour.")]
 NameOpt = Annotated[str | None, typer.Option("--name", help="Constant name for --format c/cpp/python "
@@ -88,8 +89,9 @@ def word_for_arch(descriptor: str | None, arch: str | None,
             return "wgmma", arch
         from descriptors.errors import ParameterError
         raise ParameterError("Missing option '--as'. Choose from: " + ", ".join(
-            d.value for d in Descriptor) + " (with --arch sm_90a it is wgmma, the one word of "
+            descriptors.DESCRIPTORS) + " (with --arch sm_90a it is wgmma, the one word of "
             "that target)" + (f" (see 'descgen {command} --help')" if command else ""))
+    descriptor = DESCRIPTOR_ALIASES.get(descriptor, descriptor)
     if descriptor == "smem" and arch == "sm_90a":
         return "wgmma", arch
     return descriptor, arch

@@ -32,3 +32,22 @@ def test_without_a_target_as_is_required(command):
     r = runner.invoke(app, [command, *words])
     assert r.exit_code == 2
     assert "Missing option '--as'. Choose from: smem, idesc, zcm, tmem, wgmma" in r.output
+
+
+def test_gmma_is_cutlass_name_for_the_word():
+    """``gmma`` (CUTLASS's GmmaDescriptor) names the word PTX calls wgmma's matrix descriptor,
+    in every call that takes a descriptor name and on the command line."""
+    import descriptors
+    from descriptors.rules.validate import validate
+    params = dict(start_address=0x400, leading_byte_offset=16, stride_byte_offset=1024,
+                  swizzle="128B")
+    word = descriptors.encode("wgmma", **params)
+    assert descriptors.encode("gmma", **params) == word == 0x4000004000010040
+    assert descriptors.encode("gmma", check=False, **params) == word
+    assert descriptors.decode("gmma", word).descriptor == "wgmma"
+    assert [d.descriptor for d in descriptors.readings("gmma", word)] == ["wgmma"]
+    assert [f.rule for f in validate("gmma", word | 1 << 46)] == ["wgmma.reserved"]
+    r = runner.invoke(app, ["decode", WORD, "--as", "gmma", "--plain"])
+    assert r.exit_code == 0 and r.output.startswith("wgmma 0x4000004000010040")
+    r = runner.invoke(app, ["decode", WORD, "--as", "gmmx"])
+    assert r.exit_code == 2

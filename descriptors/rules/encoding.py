@@ -45,6 +45,8 @@ def encode(descriptor: str, /, *, check: bool = True, arch: str | None = None,
     that does not fit its field raises :class:`FieldError` either way, and a malformed
     parameter :class:`ParameterError`.
     """
+    if descriptor.__class__ is str and descriptor in codec.DESCRIPTOR_ALIASES:
+        descriptor = codec.DESCRIPTOR_ALIASES[descriptor]
     if not check:
         return codec.encode(descriptor, **params)
     if arch is None:

@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache
 from typing import Any
 
-from ..words.codec import Decoded, decode, encode
+from ..words.codec import DESCRIPTOR_ALIASES, Decoded, decode, encode
 from ..words.enums import KINDS, MAJOR, SWIZZLE, Kind
 from ..errors import FieldError, ParameterError, shorten
 from ..words.layouts import TMEM
@@ -805,6 +805,8 @@ def validate(descriptor: str, word: int | None = None, *, kind: str | None = Non
     (:func:`is_valid`).  Raises :class:`ParameterError` for a malformed question (unknown
     parameter or architecture, both a word and parameters).
     """
+    if descriptor.__class__ is str and descriptor in DESCRIPTOR_ALIASES:
+        descriptor = DESCRIPTOR_ALIASES[descriptor]
     if word is not None and params.keys() <= set(_CONTEXT.get(descriptor, ())):
         try:
             key = (descriptor, word, kind, arch, tuple(sorted(params.items())))

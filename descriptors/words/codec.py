@@ -23,13 +23,16 @@ from ..errors import DescgenError, KindRequiredError, ParameterError, WordError
 from ..errors import shorten as _short
 from .layouts import IDESC, LAYOUTS, SMEM, TMEM, WGMMA, ZCM
 
-__all__ = [
+__all__ = ["DESCRIPTOR_ALIASES", 
     "DESCRIPTORS", "PARAMETERS", "Decoded", "encode", "encode_raw", "decode", "readings",
     "layout_for", "format_word", "parse_int", "word_bits", "smem_to_wgmma",
 ]
 
 #: The descriptor families, by the name every call takes.
 DESCRIPTORS: tuple[str, ...] = ("smem", "idesc", "zcm", "tmem", "wgmma")
+#: Other names of a family every call takes too: ``gmma`` -- CUTLASS's ``GmmaDescriptor``
+#: (``cute/arch/mma_sm90_desc.hpp``) for the word PTX calls wgmma's matrix descriptor.
+DESCRIPTOR_ALIASES: dict[str, str] = {"gmma": "wgmma"}
 
 #: Semantic parameter names ``encode`` accepts, per descriptor (aliases excluded).
 PARAMETERS: dict[str, tuple[str, ...]] = {
@@ -733,6 +736,8 @@ _FIXED_LAYOUT = {"smem": SMEM, "zcm": ZCM, "tmem": TMEM, "wgmma": WGMMA}
 def _descriptor(descriptor: Any) -> str:
     if isinstance(descriptor, str) and descriptor in _ENCODERS:
         return descriptor
+    if isinstance(descriptor, str) and descriptor in DESCRIPTOR_ALIASES:
+        return DESCRIPTOR_ALIASES[descriptor]
     raise ParameterError(f"unknown descriptor {_short(descriptor)}; descriptors: " + ", ".join(DESCRIPTORS))
 
 
@@ -752,7 +757,8 @@ def layout_for(descriptor: str, kind: str | None = None) -> Layout:
 
 def word_bits(descriptor: str) -> int:
     """Size of the descriptor's word in bits (32 or 64)."""
-    return IDESC.size if _descriptor(descriptor) == "idesc" else _FIXED_LAYOUT[descriptor].size
+    d = _descriptor(descriptor)
+    return IDESC.size if d == "idesc" else _FIXED_LAYOUT[d].size
 
 
 def format_word(descriptor: str, word: int) -> str:
@@ -856,6 +862,8 @@ def _encode(descriptor: Any, params: Mapping[str, Any]) -> int:
     try:
         encoder = _FAST_ENCODERS[descriptor]
     except (KeyError, TypeError):
+        if isinstance(descriptor, str) and descriptor in DESCRIPTOR_ALIASES:
+            return _encode(DESCRIPTOR_ALIASES[descriptor], params)
         raise ParameterError(f"unknown descriptor {_short(descriptor)}; descriptors: "
                              + ", ".join(DESCRIPTORS)) from None
     return encoder(params)
@@ -1166,6 +1174,8 @@ del _d, _k, _entry
 def _dispatch(descriptor: Any, kind: Any) -> tuple[Layout, type[Decoded], int]:
     """The slow dispatch: checks the descriptor and kind (raising what :func:`layout_for`
     raises), then the table entry of their canonical names."""
+    descriptor = DESCRIPTOR_ALIASES.get(descriptor, descriptor) if isinstance(descriptor, str) \
+        else descriptor
     layout_for(descriptor, kind)
     return _DISPATCH[str(descriptor), _kind(kind).name if kind is not None else None]
 
@@ -1174,7 +1184,7 @@ def readings(descriptor: str, word: int) -> list[Decoded]:
     """Every reading of ``word``: one per kind for an idesc (the word alone does not identify
     its kind), the single reading otherwise."""
     if _descriptor(descriptor) != "idesc":
-        return [decode(descriptor, word)]
+        return [decode(_descriptor(descriptor), word)]
     return [decode(descriptor, word, kind=k) for k in KINDS]
 
 
