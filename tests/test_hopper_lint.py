@@ -228,3 +228,14 @@ def test_planted_bit46_in_triton_sass(name: str, gmma: int) -> None:
     assert {(f.severity, f.rule) for f in found} == {("warning", "wgmma.reserved")}
     assert all("reserved_46" in f.message for f in found)
     assert Counter(f.operand for f in found) == {"a_desc": gmma, "b_desc": gmma}
+
+
+def test_a_wgmma_finding_names_its_own_operand() -> None:
+    """A finding about scale-d points at scale-d (column and value), also when A comes from a
+    descriptor (the model's operand list then has a-desc and imm-trans-a): it used to point at
+    the B descriptor's register, one operand early."""
+    lines = _text("hand_wgmma.ptx.gz")
+    found = [f for f in lint_lines(lines, file="x.ptx") if f.line == 151 and f.severity == "warning"]
+    assert [(f.rule, f.operand, f.evidence) for f in found] == [
+        ("wgmma.mma_async.operand", "scale-d", ("scale-d = 0x1",))]
+    assert lines[150][found[0].col - 1:].startswith("1, -1, -1, 1, 1;")

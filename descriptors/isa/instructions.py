@@ -94,7 +94,7 @@ default, every form with ``-m ptxas_full``), plus forms assembled while writing 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -1111,6 +1111,16 @@ VALUE_RULES: tuple[str, ...] = ("stmatrix.alignment", "wmma.load.alignment", "wm
                                 "tcgen05.ld.taddr", "tcgen05.st.taddr")
 
 
+def present_operands(model: InstructionModel, q: Mapping[str, str | None],
+                     texts: Sequence[str]) -> list[OperandSpec]:
+    """The operands an instruction of ``model`` with resolved qualifiers ``q`` takes, in
+    order, given its operand texts: what the operands themselves say (wgmma's A from a
+    descriptor or from registers, :attr:`InstructionModel.operand_facts`) decides too."""
+    if model.operand_facts is not None:
+        q = {**q, **model.operand_facts(list(texts))}
+    return [s for s in model.operands if s.present(q)]
+
+
 def check_parsed(p: ParsedInstruction, *, registers: Mapping[str, str] | None = None,
                  arch: str | None = None, constants: Mapping[str, int] | None = None
                  ) -> list[Finding]:
@@ -1129,9 +1139,9 @@ def check_parsed(p: ParsedInstruction, *, registers: Mapping[str, str] | None = 
                                         given))
     # operands
     ops = list(p.operands)
+    specs = present_operands(model, q, [t for t, _ in ops])
     if model.operand_facts is not None:
         q = {**q, **model.operand_facts([t for t, _ in ops])}
-    specs = [s for s in model.operands if s.present(q)]
     required = [s for s in specs if not s.optional]
     if len(ops) < len(required) or len(ops) > len(specs):
         want = ", ".join(s.name + ("?" if s.optional else "") for s in specs)

@@ -230,7 +230,9 @@ def _statements(lines: Iterable[str]) -> Iterator[tuple[str, int, object]]:
                 semi = line.find(";", pos)
                 chunk = line[pos:] if semi < 0 else line[pos:semi]
                 if not pending.strip():
-                    pending_line, pending_col = lineno, pos + 1 + (len(chunk) - len(chunk.lstrip()))
+                    # the column where the chunk starts (1-based): _parse adds the statement's
+                    # leading blanks itself
+                    pending_line, pending_col = lineno, pos + 1
                     pending = chunk
                 else:
                     pending += " " + chunk

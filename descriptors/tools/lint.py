@@ -797,7 +797,7 @@ def _check_model(em: _Emitter, ins: Instruction, arch: str) -> None:
     register types (from the module's ``.reg`` declarations), target, and with constant
     operands address alignment and wmma strides."""
     from ..isa.instructions import (InstructionError, check_parsed, model_for, parse_instruction,
-                               resolve)
+                                    present_operands, resolve)
     try:
         p = parse_instruction(ins.text)
     except InstructionError as exc:
@@ -805,7 +805,7 @@ def _check_model(em: _Emitter, ins: Instruction, arch: str) -> None:
         return
     model = model_for(p.mnemonic)
     q, _ = resolve(model, p.qualifiers)
-    specs = [s for s in model.operands if s.present(q)]
+    specs = present_operands(model, q, [t for t, _ in p.operands])
     by_name = dict(zip((s.name for s in specs), ins.operands))
     constants: dict[str, int] = {}
     for (text, _), o in zip(p.operands, ins.operands):
