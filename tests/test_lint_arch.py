@@ -68,3 +68,16 @@ def test_unknown_arch_is_bad_usage():
     r = runner.invoke(app, ["lint", "--arch", "sm_89", str(FIX / "lint/bad_reserved.sass")])
     assert r.exit_code == 2
     assert "unknown architecture 'sm_89'" in r.output and "sm_90a" in r.output
+
+
+def test_an_old_format_hopper_elf_is_sm_90a():
+    """An old-format ELF's listing names its target only in .headerflags
+    (EF_CUDA_VIRTUAL_SM(EF_CUDA_SM90), no EF_CUDA_ACCELERATORS): Hopper, sm_90a -- there is no
+    sm_90f -- and its HGMMAs judged as wgmma words."""
+    lines = [line for line in gzip.open(FIX / "hopper/production/fa3_bf16_hdim_a.sass.gz", "rt")
+             .read().splitlines() if "code for" not in line]
+    note = _arch_note(lines)
+    assert note.startswith("the wgmma descriptors and the instruction models follow sm_90a: "
+                           "target sm_90a from '.headerflags")
+    assert "sm_90f" not in note
+    assert not [f for f in lint_lines(lines) if f.severity != "note"]

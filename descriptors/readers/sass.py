@@ -1000,7 +1000,8 @@ def _arch_of(line: str, lineno: int, state: dict[str, object]) -> None:
 def _arch(state: dict[str, object]) -> tuple[str | None, str | None]:
     """The target and why: a name with ``a`` or ``f`` is taken as written; a bare ``sm_100``
     is an arch-specific build when ``.headerflags`` carries ``EF_CUDA_ACCELERATORS``, else a
-    family-portable one (``sm_100f``: tcgen05 code cannot be built for plain ``sm_100``)."""
+    family-portable one (``sm_100f``: tcgen05 code cannot be built for plain ``sm_100``); a
+    bare ``sm_90`` is sm_90a (no family target; wgmma needs sm_90a)."""
     name = state.get("name")
     if name is None:
         return None, None
@@ -1012,6 +1013,12 @@ def _arch(state: dict[str, object]) -> tuple[str | None, str | None]:
     if flags is not None and "EF_CUDA_ACCELERATORS" in str(flags):
         return name + "a", (f"target {name}a from {where} with EF_CUDA_ACCELERATORS in "
                             f".headerflags (an arch-specific build)")
+    if name == "sm_90":
+        # an old-format ELF (cuobjdump prints EF_CUDA_VIRTUAL_SM(EF_CUDA_SM90), no flag for
+        # the 'a'); Hopper has no family target, and its wgmma code exists for sm_90a only
+        return "sm_90a", (f"target sm_90a from {where}: sm_90 has no family-portable 'f' "
+                          "target (those begin with sm_100) and wgmma code is built for sm_90a "
+                          "only; older ELFs carry no EF_CUDA_ACCELERATORS flag")
     return name + "f", (f"target {name}f from {where}: no arch-specific 'a' (no "
                         f"EF_CUDA_ACCELERATORS flag), so a family-portable build; tcgen05 "
                         f"code is built for sm_NNNa or sm_NNNf only")
