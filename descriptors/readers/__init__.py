@@ -141,30 +141,30 @@ def iter_text_lines(stream: Iterable[bytes] | Iterable[str]) -> Iterator[str]:
 #: ``.headerflags @"..."``, ``.elftype``, ``.section .text.name``, ``.sectioninfo``,
 #: ``//--------------------- .text.name``, ``.text.name:``).  ``.target`` is printed by both
 #: cuobjdump and PTX, so it decides nothing on its own.
-_SASS_ONLY = re.compile(r"\s*(?:/\*[0-9a-fA-F]{4,}\*/|Function\s*:|code for sm_|Fatbin (?:elf|ptx) code|"
+_SASS_ONLY = re.compile(r"\s*+(?:/\*[0-9a-fA-F]{4,}\*/|Function\s*:|code for sm_|Fatbin (?:elf|ptx) code|"
                         r"arch\s*=\s*sm_|\.headerflags\b|\.elftype\b|\.sectioninfo\b|"
                         r"\.sectionflags\b|\.section\s+\.(?:text|nv)\.|//-+ \.(?:text|nv)\.|"
                         r"\.text\.[\w$.]+:)")
 #: A SASS instruction without its address (pasted into a log, or cuda-gdb's ``x/i``): an
 #: upper-case opcode whose first operand is a register, a predicate, an address or an MMA
 #: operand.  The one definition the sniffer and ``dump``'s reading of logs share.
-SASS_INSTRUCTION = re.compile(r"\s*(?:@!?U?P(?:T|\d{1,2})\s+)?[A-Z][A-Z0-9]{1,15}"
+SASS_INSTRUCTION = re.compile(r"\s*+(?:@!?U?P(?:T|\d{1,2})\s+)?[A-Z][A-Z0-9]{1,15}"
                               r"(?:\.[A-Za-z0-9_]{1,16}){0,8}\s+(?:(?:U?R\d{1,3}|U?RZ|!?U?P(?:T|\d))\b|"
                               r"[\[{]|(?:gdesc|tmem|idesc)\[)")
 #: Where a SASS function starts (``Function : name``, ``.text.name:``, ``.section
 #: .text.name``), with its name: register values do not carry over.
-SASS_FUNCTION = re.compile(r"\s*(?:Function\s*:\s*(\S+)|\.text\.([\w$.]+)\s*:|"
+SASS_FUNCTION = re.compile(r"\s*+(?:Function\s*:\s*(\S+)|\.text\.([\w$.]+)\s*:|"
                            r"\.section\s+\.text\.([\w$.]+))")
 #: Lines only PTX has: module directives, register declarations, lower-case instructions on
 #: ``%`` registers.
-_PTX_ONLY = re.compile(r"\s*(?:\.version\s+\d|\.address_size\b|\.visible\b|\.entry\b|\.func\b|"
+_PTX_ONLY = re.compile(r"\s*+(?:\.version\s+\d|\.address_size\b|\.visible\b|\.entry\b|\.func\b|"
                        r"\.reg\s+\.|\.shared\s+\.|\.param\s+\.|"
                        r"(?:@!?%\w+\s+)?(?:tcgen05|stmatrix|wmma|mov|or|and|ld|st|add|shl|shr|cvt|"
                        r"selp|setp|bra|mul|sub|xor|cvta|mad)\.[a-z])")
 #: Lines only a log has: a debugger prompt or value (``(cuda-gdb) p/x $UR4``, ``$1 = 0x...``), a
 #: register table row (``UR4  0x8400490  138413200``), a printf line naming a value
 #: (``idesc=0x08400490``, ``[block (0,0,0) thread (0,0,0)] ...``).
-_LOG_ONLY = re.compile(r"\s*(?:\((?:cuda-)?gdb\)|\$\d+\s*=|U?R\d{1,3}\s+0x[0-9a-fA-F]+\s|\[block\b)")
+_LOG_ONLY = re.compile(r"\s*+(?:\((?:cuda-)?gdb\)|\$\d+\s*=|U?R\d{1,3}\s+0x[0-9a-fA-F]+\s|\[block\b)")
 #: ... or a name given a value of 8 hex digits anywhere before the first ``;`` (searched in
 #: that part of the line: one linear scan, where a lazy ``[^;]*?`` prefix in :data:`_LOG_ONLY`
 #: would retry the name at every position, about 0.2 ms a line).
@@ -172,11 +172,18 @@ _LOG_NAMED = re.compile(r"\b[A-Za-z_]\w*\s*[=:]\s*(?:0x)?[0-9a-fA-F]{8}")
 
 
 def _log_line(line: str) -> bool:
-    """A line only a log has (:data:`_LOG_ONLY`, :data:`_LOG_NAMED`)."""
+    """A line only a log has (:data:`_LOG_ONLY`, :data:`_LOG_NAMED`).  The patterns take their
+    leading blanks possessively: a listing's encoding lines (``/* 0x000fe4... */`` after a
+    hundred blanks) are not retried at every blank; a line without ``=`` or ``:`` before its
+    ``;`` names no value."""
     if _LOG_ONLY.match(line):
         return True
     end = line.find(";")
-    return _LOG_NAMED.search(line, 0, len(line) if end < 0 else end) is not None
+    if end < 0:
+        end = len(line)
+    if line.find("=", 0, end) < 0 and line.find(":", 0, end) < 0:
+        return False
+    return _LOG_NAMED.search(line, 0, end) is not None
 
 
 #: Lines looked at to decide the dialect.
