@@ -1073,6 +1073,12 @@ def _items(lines: Iterable[str], first_line: int = 1) -> Iterator[tuple[str, obj
             yield (got[0], (lineno, line)) if got[0] == "header" else got
 
 
+#: What an instruction writes and its kind, by (opcode, first operand as written): one answer
+#: per spelling, kept across listings (bounded).
+_WRITTEN: dict[tuple[str, str], tuple[tuple[str, ...], int]] = {}
+_WRITTEN_MAX = 1 << 16
+
+
 def read_sass(lines: Iterable[str], first_line: int = 1, *,
               facts: bool = True) -> Iterator[Instruction | Fact]:
     """Instructions (``UTC*``, ``LDTM``, ``STTM``, the wgmma opcodes) and, with ``facts``,
@@ -1087,7 +1093,9 @@ def read_sass(lines: Iterable[str], first_line: int = 1, *,
     arch = reason = None
     fn = _Function()
     name: str | None = None
-    cache: dict[tuple[str, str], tuple[tuple[str, ...], int]] = {}
+    cache = _WRITTEN
+    if len(cache) > _WRITTEN_MAX:
+        cache.clear()
     match, bare = _LINE.match, _LINE_BARE.match
     add = fn.add
     for lineno, line in enumerate(lines, first_line):

@@ -141,6 +141,15 @@ def combine(fn: Callable[..., KnownBits | None], sources: Sequence[ValueSet],
     over."""
     if any(not s for s in sources):
         return ()
+    if all(len(s) == 1 for s in sources):  # the common case: one value each
+        alts = [s[0] for s in sources]
+        kb = fn(*[alt.bits for alt in alts])
+        if kb is None:
+            kb = KnownBits.unknown(width)
+        assumes = next((alt.assumes for alt in alts if alt.assumes), None)
+        where = alts[0].origin if copy and len(alts) == 1 and alts[0].origin else origin
+        return _interned_set((_interned(Alternative(kb, where, assumes, False,
+                                                    any(a.skipped for a in alts))),))
     count = 1
     for s in sources:
         count *= len(s)
