@@ -273,15 +273,21 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
         key = (b, r)
         got = entries.get(key)
         if got is not None:
-            return canon(got)
+            return canon(got) if got[0] == 0 else got
         me = (0, b, r)
         if key in resolving or depth > _RESOLVE_DEPTH:
             return me  # a loop back to a block being resolved (it is its own node for now)
         resolving.add(key)
         outs: list[tuple] = []
+        ws = writes_of(r)
         for p in preds[b]:
-            j = last_write(r, starts[p], ends[p])
-            n = canon(after(j, r) if j is not None else entry(p, r, depth + 1))
+            k = bisect_left(ws, ends[p]) - 1
+            if k >= 0 and ws[k] >= starts[p]:
+                n = after(ws[k], r)
+            else:
+                n = entry(p, r, depth + 1)
+                if n[0] == 0:
+                    n = canon(n)
             if n != me and n not in outs:
                 outs.append(n)
         resolving.discard(key)
@@ -291,10 +297,20 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
             alias[me] = got
         return got
 
+    guards: dict[int, str | None] = {}
+
+    def guard_of(j: int) -> str | None:
+        try:
+            return guards[j]
+        except KeyError:
+            g = guards[j] = guard[j]
+            return g
+
     def after(j: int, r: str) -> tuple:
         """The node of what ``r`` holds after instruction ``j`` writes it: what ``j`` computes
         itself when it always runs and writes one register."""
-        if guard[j] is None and len(defs[j]) == 1 and defs[j] != ("*",):
+        ds = defs[j]
+        if len(ds) == 1 and ds != ("*",) and guard_of(j) is None:
             return (1, j)
         return (2, j, r)
 
@@ -318,10 +334,10 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
         if key in paired:
             return paired[key]
         got = None
-        g = guard[j]
+        g = guard_of(j)
         k = last_write(r, starts[block_of[j]], j) if g is not None else None
         if k is not None and defs[k] != ("*",):
-            gk = guard[k]
+            gk = guard_of(k)
             if gk is not None and _complement(gk, g) and pair_of(k, r) is None:  # type: ignore[arg-type]
                 p = g.lstrip("@!")  # type: ignore[union-attr]
                 if not any(mentions(m, p) for m in range(k + 1, j)):
@@ -348,7 +364,7 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
         _, j, r = node
         if defs[j] == ("*",):
             return ()
-        if guard[j] is None:
+        if guard_of(j) is None:
             return ((1, j),)
         k = pair_of(j, r)
         return ((1, k), (1, j)) if k is not None else (before(j, r), (1, j))
@@ -461,7 +477,7 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
         if defs[j] == ("*",):
             return unknown_at(j)
         new = written(j, r)
-        if guard[j] is None:
+        if guard_of(j) is None:
             return new
         k = pair_of(j, r)
         if k is not None:

@@ -656,14 +656,15 @@ _BRANCH = ("BRA", "UBRA", "JMP", "BRX", "JMX", "CALL", "RET", "EXIT", "BPT", "KI
 _CONDITIONAL = frozenset({"DIV", "ANY", "ALL", "CONV", "U"})
 
 
-def _control(ins: _Ins, addr_index: _Addresses | dict[int, int], labels: dict[str, int]
+def _control(m: re.Match[str], addr_index: _Addresses | dict[int, int], labels: dict[str, int]
              ) -> tuple[tuple[int, ...], bool, bool]:
-    """``(jump targets, falls through, is a call)`` of one instruction."""
-    op = ins.op
+    """``(jump targets, falls through, is a call)`` of the instruction a :data:`_LINE` or
+    :data:`_LINE_BARE` match read (its operands split only when there are several)."""
+    op, pred, rest = m.group("op", "pred", "rest")
     base = op.split(".", 1)[0]
     if base not in _BRANCH:
         return (), True, False
-    guarded = bool(ins.pred)
+    guarded = bool(pred and pred.strip())
     quals = set(op.split(".")[1:])
     if base in ("EXIT", "RET", "KILL"):
         return (), guarded, False
@@ -671,7 +672,8 @@ def _control(ins: _Ins, addr_index: _Addresses | dict[int, int], labels: dict[st
         return (), True, False
     if base in ("BRX", "JMX"):
         return EVERY, guarded, False
-    texts = [t for t, _ in ins.ops]
+    one = rest.strip()
+    texts = [one] if "," not in one else [t for t, _ in _split(rest, 1)]
     t = _TARGET.search(" ".join(texts))
     target = None
     if t and t.group(1) is not None:
@@ -874,7 +876,7 @@ def _read_uses(fn: _Function) -> Iterator[tuple[int, list]]:
     addresses = _Addresses(fn)
     by_reg = fn.by_reg
     for i in branches:
-        js, fall, call = _control(fn.ins(i), addresses, fn.labels)
+        js, fall, call = _control(fn.matches[i], addresses, fn.labels)
         jumps[i], falls[i] = js, fall
         if call:
             if defs is fn.dests:

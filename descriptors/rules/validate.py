@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache
 from typing import Any
 
-from ..words.codec import DESCRIPTOR_ALIASES, Decoded, decode, encode
+from ..words.codec import DESCRIPTOR_ALIASES, Decoded, _parse_bool, decode, encode, parse_int
 from ..words.enums import KINDS, MAJOR, SWIZZLE, Kind
 from ..errors import FieldError, ParameterError, shorten
 from ..words.layouts import TMEM
@@ -782,12 +782,10 @@ def _arch(arch: str) -> str:
 
 
 def _int_or_none(value: Any, what: str) -> int | None:
-    from ..words.codec import parse_int
     return None if value is None else parse_int(value, what)
 
 
 def _bool_or_none(value: Any, what: str) -> bool | None:
-    from ..words.codec import _parse_bool
     return None if value is None else _parse_bool(value, what)
 
 
