@@ -760,7 +760,7 @@ class _Function:
     :class:`_Ins` -- operands split, text normalised -- is made only when the data flow or a
     check looks at it (most lines of a listing never are)."""
 
-    __slots__ = ("matches", "lines", "dests", "special", "by_reg", "labels", "_ins")
+    __slots__ = ("matches", "lines", "dests", "special", "by_reg", "wide", "labels", "_ins")
 
     def __init__(self) -> None:
         self.matches: list[re.Match[str]] = []
@@ -768,8 +768,11 @@ class _Function:
         self.dests: list[tuple[str, ...]] = []
         #: ``(index, kind)`` of each instruction whose kind is not :data:`_PLAIN`
         self.special: list[tuple[int, int]] = []
-        #: the instructions that write each register, in order
+        #: the instructions that write each register, in order -- but for those that write
+        #: more than two (an LDTM's vector, up to 128 registers), listed in ``wide`` and
+        #: looked through only for a register the data flow asks about (:class:`_ByReg`)
         self.by_reg: dict[str, list[int]] = {}
+        self.wide: list[int] = []
         self.labels: dict[str, int] = {}
         self._ins: dict[int, _Ins] = {}
 
@@ -780,6 +783,9 @@ class _Function:
         self.dests.append(dests)
         if kind:
             self.special.append((i, kind))
+        if len(dests) > 2:
+            self.wide.append(i)
+            return
         by_reg = self.by_reg
         for d in dests:
             got = by_reg.get(d)
@@ -795,6 +801,29 @@ class _Function:
         got = self._ins.get(i)
         if got is None:
             got = self._ins[i] = _Ins.of(self.matches[i], self.lines[i], self.dests[i])
+        return got
+
+
+class _ByReg:
+    """``Code``'s writes of each register (``get(register, default)``): the function's
+    :attr:`_Function.by_reg` with the instructions of :attr:`_Function.wide` that write the
+    register merged in, when asked (kept)."""
+
+    __slots__ = ("fn", "got")
+
+    def __init__(self, fn: _Function) -> None:
+        self.fn = fn
+        self.got: dict[str, list[int]] = {}
+
+    def get(self, reg: str, default: list[int] | None = None) -> list[int] | None:
+        got = self.got.get(reg)
+        if got is None:
+            fn = self.fn
+            own = fn.by_reg.get(reg)
+            extra = [i for i in fn.wide if reg in fn.dests[i]] if fn.wide else []
+            if own is None and not extra:
+                return default
+            got = self.got[reg] = sorted((own or []) + extra) if extra else own  # type: ignore[assignment]
         return got
 
 
@@ -897,7 +926,8 @@ def _read_uses(fn: _Function) -> Iterator[tuple[int, list]]:
                         gdesc.add(r)
     code = Code(defs, _Guards(fn), jumps, falls, _Where(fn),
                 lambda i, p: _mentions(fn.ins(i), p),
-                lambda i, reg: _step(fn.ins(i), reg, gdesc), by_reg=by_reg, branches=branches)
+                lambda i, reg: _step(fn.ins(i), reg, gdesc), by_reg=_ByReg(fn),  # type: ignore[arg-type]
+                branches=branches)
     values = solve(code, uses)
     for i in targets:
         yield i, [(k, text, role, off, [values.get((i, r), _ZERO_SET) if r not in ("RZ", "URZ")
