@@ -214,3 +214,19 @@ def test_dump_follows_the_alternatives_lint_judges():
     fed = {f.line: f.best.evidence for f in scan("\n".join(lines))}
     assert any("it feeds idesc[UR5]" in e for e in fed[2])
     assert not any("it feeds" in e for e in fed.get(1, ()))
+
+
+def test_a_long_sass_function_is_read_in_pieces(monkeypatch):
+    """A function longer than MAX_FUNCTION instructions is analysed in pieces, each boundary
+    a lint.split note; every MMA of the listing is still judged (none lost at a boundary)."""
+    import gzip
+    from pathlib import Path
+    from descriptors.readers import sass
+    path = Path(__file__).resolve().parent.parent / "fixtures/production/bmm_bf16_2cta.sass.gz"
+    lines = gzip.open(path, "rt").read().splitlines()
+    whole = [i.line for i in read_sass(lines) if isinstance(i, Instruction)]
+    monkeypatch.setattr(sass, "MAX_FUNCTION", 500)
+    pieces = [i.line for i in read_sass(lines) if isinstance(i, Instruction)]
+    assert pieces == whole and len(whole) > 20
+    splits = [f for f in lint_lines(lines) if f.rule == "lint.split"]
+    assert len(splits) == (sum(1 for ln in lines if "/*" in ln and ";" in ln) - 1) // 500

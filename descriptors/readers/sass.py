@@ -1130,6 +1130,9 @@ def read_sass(lines: Iterable[str], first_line: int = 1, *,
         cache.clear()
     match, bare = _LINE.match, _LINE_BARE.match
     add = fn.add
+    # _Function.add, inlined for the lines that end in ';' (most of a listing)
+    matches, numbers, dests, special, by_reg, wide = (fn.matches, fn.lines, fn.dests,
+                                                     fn.special, fn.by_reg, fn.wide)
     for lineno, line in enumerate(lines, first_line):
         if ";" in line:
             m = match(line)
@@ -1142,12 +1145,30 @@ def read_sass(lines: Iterable[str], first_line: int = 1, *,
                         got = (tuple(_dests(_Ins.of(m, lineno))), _kind(key[0]))
                     else:
                         cache[key] = got
-                add(m, lineno, *got)
-                if len(fn.matches) >= MAX_FUNCTION:
+                i = len(matches)
+                matches.append(m)
+                numbers.append(lineno)
+                ds, kind = got
+                dests.append(ds)
+                if kind:
+                    special.append((i, kind))
+                if ds:
+                    if len(ds) > 2:
+                        wide.append(i)
+                    else:
+                        for d in ds:
+                            lst = by_reg.get(d)
+                            if lst is None:
+                                by_reg[d] = [i]
+                            else:
+                                lst.append(i)
+                if i + 1 >= MAX_FUNCTION:
                     yield from _analyse(fn, arch, name, reason, facts)
                     yield Fact(lineno, 0, KnownBits.unknown(1), "split", name or "", "sass")
                     fn = _Function()
                     add = fn.add
+                    matches, numbers, dests, special, by_reg, wide = (
+                        fn.matches, fn.lines, fn.dests, fn.special, fn.by_reg, fn.wide)
                 continue
         elif line.lstrip()[:3] == "/* ":
             continue  # the second encoding word of a cuobjdump instruction (/* 0x... */)
@@ -1177,6 +1198,8 @@ def read_sass(lines: Iterable[str], first_line: int = 1, *,
             yield from _analyse(fn, arch, name, reason, facts)
             fn, name = _Function(), str(item)
             add = fn.add
+            matches, numbers, dests, special, by_reg, wide = (
+                fn.matches, fn.lines, fn.dests, fn.special, fn.by_reg, fn.wide)
         elif kind == "label":
             fn.labels[str(item)] = len(fn.matches)
     yield from _analyse(fn, arch, name, reason, facts)
