@@ -376,3 +376,15 @@ def test_a_blackwell_module_is_read_on_its_own_target_too():
     assert own[230].hex == "0x90c00480" and own[230].best.decoded.values["k"] == 96
     assert {c.kind for c in (own[230].best, *own[230].ambiguous)} == {"mxf4", "mxf4nvf4"}
     assert 230 not in {f.line for f in scan(path.read_bytes(), arch="sm_100a")}
+
+
+def test_every_member_of_a_fatbin_listing_is_read():
+    """Both members' MMAs are read, each on its member's target: the reader's bookkeeping
+    starts afresh at a member's header lines and at each function, and nothing read after
+    either lands in the function before it."""
+    two = TWO_MEMBERS.replace("        /*0080*/                   EXIT ;\n\"\"\"", "") + (
+        "        /*0040*/                   UTCHMMA gdesc[UR8], gdesc[UR10], tmem[UR6], "
+        "tmem[UR4], idesc[UR5], UPT ;\n        /*0080*/                   EXIT ;\n")
+    got = [(i.opcode.split(".")[0], i.arch) for i in read_sass(two.splitlines())
+           if isinstance(i, Instruction)]
+    assert got == [("HGMMA", "sm_90a"), ("UTCHMMA", "sm_100a")]

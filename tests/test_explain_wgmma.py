@@ -11,14 +11,17 @@ from descriptors.errors import LayoutError
 from descriptors.layout.smem_layout import explain_descriptor, layout_descriptor
 from descriptors.words.codec import smem_to_wgmma, wgmma_to_smem
 
-CASES = [(major, swizzle, dtype) for major in ("K", "MN") for swizzle in ("none", "32B", "64B", "128B")
-         for dtype in ("f16", "bf16", "tf32", "e4m3", "s8") if major == "K" or dtype in ("f16", "bf16")]
+CASES = [(major, swizzle, dtype, order) for major in ("K", "MN")
+         for swizzle in ("none", "32B", "64B", "128B")
+         for dtype in ("f16", "bf16", "tf32", "e4m3", "s8") for order in ("mn_first", "k_first")
+         if major == "K" or dtype in ("f16", "bf16")]
 
 
-@pytest.mark.parametrize("major,swizzle,dtype", CASES)
-def test_a_wgmma_word_explains_as_the_layout_that_made_it(major, swizzle, dtype):
-    tile = {"tf32": "64x32", "e4m3": "64x128", "s8": "64x128"}.get(dtype, "64x64")
-    made = layout_descriptor(major, swizzle, dtype, tile, 0x1400)
+@pytest.mark.parametrize("major,swizzle,dtype,order", CASES)
+def test_a_wgmma_word_explains_as_the_layout_that_made_it(major, swizzle, dtype, order):
+    # a tile of several swizzle atoms each way, stacked in either tile order
+    tile = {"tf32": "128x64", "e4m3": "128x256", "s8": "128x256"}.get(dtype, "128x128")
+    made = layout_descriptor(major, swizzle, dtype, tile, 0x1400, tile_order=order)
     word = smem_to_wgmma(made.word)
     assert wgmma_to_smem(word) == made.word
     got = explain_descriptor(word, major=major, dtype=dtype, arch="sm_90a")
@@ -27,6 +30,7 @@ def test_a_wgmma_word_explains_as_the_layout_that_made_it(major, swizzle, dtype)
     assert (got.swizzle, got.start_address_bytes, got.lbo_bytes, got.sbo_bytes,
             got.canonical_layout) == (same.swizzle, same.start_address_bytes, same.lbo_bytes,
                                       same.sbo_bytes, same.canonical_layout)
+    assert got.notes == same.notes  # the tile readings, in either tile order
     assert got.to_dict()["descriptor"] == "wgmma"
 
 

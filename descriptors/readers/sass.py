@@ -776,23 +776,12 @@ class _Function:
         self.labels: dict[str, int] = {}
         self._ins: dict[int, _Ins] = {}
 
-    def add(self, m: re.Match[str], line: int, dests: tuple[str, ...], kind: int) -> None:
-        i = len(self.matches)
-        self.matches.append(m)
-        self.lines.append(line)
-        self.dests.append(dests)
-        if kind:
-            self.special.append((i, kind))
-        if len(dests) > 2:
-            self.wide.append(i)
-            return
-        by_reg = self.by_reg
-        for d in dests:
-            got = by_reg.get(d)
-            if got is None:
-                by_reg[d] = [i]
-            else:
-                got.append(i)
+    def parts(self) -> tuple[list[re.Match[str]], list[int], list[tuple[str, ...]],
+                             list[tuple[int, int]], dict[str, list[int]], list[int]]:
+        """The lists :func:`read_sass` fills as it reads: matches, line numbers, what each
+        writes, the instructions of a kind other than :data:`_PLAIN`, the writes of each
+        register, the instructions that write more than two."""
+        return self.matches, self.lines, self.dests, self.special, self.by_reg, self.wide
 
     def __len__(self) -> int:
         return len(self.matches)
@@ -1129,11 +1118,11 @@ def read_sass(lines: Iterable[str], first_line: int = 1, *,
     if len(cache) > _WRITTEN_MAX:
         cache.clear()
     match, bare = _LINE.match, _LINE_BARE.match
-    add = fn.add
-    # _Function.add, inlined for the lines that end in ';' (most of a listing)
-    matches, numbers, dests, special, by_reg, wide = (fn.matches, fn.lines, fn.dests,
-                                                     fn.special, fn.by_reg, fn.wide)
+    # the function being read; its lists bound here, for the bookkeeping of each instruction
+    # in the loop (the hot path) -- rebound wherever a new function begins
+    matches, numbers, dests, special, by_reg, wide = fn.parts()
     for lineno, line in enumerate(lines, first_line):
+        m = None
         if ";" in line:
             m = match(line)
             if m is not None:
@@ -1145,40 +1134,37 @@ def read_sass(lines: Iterable[str], first_line: int = 1, *,
                         got = (tuple(_dests(_Ins.of(m, lineno))), _kind(key[0]))
                     else:
                         cache[key] = got
-                i = len(matches)
-                matches.append(m)
-                numbers.append(lineno)
-                ds, kind = got
-                dests.append(ds)
-                if kind:
-                    special.append((i, kind))
-                if ds:
-                    if len(ds) > 2:
-                        wide.append(i)
-                    else:
-                        for d in ds:
-                            lst = by_reg.get(d)
-                            if lst is None:
-                                by_reg[d] = [i]
-                            else:
-                                lst.append(i)
-                if i + 1 >= MAX_FUNCTION:
-                    yield from _analyse(fn, arch, name, reason, facts)
-                    yield Fact(lineno, 0, KnownBits.unknown(1), "split", name or "", "sass")
-                    fn = _Function()
-                    add = fn.add
-                    matches, numbers, dests, special, by_reg, wide = (
-                        fn.matches, fn.lines, fn.dests, fn.special, fn.by_reg, fn.wide)
-                continue
         elif line.lstrip()[:3] == "/* ":
             continue  # the second encoding word of a cuobjdump instruction (/* 0x... */)
         else:
             m = bare(line)
             if m is not None:
                 ins = _Ins.of(m, lineno)
-                fn._ins[len(fn.matches)] = ins
-                add(m, lineno, ins.dests, _kind(ins.op))
-                continue
+                fn._ins[len(matches)] = ins
+                got = (ins.dests, _kind(ins.op))
+        if m is not None:
+            i = len(matches)
+            matches.append(m)
+            numbers.append(lineno)
+            ds, kind = got
+            dests.append(ds)
+            if kind:
+                special.append((i, kind))
+            if len(ds) > 2:
+                wide.append(i)  # (an LDTM's vector: looked through only when asked, _ByReg)
+            else:
+                for d in ds:
+                    lst = by_reg.get(d)
+                    if lst is None:
+                        by_reg[d] = [i]
+                    else:
+                        lst.append(i)
+            if i + 1 >= MAX_FUNCTION:
+                yield from _analyse(fn, arch, name, reason, facts)
+                yield Fact(lineno, 0, KnownBits.unknown(1), "split", name or "", "sass")
+                fn = _Function()
+                matches, numbers, dests, special, by_reg, wide = fn.parts()
+            continue
         got_other = _other(line)
         if got_other is None:
             continue
@@ -1186,22 +1172,20 @@ def read_sass(lines: Iterable[str], first_line: int = 1, *,
         if kind == "header":
             _arch_of(line, lineno, state)
             target = _arch(state)
-            if target[0] != arch and fn.matches:
+            if target[0] != arch and matches:
                 # a fatbin's next member starts with its header lines (``arch = sm_100a``,
                 # ``code for sm_100a``) before its first ``Function :``: what was read so far
                 # is the previous member's code, on the previous target
                 yield from _analyse(fn, arch, name, reason, facts)
                 fn = _Function()
-                add = fn.add
+                matches, numbers, dests, special, by_reg, wide = fn.parts()
             arch, reason = target
         elif kind == "function":
             yield from _analyse(fn, arch, name, reason, facts)
             fn, name = _Function(), str(item)
-            add = fn.add
-            matches, numbers, dests, special, by_reg, wide = (
-                fn.matches, fn.lines, fn.dests, fn.special, fn.by_reg, fn.wide)
+            matches, numbers, dests, special, by_reg, wide = fn.parts()
         elif kind == "label":
-            fn.labels[str(item)] = len(fn.matches)
+            fn.labels[str(item)] = len(matches)
     yield from _analyse(fn, arch, name, reason, facts)
 
 
