@@ -242,6 +242,46 @@ class _Emitter:
                                     sev, rule, message, self.ins.text, name, word, tuple(ev)))
 
 
+class _Recorder:
+    """An emitter that keeps each call as data (the operand as its position in ``ops``), for
+    :func:`_kept`."""
+
+    def __init__(self, ins: Instruction, ops: tuple[Operand | None, ...]) -> None:
+        self.ins, self.ops = ins, ops
+        self.calls: list[tuple] = []
+
+    def add(self, sev: str, rule: str, message: str, op: Operand | None, name: str | None,
+            word: str | None, evidence: tuple[str, ...] = ()) -> None:
+        k = None if op is None else next(i for i, o in enumerate(self.ops) if o is op)
+        self.calls.append((sev, rule, message, k, name, word, tuple(evidence)))
+
+
+#: What a check found for one key (the words it read and its context), as the calls it made to
+#: its emitter: the MMAs of an unrolled loop read the same words, each one judged once.
+_KEPT: dict[tuple, tuple[tuple[tuple, ...], Any]] = {}
+
+
+def _kept(em: _Emitter, key: tuple, check: Callable[..., _R], *ops: Operand | None) -> _R:
+    """``check(em, *ops)``, whose findings and result depend on nothing but ``key``: worked out
+    once per key, then its findings replayed on each instruction's own operands (their
+    lines, columns and origins)."""
+    got = _KEPT.get(key)
+    if got is None:
+        rec = _Recorder(em.ins, ops)
+        result = check(rec, *ops)
+        if len(_KEPT) >= 4096:
+            _KEPT.clear()
+        got = _KEPT[key] = (tuple(rec.calls), result)
+    calls, result = got
+    for sev, rule, message, k, name, word, evidence in calls:
+        em.add(sev, rule, message, None if k is None else ops[k], name, word, evidence)
+    return result
+
+
+def _value(op: Operand | None) -> KnownBits | None:
+    return None if op is None else op.value
+
+
 def _where(name: str | None, op: Operand, word: str | None) -> str:
     """Evidence: the operand's word and the line that made it (``idesc = 0x.. from line N:
     ...``)."""
@@ -412,16 +452,25 @@ def _check_mma(em: _Emitter, ins: Instruction, ctx: _Context, arch: str) -> None
     if ins.dialect != "sass":
         low = None
     m_of: dict[KnownBits | None, int | None] = {}  # the idesc's M, by the alternative's bits
+    # what the checks below read besides the words (their findings are kept by it: _kept)
+    context = (ctx.kinds, ctx.cta_group, ctx.ws, ctx.sp, ctx.block_scale, ctx.scale_vec,
+               ctx.label, ins.dialect, arch)
+    low_bits = _value(low)
 
     def idesc_check(sub: _Emitter, op: Operand | None) -> int | None:
-        m = m_of[op.value if op else None] = _check_idesc(sub, ctx, op, arch, low)
+        m = m_of[_value(op)] = _kept(sub, ("idesc", context, _value(op), low_bits),
+                                     lambda e, o: _check_idesc(e, ctx, o, arch, low), op)
         return m
+
+    def pair_check(sub: _Emitter, i: Operand | None, x: Operand | None,
+                   y: Operand | None) -> None:
+        _kept(sub, ("pair", context, _value(i), _value(x), _value(y)),
+              lambda e, *ops: _check_pair(e, ctx, *ops, arch), i, x, y)
 
     ms = set(_judge(em, [("idesc", idesc)], idesc_check))
     for name, op in (("a_desc", a), ("b_desc", b)):
-        _judge(em, [(name, op)], lambda sub, o, name=name: _check_smem(sub, o, name, arch))
-    _judge(em, [("idesc", idesc), ("a_desc", a), ("b_desc", b)],
-           lambda sub, i, x, y: _check_pair(sub, ctx, i, x, y, arch))
+        _judge(em, [(name, op)], lambda sub, o, name=name: _smem(sub, o, name, arch))
+    _judge(em, [("idesc", idesc), ("a_desc", a), ("b_desc", b)], pair_check)
     if zcm is not None and zcm.value is not None:
         if len(ms) == 1:  # one M whatever the idesc's alternative
             _judge(em, [("zcm", zcm)], lambda sub, z: _check_zcm(sub, z, next(iter(ms)), arch))
@@ -440,11 +489,26 @@ def _narrow_kinds(ctx: _Context, kb: KnownBits, arch: str) -> None:
     ``UTCHMMA`` is kind::f16 when A/B are f16 or bf16 (codes 0, 1) and kind::tf32 when they
     are tf32 (code 2), Table 42.  A kind is dropped only when the word certainly breaks one of
     :data:`_KIND_RULES` for it and another kind remains; the label then names the kind."""
+    keep = _kinds_allowed(ctx.kinds, ctx.cta_group, ctx.ws, ctx.sp, ctx.scale_vec, kb, arch)
+    if keep and len(keep) < len(ctx.kinds):
+        ctx.kinds = tuple(keep)
+        ctx.label = ctx.label.split(" (", 1)[0] + " (" + " or ".join(
+            f"kind::{k}" for k in keep) + ctx.label[ctx.label.index(","):] \
+            if " (" in ctx.label and "," in ctx.label else ctx.label
+
+
+@lru_cache(maxsize=1024)
+def _kinds_allowed(kinds: tuple[str, ...], cta_group: int | None, ws: bool, sp: bool | None,
+                   scale_vec: str | None, kb: KnownBits, arch: str) -> tuple[str, ...]:
+    """The kinds of ``kinds`` the word does not certainly break one of :data:`_KIND_RULES`
+    for (:func:`_narrow_kinds`)."""
     keep = []
-    for kind in ctx.kinds:
+    for kind in kinds:
+        extra = {"scale_vec": scale_vec} if scale_vec and KINDS[kind].block_scaled else {}
+
         def check(idesc: int, kind: str = kind) -> Sequence[Finding]:
-            return _validated("idesc", idesc, kind=kind, arch=arch, cta_group=ctx.cta_group,
-                            ws=ctx.ws, sp=ctx.sp, **_scale_vec(ctx, kind))
+            return _validated("idesc", idesc, kind=kind, arch=arch, cta_group=cta_group,
+                              ws=ws, sp=sp, **extra)
         try:
             broken = any(f.rule in _KIND_RULES and f.severity == "error"
                          for f in _certain(check, {"idesc": kb}))
@@ -452,11 +516,7 @@ def _narrow_kinds(ctx: _Context, kb: KnownBits, arch: str) -> None:
             broken = False
         if not broken:
             keep.append(kind)
-    if keep and len(keep) < len(ctx.kinds):
-        ctx.kinds = tuple(keep)
-        ctx.label = ctx.label.split(" (", 1)[0] + " (" + " or ".join(
-            f"kind::{k}" for k in keep) + ctx.label[ctx.label.index(","):] \
-            if " (" in ctx.label and "," in ctx.label else ctx.label
+    return tuple(keep)
 
 
 def _check_idesc(em: _Emitter, ctx: _Context, op: Operand | None, arch: str,
@@ -547,6 +607,13 @@ def _sass_sparse_hint(em: _Emitter, ctx: _Context, op: Operand, kb: KnownBits, l
 def _layout(kind: str):
     from ..words.layouts import LAYOUTS
     return LAYOUTS[KINDS[kind].layout]
+
+
+def _smem(em: _Emitter, op: Operand | None, name: str, arch: str,
+          descriptor: str = "smem") -> None:
+    """:func:`_check_smem`, its findings kept by the word (:func:`_kept`)."""
+    _kept(em, ("smem", _value(op), name, arch, descriptor),
+          lambda e, o: _check_smem(e, o, name, arch, descriptor), op)
 
 
 def _check_smem(em: _Emitter, op: Operand | None, name: str, arch: str,
@@ -768,7 +835,7 @@ def _check_wgmma(em: _Emitter, ins: Instruction) -> None:
     for name, op in wgmma_operands(ins).items():
         if op.value is not None and op.value.width == 64:
             _judge(em, [(name, op)],
-                   lambda sub, o, name=name: _check_smem(sub, o, name, "sm_90a", "wgmma"))
+                   lambda sub, o, name=name: _smem(sub, o, name, "sm_90a", "wgmma"))
 
 
 def _check_sass_wgmma(em: _Emitter, ins: Instruction) -> None:
@@ -777,13 +844,13 @@ def _check_sass_wgmma(em: _Emitter, ins: Instruction) -> None:
     :func:`descriptors.readers.sass.wgmma_operands`) as sm_90a wgmma words."""
     for d, op in sass_wgmma_operands(ins):
         _judge(em, [(d.name, op)],
-               lambda sub, o, name=d.name: _check_smem(sub, o, name, "sm_90a", "wgmma"))
+               lambda sub, o, name=d.name: _smem(sub, o, name, "sm_90a", "wgmma"))
 
 
 def _check_cp(em: _Emitter, ins: Instruction, arch: str) -> None:
     for o in ins.operands[1:]:
         if o.value is not None and (_role(o) == "gdesc" or not o.memory and o.value.width == 64):
-            _judge(em, [("s_desc", o)], lambda sub, op: _check_smem(sub, op, "s_desc", arch))
+            _judge(em, [("s_desc", o)], lambda sub, op: _smem(sub, op, "s_desc", arch))
 
 
 #: Rules of the instruction models that :func:`_check_ldst` already reports for tcgen05.ld/st
