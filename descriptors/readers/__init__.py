@@ -149,7 +149,7 @@ _SASS_ONLY = re.compile(r"\s*+(?:/\*[0-9a-fA-F]{4,}\*/|Function\s*:|code for sm_
 #: upper-case opcode whose first operand is a register, a predicate, an address or an MMA
 #: operand.  The one definition the sniffer and ``dump``'s reading of logs share.
 SASS_INSTRUCTION = re.compile(r"\s*+(?:@!?U?P(?:T|\d{1,2})\s+)?[A-Z][A-Z0-9]{1,15}"
-                              r"(?:\.[A-Za-z0-9_]{1,16}){0,8}\s+(?:(?:U?R\d{1,3}|U?RZ|!?U?P(?:T|\d))\b|"
+                              r"(?:\.[A-Za-z0-9_]{1,32}){0,8}\s+(?:(?:U?R\d{1,3}|U?RZ|!?U?P(?:T|\d))\b|"
                               r"[\[{]|(?:gdesc|tmem|idesc)\[)")
 #: Where a SASS function starts (``Function : name``, ``.text.name:``, ``.section
 #: .text.name``), with its name: register values do not carry over.

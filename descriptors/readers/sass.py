@@ -220,7 +220,7 @@ def mma_kinds(opcode: str, operands: Iterable[str]) -> tuple[tuple[str, ...], bo
 #: The pieces of a SASS instruction line every pattern below is built from: a predicate guard
 #: (``@!UP0``) and an opcode with its modifiers (``UTCHMMA.2CTA``).
 _PRED = r"@!?U?P(?:T|\d{1,2})"
-_OPCODE = r"[A-Z][A-Z0-9_]{0,31}(?:\.[A-Za-z0-9_]{1,16}){0,8}"
+_OPCODE = r"[A-Z][A-Z0-9_]{0,31}(?:\.[A-Za-z0-9_]{1,32}){0,8}"
 _LINE = re.compile(r"\s*+(?:/\*(?P<addr>[0-9A-Fa-f]{1,8})\*/)?+\s*+(?P<pred>" + _PRED + r"\s++)?+"
                    r"(?P<op>(?>U?" + _OPCODE + r"))(?=[\s;])(?P<rest>(?P<first>[^,;]*+)[^;]*+);")
 #: An instruction without its ``;`` (pasted into a log, or cuda-gdb's ``x/i``: ``HGMMA.64x64x16.F32
