@@ -19,7 +19,7 @@ import json
 import os
 import sys
 from collections.abc import Iterator
-from itertools import chain, islice
+from itertools import islice
 from typing import Annotated, Any
 
 import typer
@@ -30,7 +30,7 @@ from descriptors.errors import InputError
 from .common import REPORT_FORMATS, format_option
 from .inputs import opened, report
 from descriptors.tools.lint import LintFinding, lint_lines, order
-from descriptors.readers import SNIFF_LINES, sniff
+from descriptors.readers import SNIFF_LINES, TextLines, sniff
 from descriptors.readers.binary import Input, text_lines
 from descriptors.rules.validate import ARCHES
 
@@ -63,7 +63,7 @@ def _no_code(inp: Input, head: list[str]) -> InputError:
 def _lint_input(inp: Input, arch: str | None) -> list[LintFinding]:
     lines = text_lines(inp.stream, inp.name)
     head = list(islice(lines, SNIFF_LINES))
-    findings = order(list(lint_lines(chain(head, lines), file=inp.name, arch=arch)))
+    findings = order(list(lint_lines(TextLines(head, lines), file=inp.name, arch=arch)))
     # nothing read as code: no tcgen05 instruction, and the lines the readers look at to tell
     # the dialect (the same head) are neither PTX nor SASS
     if any(f.rule == "lint.nothing" for f in findings) and sniff(head) is None:

@@ -33,13 +33,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import chain
 
 from ..words.layouts import SMEM
 from .knownbits import KnownBits
 from .values import Alternative
 
 __all__ = ["KnownBits", "Alternative", "Operand", "Instruction", "Fact", "MAX_LINE", "MAX_FUNCTION", "sniff",
-           "read", "iter_text_lines", "SNIFF_LINES", "SASS_INSTRUCTION",
+           "read", "iter_text_lines", "TextLines", "SNIFF_LINES", "SASS_INSTRUCTION",
            "SASS_FUNCTION", "K_STEP_BITS", "K_STEP_MAX", "K_STEP_ASSUMPTION"]
 
 #: Characters of one line that are read; the rest of a longer line is dropped.
@@ -124,6 +125,15 @@ class Fact:
     #: the target of the code the value is in, as :attr:`Instruction.arch` (PTX ``.target``,
     #: SASS ``code for sm_90a``), ``None`` when nothing names it
     arch: str | None = None
+
+
+class TextLines(chain):
+    """Lines already decoded, without line ends and cut at :data:`MAX_LINE` characters (what
+    :func:`descriptors.readers.binary.text_lines` gives): :func:`read` takes them as they are
+    instead of looking at each line again.  Made with ``TextLines.from_iterable(blocks)``,
+    each block a list of such lines."""
+
+    __slots__ = ()
 
 
 def iter_text_lines(stream: Iterable[bytes] | Iterable[str]) -> Iterator[str]:
@@ -256,7 +266,7 @@ def read(lines: Iterable[str] | Iterable[bytes], *, facts: bool = True
     not gathered, only its instructions."""
     from itertools import chain, islice
 
-    it = _cut_lines(lines)
+    it = lines if lines.__class__ is TextLines else _cut_lines(lines)
     head = list(islice(it, SNIFF_LINES))
     dialect = sniff(head)
     rest = chain(head, it)

@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import IO
 
 from ..errors import InputError, ToolNotFoundError, shorten_text
-from . import MAX_LINE
+from . import MAX_LINE, TextLines
 
 __all__ = ["ELF_MAGIC", "FATBIN_MAGIC", "GZIP_MAGIC", "CUOBJDUMP_ENV", "INSTALL_HINT", "Input",
            "detect", "find_cuobjdump", "open_input", "sass_lines"]
@@ -399,8 +399,7 @@ def text_lines(stream: IO[bytes], name: str | None = None) -> Iterator[str]:
     decoded and split a block at a time; of a line longer than 4 * MAX_LINE bytes the rest is
     dropped unread into memory.  With ``name``, binary data (NUL bytes at the start) is refused
     with :class:`InputError` (when the first line is read)."""
-    from itertools import chain
-    return chain.from_iterable(_text_blocks(stream, name))
+    return TextLines.from_iterable(_text_blocks(stream, name))
 
 
 def _text_blocks(stream: IO[bytes], name: str | None) -> Iterator[list[str]]:

@@ -279,14 +279,18 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
             return me  # a loop back to a block being resolved (it is its own node for now)
         resolving.add(key)
         outs: list[tuple] = []
-        ws = writes_of(r)
+        ws = writes.get(r)
+        if ws is None:
+            ws = writes_of(r)
         for p in preds[b]:
             k = bisect_left(ws, ends[p]) - 1
             if k >= 0 and ws[k] >= starts[p]:
                 n = after(ws[k], r)
             else:
-                n = entry(p, r, depth + 1)
-                if n[0] == 0:
+                n = entries.get((p, r))
+                if n is None:
+                    n = entry(p, r, depth + 1)
+                if n[0] == 0 and n in alias:
                     n = canon(n)
             if n != me and n not in outs:
                 outs.append(n)
@@ -537,18 +541,8 @@ def _combine_many(st: Step, sources: list[ValueSet], origin: tuple[int, str], wi
     """The value sets of the ``count`` registers an instruction writes, from its sources."""
     fn = st.fn
     assert fn is not None
-    if count == 1:
-        def one(*bits: KnownBits) -> KnownBits | None:
-            got = fn(*bits)
-            return got[0] if got else None
-        out = [combine(one, sources, origin, width, copy=st.mode == "copy")]
-    else:
-        out = []
-        for k in range(count):
-            def nth(*bits: KnownBits, k: int = k) -> KnownBits | None:
-                got = fn(*bits)
-                return got[k] if got and len(got) > k else None
-            out.append(combine(nth, sources, origin, width, copy=st.mode == "copy"))
+    copy = st.mode == "copy"
+    out = [combine(fn, sources, origin, width, copy, k) for k in range(count)]  # type: ignore[arg-type]
     if st.assumes:
         out = [tuple(_interned(Alternative(a.bits, a.origin, a.assumes or st.assumes, a.merged,
                                            a.skipped)) for a in vs) for vs in out]

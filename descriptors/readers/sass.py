@@ -252,11 +252,23 @@ def _immediate(text: str) -> int | None:
     return -value if m.group(1) else value
 
 
+#: A comma inside square brackets (``[UR4, 0x10]`` would be one operand).
+_BRACKET_COMMA = re.compile(r"\[[^\]]*,")
+
+
 def _split(rest: str, col0: int) -> list[tuple[str, int]]:
     """The operands of ``rest`` (the text after the opcode), ``(text, 1-based col)``: split at
     the commas outside ``[..]`` and ``(..)``; blank operands dropped.  The text is split at
     every comma first; only a piece with an opening bracket, or inside one, is scanned."""
     out = []
+    if "(" not in rest and ("[" not in rest or _BRACKET_COMMA.search(rest) is None):
+        pos = 0  # no comma inside brackets (the common case): every comma ends an operand
+        for piece in rest.split(","):
+            s = piece.strip()
+            if s:
+                out.append((s, col0 + pos + len(piece) - len(piece.lstrip())))
+            pos += len(piece) + 1
+        return out
     depth = start = pos = 0  # bracket depth; where the operand and the piece begin
     for piece in rest.split(","):
         if depth or "[" in piece or "(" in piece:
@@ -376,7 +388,16 @@ _MATERIALISE = frozenset({"MOV", "UMOV", "MOV32I", "IMAD", "UIMAD", "IADD3", "UI
                           "ULOP3", "SHF", "USHF", "LEA", "ULEA", "SEL", "USEL"})
 
 
+@lru_cache(maxsize=4096)
+def _is_predicate(text: str) -> bool:
+    """A predicate register operand (``UP0``, ``!PT``), kept per spelling."""
+    return _PREDREG.match(text) is not None
+
+
+@lru_cache(maxsize=8192)
 def _reg_name(text: str) -> str | None:
+    """The register an operand names (``UR4`` of ``UR4.reuse``), ``None`` for another operand;
+    kept per spelling."""
     m = _REG.match(text)
     if not m or m.group(1):
         return None
@@ -411,7 +432,7 @@ def _dests(ins: _Ins) -> list[str]:
     if first is None:
         return []
     if op.startswith(_PREDICATE_FIRST):
-        first = next((t for t, _ in ins.ops if not _PREDREG.match(t)), "")
+        first = next((t for t, _ in ins.ops if not _is_predicate(t)), "")
     name = _reg_name(first)
     if name is None or name.endswith("Z"):
         return []
@@ -467,6 +488,7 @@ def _ldtm_registers(opcode: str) -> int:
         return 128
 
 
+@lru_cache(maxsize=8192)
 def _src(t: str) -> str | KnownBits | None:
     """A source operand for the data flow: a register name, a constant, or ``None`` (a value
     the reader does not follow: a constant bank, a negated register ...)."""
@@ -515,13 +537,13 @@ def _step(ins: _Ins, reg: str, gdesc: set[str]) -> Step | None:  # noqa: C901 - 
     or ``None`` when the reader does not follow it (its result is unknown)."""
     op = ins.op
     base = op.split(".", 1)[0]
-    regs = [t for t, _ in ins.ops if not _PREDREG.match(t)]
+    regs = [t for t, _ in ins.ops if not _is_predicate(t)]
     srcs = regs[1:]
     ds = ins.dests
     if not ds or not srcs:
         return None
     if gdesc and reg in gdesc:
-        ks = _k_step(ins)
+        ks = _k_step(ins, regs)
         if ks is not None:
             form, dest, src = ks
             if form == "lo":
@@ -623,7 +645,7 @@ def _low_stepped(kb: KnownBits) -> KnownBits:
 _K_STEP_LOW = (1 << K_STEP_BITS) - 1
 
 
-def _k_step(ins: _Ins) -> tuple[str, str, str] | None:
+def _k_step(ins: _Ins, regs: list[str] | None = None) -> tuple[str, str, str] | None:
     """How a K loop steps a shared memory descriptor in SASS, as ``(form, dest, source)``:
     ``lo`` -- ``UIADD3 d, UPn, UPT, d, IMM, URZ`` (the low word plus a step); ``hi`` --
     ``UIADD3.X d, UPT, UPT, URZ, d, URZ, UPn, !UPT`` (the high word plus the low word's carry);
@@ -631,7 +653,8 @@ def _k_step(ins: _Ins) -> tuple[str, str, str] | None:
     0 < IMM < 2^14 (16-byte units) and no predicate."""
     if ins.pred or not ins.op.startswith(("UIADD3", "IADD3")):
         return None
-    regs = [t for t, _ in ins.ops if not _PREDREG.match(t)]
+    if regs is None:  # (the operands other than predicates)
+        regs = [t for t, _ in ins.ops if not _is_predicate(t)]
     if len(regs) != 4:
         return None
     d, a, b, c = regs

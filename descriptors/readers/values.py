@@ -132,18 +132,21 @@ def single(bits: KnownBits, origin: tuple[int, str] | None = None,
 
 def combine(fn: Callable[..., KnownBits | None], sources: Sequence[ValueSet],
             origin: tuple[int, str] | None, width: int,
-            copy: bool = False) -> ValueSet:
+            copy: bool = False, item: int | None = None) -> ValueSet:
     """``fn`` applied to every combination of the alternatives of ``sources`` (each a value
     set; an empty one -- not yet written -- makes the result empty too).  ``fn`` returns the
     result's known bits, or ``None`` when it cannot tell anything (the result is then unknown,
     ``width`` bits).  Each result alternative has ``origin``, or, for a ``copy`` (one source,
     passed on unchanged), the source alternative's origin; an assumption of any source carries
-    over."""
+    over.  With ``item``, ``fn`` returns a sequence (or ``None``) and the result's known bits
+    are its ``item``-th entry (``None`` when it has none)."""
     if any(not s for s in sources):
         return ()
     if all(len(s) == 1 for s in sources):  # the common case: one value each
         alts = [s[0] for s in sources]
         kb = fn(*[alt.bits for alt in alts])
+        if item is not None:
+            kb = kb[item] if kb and len(kb) > item else None  # type: ignore[index,arg-type]
         if kb is None:
             kb = KnownBits.unknown(width)
         assumes = next((alt.assumes for alt in alts if alt.assumes), None)
@@ -158,6 +161,8 @@ def combine(fn: Callable[..., KnownBits | None], sources: Sequence[ValueSet],
     out: list[Alternative] = []
     for combo in product(*sources):
         kb = fn(*[alt.bits for alt in combo])
+        if item is not None:
+            kb = kb[item] if kb and len(kb) > item else None  # type: ignore[index,arg-type]
         if kb is None:
             kb = KnownBits.unknown(width)
         assumes = next((alt.assumes for alt in combo if alt.assumes), None)
