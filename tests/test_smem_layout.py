@@ -526,3 +526,31 @@ def test_words_pass_the_validators() -> None:
                        a_major=major, b_major=major)
         findings = validate_pair(idesc, kind=kind, a_desc=lay.word, b_desc=lay.word)
         assert descriptors.is_valid(findings), (major, swz, dtype, findings)
+
+
+def test_pair_rules_are_validate_pairs_pair_findings() -> None:
+    """``pair_rules`` (what lint asks, the words judged apart) gives exactly the ``pair.*``
+    findings of ``validate_pair``, in order: over every major-ness, swizzle and type of the
+    grid, with absolute and relative LBO mode and LBO values that break and keep the rules."""
+    import random
+    from descriptors.rules.validate import pair_rules
+    from descriptors.words.codec import encode as pack
+    rng = random.Random(7)
+    kinds = {"tf32": "tf32", "bf16": "f16", "e4m3": "f8f6f4", "s8": "i8"}
+    seen: set[str] = set()
+    for a_major, b_major, swz, dtype, mode in itertools.product(
+            ("K", "MN"), ("K", "MN"), ("none", "32B", "64B", "128B", "128B_base32B"),
+            kinds, ("relative", "absolute")):
+        kind = kinds[dtype]
+        idesc = encode("idesc", kind=kind, a_type=dtype, b_type=dtype,
+                       d_type="s32" if kind == "i8" else "f32", m=128, n=128,
+                       a_major=a_major, b_major=b_major)
+        words = [pack("smem", swizzle=swz, lbo_mode=mode, leading_byte_offset=rng.randrange(64) * 16,
+                      stride_byte_offset=1024, start_address=0x1000) for _ in range(2)]
+        expect = [f for f in validate_pair(idesc, kind=kind, a_desc=words[0], b_desc=words[1])
+                  if f.rule.startswith("pair.")]
+        assert pair_rules(idesc, kind=kind, a_desc=words[0], b_desc=words[1]) == expect
+        assert pair_rules(idesc, kind=kind, b_desc=words[1]) == \
+            [f for f in expect if f.message.startswith("B")]
+        seen.update(f.rule for f in expect)
+    assert seen >= {"pair.table52", "pair.table53", "pair.lbo_absolute", "pair.lbo_unused"}

@@ -28,7 +28,7 @@ from ..errors import FieldError, ParameterError, shorten
 from ..words.layouts import TMEM
 
 __all__ = ["Finding", "Rule", "RULES", "ARCHES", "TCGEN05_ARCHES", "WORD_ARCHES", "validate",
-           "validate_pair", "is_valid",
+           "validate_pair", "pair_rules", "is_valid",
            "shape_rule", "SHAPES"]
 
 #: The targets of the tcgen05 words (PTX ISA 9.7.16, Target ISA Notes).
@@ -909,6 +909,22 @@ def validate_pair(idesc: int, *, kind: str, a_desc: int | None = None, b_desc: i
         findings += [_tag(f, operand) for f in validate("smem", word, arch=arch)]
         s = decode("smem", word)
         findings += list(_pair_checks(d, s, operand))
+    order = {s: i for i, s in enumerate(SEVERITIES)}
+    return sorted(findings, key=lambda f: order[f.severity])
+
+
+def pair_rules(idesc: int, *, kind: str, a_desc: int | None = None,
+               b_desc: int | None = None) -> list[Finding]:
+    """Only the pair rules of :func:`validate_pair` (``pair.*``: Table 52, Table 53, the
+    absolute-LBO and unused-LBO rules), without judging each word on its own again: what a
+    caller that has judged the words already asks.  The same findings, in the same order, as
+    those of :func:`validate_pair` whose rule starts with ``pair.``.  Raises what
+    :func:`~descriptors.words.codec.decode` raises for a word it cannot read as ``kind``."""
+    d = decode("idesc", idesc, kind=kind)
+    findings: list[Finding] = []
+    for operand, word in (("a", a_desc), ("b", b_desc)):
+        if word is not None:
+            findings += _pair_checks(d, decode("smem", word), operand)
     order = {s: i for i, s in enumerate(SEVERITIES)}
     return sorted(findings, key=lambda f: order[f.severity])
 

@@ -9,7 +9,7 @@ for every instruction checks its descriptor operands **for that instruction**:
   instruction descriptor with the instruction's kind, ``cta_group``, ``.ws`` and ``.sp``
   (:func:`descriptors.rules.validate.validate`: Table 39 shapes, types per kind, reserved bits, max
   shift, sparsity, ``.scale_vec``, target arch); the A/B shared memory descriptors' constant fields; when the
-  words are known, the pair rules (:func:`~descriptors.rules.validate.validate_pair`); the
+  words are known, the pair rules (:func:`~descriptors.rules.validate.pair_rules`); the
   zero-column mask of ``.ws`` with the idesc's M.  In SASS the opcode gives the context
   (:data:`SASS_MMA`; ``UTCHMMA`` is kind::f16 or kind::tf32, so the word is judged under both
   and an error is reported only when every candidate kind breaks a rule).  SASS has no ``.sp``
@@ -88,7 +88,7 @@ from ..readers.sass import wgmma_operands as sass_wgmma_operands
 from ..readers.sass import SASS_SCALE_VEC as _SASS_SCALE_VEC
 from ..readers.values import MAX_ALTERNATIVES, Alternative
 from ..isa.tmem import ALLOC_MIN, check_alloc
-from ..rules.validate import SEVERITIES, Finding, validate, validate_pair
+from ..rules.validate import SEVERITIES, Finding, pair_rules, validate
 from ..rules.validate import ARCHES, TCGEN05_ARCHES
 
 __all__ = ["LintFinding", "lint_lines", "check_instruction", "order", "SASS_MMA", "DEFAULT_ARCH"]
@@ -197,9 +197,11 @@ def _validated(descriptor: str, word: int, **context: Any) -> tuple[Finding, ...
 
 
 @lru_cache(maxsize=4096)
-def _validated_pair(idesc: int, **context: Any) -> tuple[Finding, ...]:
-    """:func:`~descriptors.rules.validate.validate_pair`, kept as :func:`_validated` is."""
-    return tuple(validate_pair(idesc, **context))
+def _pair_rules(idesc: int, kind: str, a_desc: int | None,
+                b_desc: int | None) -> tuple[Finding, ...]:
+    """:func:`~descriptors.rules.validate.pair_rules` (the words are judged on their own
+    apart), kept as :func:`_validated` is."""
+    return tuple(pair_rules(idesc, kind=kind, a_desc=a_desc, b_desc=b_desc))
 
 
 def _field_known(layout_fields, name: str | None, kb: KnownBits) -> bool:
@@ -659,11 +661,7 @@ def _check_pair(em: _Emitter, ctx: _Context, idesc: Operand | None, a: Operand |
     results = []
     for kind in ctx.kinds:
         def check(kind: str = kind, **w: int) -> list[Finding]:
-            return [f for f in _validated_pair(w["idesc"], kind=kind, a_desc=w.get("a_desc"),
-                                             b_desc=w.get("b_desc"), arch=arch,
-                                             cta_group=ctx.cta_group, ws=ctx.ws, sp=ctx.sp,
-                                             **_scale_vec(ctx, kind))
-                    if f.rule.startswith("pair.")]
+            return list(_pair_rules(w["idesc"], kind, w.get("a_desc"), w.get("b_desc")))
         try:
             results.append(_certain(check, words))
         except DescgenError:
