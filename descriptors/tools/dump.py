@@ -121,7 +121,7 @@ from ..words.enums import KINDS, kind_named
 from ..errors import ParameterError, shorten
 from ..words.layouts import IDESC, LAYOUTS, SMEM, TMEM, WGMMA, ZCM
 from .printer import to_json
-from ..readers import SASS_FUNCTION, SASS_INSTRUCTION, gdb, printf
+from ..readers import SASS_FUNCTION, SASS_INSTRUCTION, TextLines, gdb, printf
 from ..rules.validate import TMEM_COLUMNS as _TMEM_COLUMNS
 from ..rules.validate import TMEM_LANES as _TMEM_LANES
 from ..rules.validate import ARCHES, SHAPES, WORD_ARCHES, Finding, is_valid, validate
@@ -1390,27 +1390,8 @@ def scan_lines(lines: Iterable[str | bytes], *, as_: str | None = None, kind: st
     if window.__class__ is not int or window < 1:
         raise ParameterError(f"window must be a positive integer of lines, not {shorten(window)}")
     return _scan(lines, as_, kind, arch, min_confidence, window,
-                 lines.__class__ is _StreamLines)
+                 lines.__class__ is TextLines)
 
-
-class _StreamLines:
-    """The lines of :func:`iter_lines` with its default ``max_line`` (:data:`MAX_LINE`):
-    ``str`` of at most :data:`MAX_LINE` characters without their ``\\n``, which the scanners
-    need not check or cut."""
-
-    __slots__ = ("lines",)
-
-    def __init__(self, lines: Iterator[str]) -> None:
-        self.lines = lines
-
-    def __iter__(self) -> Iterator[str]:
-        return self.lines
-
-
-#: A PTX module or snippet: a module directive or a tcgen05 instruction at the start of a line.
-_PTX_START = re.compile(r"\s*(?:\.version|\.target|\.visible\s+\.entry|\.entry|tcgen05\.\w)")
-#: Lines looked at to tell PTX from the other inputs.
-_PTX_SNIFF = 64
 
 #: Family a PTX tcgen05.mma operand tells (descriptors.readers.ptx.mma_operands roles).
 _PTX_ROLE_FAMILY = {"idesc": "idesc", "a_desc": "smem", "b_desc": "smem", "zcm": "zcm"}
@@ -1428,15 +1409,15 @@ def _decoded_lines(lines: Iterable[str | bytes]) -> Iterator[str]:
 
 def _scan(lines: Iterable[str | bytes], as_: str | None, kind: str | None, arch: str | None,
           min_confidence: float, window: int, decoded: bool = False) -> Iterator[DumpFinding]:
-    from itertools import chain, islice, repeat
+    from itertools import chain, islice
 
     from ..readers import SNIFF_LINES, sniff
     it = iter(lines)
     head = list(islice(it, SNIFF_LINES))
     dialect = sniff(list(_decoded_lines(head)))  # the readers' one sniffer decides
     if dialect is not None:
-        if decoded:  # str, short enough: what _decoded_lines does, in C
-            text = map(str.rstrip, chain(head, it), repeat("\r\n"))
+        if decoded:  # decoded and cut already (text_lines): taken as they are
+            text: Iterable[str] = TextLines(head, it)
         else:
             text = _decoded_lines(chain(head, it))
         return _scan_code(text, dialect, as_, kind, arch, min_confidence, window)
@@ -1785,40 +1766,16 @@ def _scan_text(lines: Iterable[str | bytes], as_: str | None, kind: str | None,
 
 
 def iter_lines(stream: IO[bytes], max_line: int = MAX_LINE, chunk: int = 1 << 20) -> Iterator[str]:
-    """Lines of a binary stream, decoded as UTF-8 with replacement, without their newline; at
-    most ``max_line`` bytes of each (the rest of a longer line is read and dropped, never held
-    in memory).  The stream is read in chunks of ``chunk`` bytes."""
-    carry = b""
-    skipping = False  # inside an over-long line, dropping bytes up to its newline
-    while True:
-        data = stream.read(chunk)
-        if not data:
-            break
-        start = 0
-        if skipping or carry:
-            end = data.find(b"\n")
-            if end < 0:
-                if not skipping:
-                    carry += data[: max(0, max_line - len(carry))]
-                    skipping = len(carry) >= max_line
-                continue
-            if not skipping:
-                carry += data[: min(end, max(0, max_line - len(carry)))]
-            yield carry.decode("utf-8", "replace")
-            carry, skipping, start = b"", False, end + 1
-        last = data.rfind(b"\n")
-        if last < start:
-            tail = data[start:]
-        else:
-            lines = data[start:last].decode("utf-8", "replace").split("\n")
-            if max(map(len, lines)) > max_line:
-                lines = [line if len(line) <= max_line else line[:max_line] for line in lines]
-            yield from lines  # (in C, not a loop step per line)
-            tail = data[last + 1:]
-        carry = tail[:max_line]
-        skipping = len(tail) >= max_line
-    if carry:
-        yield carry.decode("utf-8", "replace")
+    """Lines of a binary stream, decoded as UTF-8 with replacement, without their line end; at
+    most ``max_line`` characters of each (the rest of a longer line is dropped, never held in
+    memory): :func:`descriptors.readers.binary.text_lines`, the one line reader of every
+    command, which reads a block of its own size at a time (``chunk`` is accepted for
+    compatibility and not used)."""
+    from ..readers.binary import text_lines
+    lines = text_lines(stream)
+    if max_line >= MAX_LINE:
+        return lines
+    return (line[:max_line] for line in lines)
 
 
 def _text_lines(text: str) -> Iterator[str]:
@@ -1838,7 +1795,8 @@ def scan_stream(stream: IO[bytes], **options: Any) -> Iterator[DumpFinding]:
     """:func:`scan_lines` over a binary stream (a file opened ``"rb"``, ``sys.stdin.buffer``)."""
     if not callable(getattr(stream, "read", None)):
         raise ParameterError(f"scan_stream takes a binary stream, not {shorten(stream)}")
-    return scan_lines(_StreamLines(iter_lines(stream)), **options)
+    from ..readers.binary import text_lines
+    return scan_lines(text_lines(stream), **options)
 
 
 def scan(text: str | bytes, **options: Any) -> list[DumpFinding]:
