@@ -773,6 +773,13 @@ def _check_ldst(em: _Emitter, ins: Instruction, arch: str) -> None:
 
 def _check_footprint(em: _Emitter, what: str, addr: Operand | None, op: str, shape: str,
                      num: int, half: bool = False, **access: Any) -> None:
+    """:func:`_footprint`, its findings kept by the access and the address (:func:`_kept`)."""
+    _kept(em, ("footprint", what, _value(addr), op, shape, num, half, *sorted(access.items())),
+          lambda e, a: _footprint(e, what, a, op, shape, num, half, **access), addr)
+
+
+def _footprint(em: _Emitter, what: str, addr: Operand | None, op: str, shape: str,
+               num: int, half: bool = False, **access: Any) -> None:
     """The access rules of :func:`descriptors.isa.tmem.footprint` for a constant Tensor
     Memory address (lanes, columns, the warp's lane quarter, ``.pack``, ``.red``).  ``half``:
     one half of a ``.16x32bx2`` access alone (SASS), given as both halves at the same address
