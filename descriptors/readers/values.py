@@ -110,7 +110,10 @@ def join(*sets: Iterable[Alternative]) -> ValueSet:
     left (``skipped``) are limited apart from those written, so a written constant is never
     merged into what an unrelated earlier value leaves."""
     values = tuple(dict.fromkeys(chain.from_iterable(sets)))
-    skips = sum(a.skipped for a in values)
+    skips = 0
+    for a in values:
+        if a.skipped:
+            skips += 1
     if skips and skips != len(values):
         # the values written and those left by a skipped predicated write, each kept apart
         return _interned_set(_limit(tuple(a for a in values if not a.skipped)) +
@@ -140,19 +143,32 @@ def combine(fn: Callable[..., KnownBits | None], sources: Sequence[ValueSet],
     passed on unchanged), the source alternative's origin; an assumption of any source carries
     over.  With ``item``, ``fn`` returns a sequence (or ``None``) and the result's known bits
     are its ``item``-th entry (``None`` when it has none)."""
-    if any(not s for s in sources):
-        return ()
-    if all(len(s) == 1 for s in sources):  # the common case: one value each
-        alts = [s[0] for s in sources]
-        kb = fn(*[alt.bits for alt in alts])
+    single_values = True
+    for s in sources:
+        n = len(s)
+        if not n:
+            return ()
+        if n != 1:
+            single_values = False
+    if single_values:  # the common case: one value each
+        bits = []
+        assumes = None
+        skip = False
+        for s in sources:
+            alt = s[0]
+            bits.append(alt.bits)
+            if alt.assumes and assumes is None:
+                assumes = alt.assumes
+            if alt.skipped:
+                skip = True
+        kb = fn(*bits)
         if item is not None:
             kb = kb[item] if kb and len(kb) > item else None  # type: ignore[index,arg-type]
         if kb is None:
             kb = KnownBits.unknown(width)
-        assumes = next((alt.assumes for alt in alts if alt.assumes), None)
-        where = alts[0].origin if copy and len(alts) == 1 and alts[0].origin else origin
-        return _interned_set((_interned(Alternative(kb, where, assumes, False,
-                                                    any(a.skipped for a in alts))),))
+        where = sources[0][0].origin if copy and len(sources) == 1 and sources[0][0].origin \
+            else origin
+        return _interned_set((_interned(Alternative(kb, where, assumes, False, skip)),))
     count = 1
     for s in sources:
         count *= len(s)
