@@ -1149,7 +1149,7 @@ def read_sass(lines: Iterable[str], first_line: int = 1, *,
         if ";" in line:
             m = match(line)
             if m is not None:
-                key = m.group("op", "first")
+                key = m.group(3, 5)  # (op, first): by index, the hot path
                 got = cache.get(key)
                 if got is None:
                     got = _written(key[0], key[1])
