@@ -278,3 +278,61 @@ def test_the_second_half_of_a_16x32bx2_access_is_read_and_writes_its_vector():
     assert [i.opcode for i in read] == ["LDTM.16dp32bit_t16_t31.x64", "UTCHMMA"]
     assert read[0].operands[1].value.value == 0x50  # tmem[UR9+0x10]: UR9 + 0x10
     assert read[1].operands[4].value.is_unknown  # the LDTM's R5, not the MOV's
+
+
+# ---------------------------------------------------------------- what an instruction writes
+
+@pytest.mark.parametrize("writer", [
+    "R2UR P1, UR5, R30 ;",                                   # the predicate: was R30 uniform
+    "R2UR.OR P1, UR5, R30 ;",
+    "ULOP3.LUT UP0, UR5, UR30, 0x3, URZ, 0xc0, !UPT ;",       # a predicate and a register
+    "REDUX UR5, R2 ;",                                        # a warp's reduction (no RED)
+])
+def test_a_register_written_after_a_predicate_is_written(writer):
+    """Opcodes that write a predicate first and a register after it, and ``REDUX`` (in the
+    production listings), overwrite the register: the idesc moved into UR5 before is gone."""
+    op = _idesc(_addressed(["UMOV UR5, 0x8400490 ;", writer, MMA]))
+    assert op.value.is_unknown or op.value.value != 0x08400490
+    assert not (op.value.is_const and op.value.value == 0x08400490)
+
+
+def test_a_predicate_and_register_writer_computes_the_register():
+    # ULOP3.LUT UP0, UR5, UR4, 0x7fffffff, URZ, 0xc0 (UR5 = UR4 & 0x7fffffff), UR4 a constant
+    op = _idesc(_addressed(["UMOV UR4, 0x88400490 ;",
+                            "ULOP3.LUT UP0, UR5, UR4, 0x7fffffff, URZ, 0xc0, !UPT ;", MMA]))
+    assert op.value.is_const and op.value.value == 0x08400490
+
+
+@pytest.mark.parametrize("writer, reg", [
+    ("CS2R R4, SRZ ;", "R5"),                                 # a 64-bit zero: R4 and R5
+    ("FMUL2 R4, R8.F32x2.HI_LO, R10.F32x2.HI_LO ;", "R5"),    # paired FP32: R4:R5
+    ("LDSM.16.M88.4 R4, [R2] ;", "R7"),                       # ldmatrix .x4: R4..R7
+    ("LDSM.U4x16P64TO8.MT1616 R4, [R2] ;", "R5"),
+    ("HGMMA.64x128x16.F32.BF16 R24, gdesc[UR8], R24, gsb0 ;", "R87"),  # 64 accumulators
+    ("HGMMA.64x64x16.F16 R24, gdesc[UR8], R24, gsb0 ;", "R39"),        # 16 (f16)
+    ("DADD R4, R8, R10 ;", "R5"),
+    ("F2F.F64.F32 R4, R8 ;", "R5"),
+])
+def test_an_instruction_that_writes_several_registers_writes_them_all(writer, reg):
+    """A value moved into a register that an instruction later overwrites as part of its
+    destination group is gone (it was read through, as the constant)."""
+    def idesc(r: str):
+        lines = _addressed([f"MOV {r}, 0x8400490 ;", writer, f"R2UR UR5, {r} ;", MMA])
+        mma = [i for i in read_sass(lines) if isinstance(i, Instruction)][-1]
+        assert mma.opcode == "UTCHMMA"
+        return mma.operands[4].value
+
+    got = idesc(reg)
+    assert not (got.is_const and got.value == 0x08400490), writer
+    # and one register past the group is not touched
+    got = idesc(f"R{int(reg[1:]) + 1}")
+    assert got.is_const and got.value == 0x08400490, writer
+
+
+def test_a_uniform_indirect_branch_is_a_branch():
+    """``BRXU UR8 -0x..`` (in the production listings) jumps through a uniform register like
+    ``BRX``: the case block it reaches holds the value written before it, and it does not fall
+    through into the block after it."""
+    op = _idesc(_addressed(["UMOV UR5, 0x8400490 ;", "BRXU UR8 -0x10 ;",
+                            "UMOV UR5, 0x8200490 ;", "EXIT ;", MMA]))
+    assert op.value.is_const and op.value.value == 0x08400490

@@ -65,7 +65,7 @@ optional scale / zero-column-mask operands and the enable-input-d predicate.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -412,16 +412,21 @@ def _pair(name: str, k: int = 1) -> str | None:
 
 
 #: Opcodes whose first register operand is read, not written.
-_NO_DEST = ("UTC", "ST", "BRA", "BAR", "EXIT", "RET", "CALL", "RED", "WARPSYNC", "BSSY", "BSYNC",
-            "NOP", "DEPBAR", "ISETP", "UISETP", "PLOP3", "UPLOP3", "FSETP", "NANOSLEEP",
-            "MEMBAR", "FENCE", "SYNCS", "ERRBAR", "CCTL", "UVIRTCOUNT", "USETMAXREG", "ACQBULK",
-            "UCGABAR")
-#: ... except these (they write their first operand).
-_DEST_ANYWAY = ("ATOM", "UTCATOMSWS", "VOTE")
-#: Opcodes that write predicates first, then a register (``UTCATOMSWS.FIND_AND_SET.ALIGN UP0,
-#: UR4, UR4`` writes the allocated column index into UR4; ``ELECT P0, UR4, PT``; ``SHFL.IDX
-#: PT, R5, R4, ...``).
-_PREDICATE_FIRST = ("UTCATOMSWS", "ELECT", "SHFL")
+_NO_DEST = ("UTC", "ST", "BRA", "BRX", "JMX", "BAR", "EXIT", "RET", "CALL", "RED", "WARPSYNC",
+            "BSSY", "BSYNC", "NOP", "DEPBAR", "ISETP", "UISETP", "PLOP3", "UPLOP3", "FSETP",
+            "NANOSLEEP", "MEMBAR", "FENCE", "SYNCS", "ERRBAR", "CCTL", "UVIRTCOUNT",
+            "USETMAXREG", "ACQBULK", "UCGABAR")
+#: ... except these (they write their first operand: ``REDUX UR12, R3``, a warp's reduction
+#: into a uniform register, is no ``RED``).
+_DEST_ANYWAY = ("ATOM", "UTCATOMSWS", "VOTE", "REDUX")
+#: Opcodes that may write a predicate first, then a register: the register is the first operand
+#: that is no predicate (``UTCATOMSWS.FIND_AND_SET.ALIGN UP0, UR4, UR4`` writes the allocated
+#: column index into UR4; ``ELECT P0, UR4, PT``; ``SHFL.IDX PT, R5, R4, ...``; ``R2UR P1, UR14,
+#: R30`` and ``R2UR.OR P1, UR13, R4`` -- the predicate says whether the value was uniform --
+#: write UR14 / UR13; ``LOP3.LUT P0, R0, R0, 0xff, RZ, 0xc0, !PT`` and ``ULOP3.LUT UP0, UR14,
+#: UR13, 0x3, URZ, 0xc0, !UPT`` write R0 / UR14; ``ATOMG.E.ADD.STRONG.GPU PT, R10, ...`` the
+#: old value into R10: all in the production listings of fixtures/production).
+_PREDICATE_FIRST = ("UTCATOMSWS", "ELECT", "SHFL", "R2UR", "LOP3", "ULOP3", "ATOM")
 
 
 def _dests(ins: _Ins) -> list[str]:
@@ -443,8 +448,8 @@ def _dests(ins: _Ins) -> list[str]:
 def _written(op: str, first: str) -> tuple[tuple[str, ...], int] | None:
     """``(dests, kind)`` of an instruction from its opcode and first operand (:func:`_dests`
     without the line: the same answer), or ``None`` for an opcode whose destination is not
-    its first operand (:data:`_PREDICATE_FIRST`)."""
-    if op.startswith(_PREDICATE_FIRST):
+    its first operand (a predicate first, :data:`_PREDICATE_FIRST`)."""
+    if op.startswith(_PREDICATE_FIRST) and _is_predicate(first.strip()):
         return None
     kind = _kind(op)
     if op.startswith(_NO_DEST) and not op.startswith(_DEST_ANYWAY):
@@ -460,16 +465,64 @@ def _written_to(first: str, count: int) -> tuple[str, ...]:
     return (name, *(_pair(name, k) for k in range(1, count)))  # type: ignore[misc]
 
 
+#: Registers an opcode writes from its first destination on, where that is more than one and
+#: its spelling says so without a ``.64``/``.WIDE``/``.128`` suffix: base opcode -> a function
+#: of the modifiers (the opcode split at ``.``).  Where the count is not certain it errs high:
+#: a register taken as written holds an unknown value, one missed keeps a value it no longer
+#: holds.
+_WIDE_DESTS: dict[str, Callable[[list[str]], int]] = {
+    # CS2R Rd, SRZ: a 64-bit move (Rd, Rd+1); CS2R.32: one register
+    "CS2R": lambda q: 1 if "32" in q else 2,
+    # sm_100's paired FP32 arithmetic on .F32x2 register pairs
+    "FADD2": lambda q: 2, "FMUL2": lambda q: 2, "FFMA2": lambda q: 2,
+    # FP64 arithmetic: a register pair
+    "DADD": lambda q: 2, "DMUL": lambda q: 2, "DFMA": lambda q: 2, "DMNMX": lambda q: 2,
+    # ldmatrix: .x1/.x2/.x4 (``LDSM.16.M88.4``), two registers a matrix for the 16x16 ones
+    # (``LDSM.U4x16P64TO8.MT1616``)
+    "LDSM": lambda q: (int(q[-1]) if q and q[-1] in ("2", "4") else 1)
+    * (2 if any("1616" in m for m in q) else 1),
+    # mma.sync: the accumulator fragment (4 registers for every f32/s32 shape, 2 for f16)
+    "HMMA": lambda q: 2 if q[-1:] == ["F16"] else 4, "IMMA": lambda q: 4,
+    "QMMA": lambda q: 4, "OMMA": lambda q: 4, "DMMA": lambda q: 4,
+    # wgmma: the accumulator, 64xN per warpgroup: N/2 registers a thread (f32/s32), N/4 (f16)
+    "HGMMA": lambda q: _wgmma_accumulators(q), "IGMMA": lambda q: _wgmma_accumulators(q),
+    "QGMMA": lambda q: _wgmma_accumulators(q), "BGMMA": lambda q: _wgmma_accumulators(q),
+}
+
+
+def _wgmma_accumulators(quals: list[str]) -> int:
+    """Registers a ``HGMMA.64xNxK.<D type>...`` writes a thread (128 if the shape is not read)."""
+    shape = next((m for m in quals if re.fullmatch(r"64x\d+x\d+", m)), None)
+    if shape is None:
+        return 128
+    n = int(shape.split("x")[1])
+    after = quals[quals.index(shape) + 1:]
+    return n // 4 if after[:1] == ["F16"] else n // 2
+
+
+#: Conversions whose destination type (their first type modifier) may be 64 bits wide.
+_CONVERSIONS = frozenset({"F2F", "I2F", "F2I", "I2I", "FRND"})
+
+
 @lru_cache(maxsize=4096)
 def _dest_count(op: str) -> int:
     """Registers an opcode writes from its first destination on: 2 for ``.64``/``.WIDE``, 4
-    for ``.128``, an ``LDTM``'s vector (:func:`_ldtm_registers`), else 1 (one answer per
-    opcode spelling, kept)."""
+    for ``.128``, an ``LDTM``'s vector (:func:`_ldtm_registers`), the opcodes of
+    :data:`_WIDE_DESTS`, a conversion to a 64-bit type; else 1 (one answer per opcode
+    spelling, kept)."""
     n = 1
     if re.search(r"\.(64|WIDE)\b", op):
         n = 2
     if ".128" in op:
         n = 4
+    base, *quals = op.split(".")
+    wide = _WIDE_DESTS.get(base)
+    if wide is not None:
+        n = max(n, wide(quals))
+    elif base in _CONVERSIONS:
+        first_type = next((m for m in quals if re.fullmatch(r"[FSU](?:8|16|32|64)", m)), "")
+        if first_type.endswith("64"):
+            n = 2
     if op.startswith("LDTM"):
         n = _ldtm_registers(op)
     return n
@@ -674,7 +727,10 @@ def _k_step(ins: _Ins, regs: list[str] | None = None) -> tuple[str, str, str] | 
 
 
 #: Branches: opcode bases that may jump to a target written in the operands.
-_BRANCH = ("BRA", "UBRA", "JMP", "BRX", "JMX", "CALL", "RET", "EXIT", "BPT", "KILL")
+_BRANCH = ("BRA", "UBRA", "JMP", "BRX", "BRXU", "JMX", "JMXU", "CALL", "RET", "EXIT", "BPT",
+           "KILL")
+#: Indirect branches: the target is in a register (``BRX R132 -0x6db0``, ``BRXU UR8 -0x78e0``).
+_INDIRECT = frozenset({"BRX", "BRXU", "JMX", "JMXU"})
 #: Modifiers of ``BRA`` that make it conditional without a guard.
 _CONDITIONAL = frozenset({"DIV", "ANY", "ALL", "CONV", "U"})
 
@@ -693,7 +749,7 @@ def _control(m: re.Match[str], addr_index: _Addresses | dict[int, int], labels: 
         return (), guarded, False
     if base == "BPT":
         return (), True, False
-    if base in ("BRX", "JMX"):
+    if base in _INDIRECT:
         return EVERY, guarded, False
     one = rest.strip()
     texts = [one] if "," not in one else [t for t, _ in _split(rest, 1)]
