@@ -336,3 +336,20 @@ def test_a_uniform_indirect_branch_is_a_branch():
     op = _idesc(_addressed(["UMOV UR5, 0x8400490 ;", "BRXU UR8 -0x10 ;",
                             "UMOV UR5, 0x8200490 ;", "EXIT ;", MMA]))
     assert op.value.is_const and op.value.value == 0x08400490
+
+
+def test_viadd_adds():
+    """``VIADD Rd, Ra, imm`` (sm_90 on; common in the production listings) is followed."""
+    lines = _addressed(["MOV R4, 0x8400480 ;", "VIADD R6, R4.reuse, 0x10 ;", "R2UR UR5, R6 ;",
+                        MMA])
+    op = _idesc(lines)
+    assert op.value.is_const and op.value.value == 0x08400490
+
+
+@pytest.mark.parametrize("source", ["R4.H1", "|R4|", "-R4", "R4.reuse.B1"])
+def test_a_part_or_a_modified_register_is_not_the_register(source):
+    """A half, a byte, an absolute value or a negation of a register is not followed as the
+    register itself (it was once read as the whole register for halves and absolute values)."""
+    lines = _addressed(["MOV R4, 0x8400490 ;", f"IADD3 R6, {source}, RZ, RZ ;", "R2UR UR5, R6 ;",
+                        MMA])
+    assert _idesc(lines).value.is_unknown

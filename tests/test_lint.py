@@ -630,10 +630,13 @@ def _written_constant(op):
 
 
 #: A/B descriptors the data flow proves constant: in the 2-SM kernel the start address is the
-#: shared memory window's 0x400 ((CgaCtaId << 24) + 0x400, >> 4, & 0x3fff), so 3 of each
-#: 4 MMAs read wholly known descriptors; the rest follow predicated writes after calls.
+#: shared memory window's 0x400 ((CgaCtaId << 24) + 0x400, >> 4, & 0x3fff), so 20 of its 24
+#: MMAs read wholly known descriptors (A at 0x400, B 16 KiB after it, each K step 32 bytes on:
+#: start address fields 0x40, 0x42, 0x44, 0x46 and 0x440 ... 0x446, the steps through
+#: ``VIADD``); the other 4 follow predicated writes after calls.  In the 1-SM kernel the first
+#: MMA of each K block reads A at 0x400 and B at 0x4400, both known.
 CONSTANT_SMEM = {"01_mma_sm100.ptx.gz": 0, "04_mma_tma_2sm_sm100.ptx.gz": 0,
-                 "01_mma_sm100.sass.gz": 2, "04_mma_tma_2sm_sm100.sass.gz": 36}
+                 "01_mma_sm100.sass.gz": 4, "04_mma_tma_2sm_sm100.sass.gz": 40}
 
 
 @pytest.mark.parametrize("name,mmas", REAL)

@@ -7,11 +7,13 @@ data flow of :mod:`descriptors.readers.dataflow`: basic blocks from the branches
 one; a predicated write merges with what it may not overwrite; "not yet written" is no value),
 and value sets, worked out only for the registers the descriptor operands depend on (a
 backward slice).  Followed: ``MOV``/``UMOV``/``MOV32I``/``R2UR``/``IMAD.MOV`` (copies and
-immediates), ``IMAD`` (``a * b + c``), ``IADD3``/``UIADD3`` and ``UIADD3.64`` (without ``.X``),
+immediates), ``IMAD`` (``a * b + c``), ``IADD3``/``UIADD3`` and ``UIADD3.64`` (without ``.X``), ``VIADD``,
 ``LOP3.LUT``/``ULOP3.LUT`` (any truth table), ``SHF``/``USHF``, ``LEA``/``ULEA``,
 ``SEL``/``USEL`` (either value: a value set), ``PRMT``/``UPRMT`` (byte permutes) and
 ``CS2R R, SRZ``.  ``RZ``/``URZ`` read 0.  Every other instruction that writes a register
-makes it unknown (``.64`` writes two registers, ``.128`` four, ``LDTM.xN`` N).  A shared
+makes it unknown (``.64`` writes two registers, ``.128`` four, ``LDTM.xN`` N, and the groups
+of :data:`_WIDE_DESTS`: ``CS2R``, ``FMUL2``, ``LDSM``, the wgmma accumulators ...; a register
+written after a predicate, ``R2UR P1, UR14, R30``, :data:`_PREDICATE_FIRST`).  A shared
 memory descriptor stepped in a K loop keeps its fields above the start address under the
 K-step rule (see :func:`_k_step`); the operand says so in ``assumes``.
 
@@ -544,14 +546,20 @@ def _ldtm_registers(opcode: str) -> int:
 @lru_cache(maxsize=8192)
 def _src(t: str) -> str | KnownBits | None:
     """A source operand for the data flow: a register name, a constant, or ``None`` (a value
-    the reader does not follow: a constant bank, a negated register ...)."""
+    the reader does not follow: a constant bank, a negated register, an absolute value
+    ``|R4|``, a half or byte of one, ``R5.H1``/``R23.B0`` ...)."""
     imm = _immediate(t)
     if imm is not None:
         return KnownBits.const(imm, 32)
     if t in ("RZ", "URZ"):
         return _ZERO
-    name = _reg_name(t)
-    return name
+    if "|" in t or _SELECTOR.search(t):
+        return None
+    return _reg_name(t)
+
+
+#: A half or byte selector on a register operand (``R5.H1``, ``R23.reuse.B0``).
+_SELECTOR = re.compile(r"\.(?:H[01]|B\d)\b")
 
 
 _ZERO = KnownBits.const(0, 32)
@@ -647,6 +655,12 @@ def _step(ins: _Ins, reg: str, gdesc: set[str]) -> Step | None:  # noqa: C901 - 
         if len(ds) != 1:
             return None
         return Step((a, b, c), lambda x, y, z: (x + y + z,))
+    if base == "VIADD" and len(srcs) == 2 and len(ds) == 1:
+        # VIADD Rd, Ra, b: a 32-bit add (sm_90 on: ``VIADD R6, R4.reuse, 0x10``)
+        a, b = _src(srcs[0]), _src(srcs[1])
+        if a is None or b is None:
+            return None
+        return Step((a, b), lambda x, y: (x + y,))
     if base in ("LOP3", "ULOP3") and ".LUT" in op and len(srcs) == 4 and len(ds) == 1:
         lut = _immediate(srcs[3])
         a, b, c = (_src(t) for t in srcs[:3])
