@@ -903,10 +903,13 @@ class _ByReg:
             fn = self.fn
             own = fn.by_reg.get(reg)
             extra = [i for i in fn.wide if reg in fn.dests[i]] if fn.wide else []
-            if own is None and not extra:
-                return default
-            got = self.got[reg] = sorted((own or []) + extra) if extra else own  # type: ignore[assignment]
-        return got
+            got = self.got[reg] = sorted((own or []) + extra) if extra else \
+                (_UNWRITTEN if own is None else own)
+        return default if got is _UNWRITTEN else got
+
+
+#: :class:`_ByReg`'s answer for a register nothing writes (kept, like the others).
+_UNWRITTEN: list[int] = []
 
 
 class _Where:
