@@ -504,9 +504,25 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
         for node in comp:
             value[node] = [nothing] * len(defs[node[1]]) if node[0] == 1 and \
                 len(defs[node[1]]) > 1 else nothing
+        # a node is evaluated again only when a value it reads changed since its last
+        # evaluation, or (a block entry, which joins its own value) when that evaluation
+        # changed it: any other evaluation would give the value it has (the same rounds, the
+        # same result, fewer evaluations)
+        evaluated: dict[tuple, int] = {}
+        changed_at: dict[tuple, int] = {}
+        stamp = 0
         for rounds in range(1, MAX_ROUNDS + 1):
             changed = False
             for node in comp:
+                last = evaluated.get(node)
+                if last is not None and not (node[0] == 0 and changed_at.get(node) == last):
+                    for d in deps[node]:
+                        if changed_at.get(d, -1) > last:
+                            break
+                    else:
+                        continue
+                stamp += 1
+                evaluated[node] = stamp
                 new = evaluate(node, rounds > WIDEN)
                 old = value[node]
                 if new is old:
@@ -514,6 +530,7 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
                 if new == old:
                     continue
                 value[node] = new
+                changed_at[node] = stamp
                 changed = True
             if not changed:
                 break
