@@ -167,26 +167,30 @@ def blocks(code: Code) -> tuple[list[int], list[list[int]], list[int]]:
         block_of += [b] * (end - s)
     succ: list[list[int]] = []
     reached = {0}
-    for b, s in enumerate(starts):
-        last = (starts[b + 1] if b + 1 < len(starts) else n) - 1
+    indirect = []
+    nb = len(starts)
+    for b in range(nb):
+        last = (starts[b + 1] if b + 1 < nb else n) - 1
         out: list[int] = []
         js = jumps[last]
-        if js and not (js is EVERY or js == EVERY):
-            out = [block_of[t] for t in js if 0 <= t < n]
-        if falls[last] and b + 1 < len(starts):
+        if js:
+            if js is EVERY or js == EVERY:
+                indirect.append(b)
+            else:
+                out = [block_of[t] for t in js if 0 <= t < n]
+        if falls[last] and b + 1 < nb:
             out.append(b + 1)
+        if len(out) > 1:
+            out = sorted(set(out))
         reached.update(out)
         succ.append(out)
     # an indirect branch goes where its jump table says, which a listing does not show: to
     # the blocks nothing else reaches (the cases of a switch), or, where there are none, to
     # every block
-    orphans = [b for b in range(len(starts)) if b not in reached]
-    for b, s in enumerate(starts):
-        last = (starts[b + 1] if b + 1 < len(starts) else n) - 1
-        js = jumps[last]
-        if js is EVERY or js == EVERY:
-            succ[b] = succ[b] + (orphans or list(range(len(starts))))
-        succ[b] = sorted(set(succ[b]))
+    if indirect:
+        orphans = [b for b in range(nb) if b not in reached]
+        for b in indirect:
+            succ[b] = sorted(set(succ[b] + (orphans or list(range(nb)))))
     code._blocks = (starts, succ, block_of)
     return code._blocks
 
