@@ -842,3 +842,33 @@ def test_mixed_cta_group_is_an_error():
     assert [(f.line, f.severity) for f in got] == [(5, "error")]
     sass[4] = "/*0030*/ UTCBAR.2CTA.MULTICAST [UR5], URZ, UR4 ;"
     assert not [f for f in lint_lines(sass) if f.rule == "tcgen05.cta_group"]
+
+
+def test_kept_findings_replay_on_each_instruction_and_are_not_kept_for_a_foreign_operand():
+    """lint judges a word once per context and replays its findings on every instruction that
+    reads it (its own line, column and origin); a finding about an operand the key does not
+    cover is reported as found and never replayed elsewhere."""
+    from dataclasses import replace
+
+    from descriptors.readers import Operand
+    from descriptors.tools import lint as L
+    ins = Instruction("sass", 7, 3, "UTCHMMA", (), "UTCHMMA ...")
+    em1, em2 = L._Emitter("f", ins), L._Emitter("f", replace(ins, line=9))
+    a1, a2 = Operand("gdesc[UR4]", 10), Operand("gdesc[UR4]", 12)
+    calls = []
+
+    def check(e, o):
+        calls.append(o)
+        e.add("warning", "r", "m", o, "a_desc", "0x1")
+        return 5
+    assert L._kept(em1, ("test-key",), check, a1) == 5
+    assert L._kept(em2, ("test-key",), check, a2) == 5
+    assert calls == [a1]  # judged once
+    assert [(f.line, f.col) for f in em1.out + em2.out] == [(7, 10), (9, 12)]
+    other = Operand("idesc[UR6]", 30)
+
+    def foreign(e, o):
+        e.add("note", "r", "m", other, "idesc", None)
+    L._kept(em1, ("test-key-2",), foreign, a1)
+    assert ("test-key-2",) not in L._KEPT and em1.out[-1].col == 30
+    L._KEPT.pop(("test-key",), None)

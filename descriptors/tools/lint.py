@@ -251,10 +251,16 @@ class _Recorder:
     def __init__(self, ins: Instruction, ops: tuple[Operand | None, ...]) -> None:
         self.ins, self.ops = ins, ops
         self.calls: list[tuple] = []
+        #: a finding about an operand other than ``ops``: the calls hold only for this
+        #: instruction (not kept)
+        self.own: list[Operand] = []
 
     def add(self, sev: str, rule: str, message: str, op: Operand | None, name: str | None,
             word: str | None, evidence: tuple[str, ...] = ()) -> None:
-        k = None if op is None else next(i for i, o in enumerate(self.ops) if o is op)
+        k = None if op is None else next((i for i, o in enumerate(self.ops) if o is op), None)
+        if op is not None and k is None:
+            k = -1 - len(self.own)
+            self.own.append(op)
         self.calls.append((sev, rule, message, k, name, word, tuple(evidence)))
 
 
@@ -268,15 +274,20 @@ def _kept(em: _Emitter, key: tuple, check: Callable[..., _R], *ops: Operand | No
     once per key, then its findings replayed on each instruction's own operands (their
     lines, columns and origins)."""
     got = _KEPT.get(key)
+    own: list[Operand] = []
     if got is None:
         rec = _Recorder(em.ins, ops)
         result = check(rec, *ops)
-        if len(_KEPT) >= 4096:
-            _KEPT.clear()
-        got = _KEPT[key] = (tuple(rec.calls), result)
+        got = (tuple(rec.calls), result)
+        own = rec.own
+        if not own:
+            if len(_KEPT) >= 4096:
+                _KEPT.clear()
+            _KEPT[key] = got
     calls, result = got
     for sev, rule, message, k, name, word, evidence in calls:
-        em.add(sev, rule, message, None if k is None else ops[k], name, word, evidence)
+        op = None if k is None else ops[k] if k >= 0 else own[-1 - k]
+        em.add(sev, rule, message, op, name, word, evidence)
     return result
 
 
