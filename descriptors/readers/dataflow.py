@@ -35,7 +35,9 @@ the line that made it.
   the function.  The nodes are evaluated dependencies first (strongly connected components,
   Tarjan's algorithm); the answer for one register does not depend on what else is asked.
 * **Loops.**  The nodes of one loop (one strongly connected component) are evaluated in turn,
-  in the order of the code, until a round changes nothing.  A block entry only grows (what
+  in the order of the code, until a round changes nothing (a node is evaluated again only
+  when a value it reads changed since its last evaluation: any other would give the value it
+  has).  A block entry only grows (what
   each predecessor brings is joined with what it held), and a value set of more than
   :data:`~descriptors.readers.values.MAX_ALTERNATIVES` alternatives is merged into one, so a
   register stepped in a loop (``UIADD3 UR8, UR8, 0x2``) ends up with the bits every trip
