@@ -353,3 +353,15 @@ def test_a_part_or_a_modified_register_is_not_the_register(source):
     lines = _addressed(["MOV R4, 0x8400490 ;", f"IADD3 R6, {source}, RZ, RZ ;", "R2UR UR5, R6 ;",
                         MMA])
     assert _idesc(lines).value.is_unknown
+
+
+def test_a_wgmma_operand_with_lower_case_modifiers_is_a_memory_operand():
+    """``gdesc[UR4].tnspA`` (an MN-major A, in the Hopper production listings) is the same
+    memory operand as ``gdesc[UR4]``: its descriptor pair is read either way."""
+    lines = _addressed(["UMOV UR4, 0x40 ;", "UMOV UR5, 0x40000040 ;", "UMOV UR6, 0x80 ;",
+                        "UMOV UR7, 0x40000040 ;",
+                        "HGMMA.64x64x16.F32 R24, gdesc[UR4].tnspA.tnspB, RZ, !UPT, gsb0 ;"])
+    (wgmma,) = [i for i in read_sass(lines) if isinstance(i, Instruction)]
+    gdesc = [o for o in wgmma.operands if o.text.startswith("gdesc[")]
+    assert [o.memory for o in gdesc] == [True, True]
+    assert [o.value.value for o in gdesc] == [0x4000004000000040, 0x4000004000000080]

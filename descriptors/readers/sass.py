@@ -240,7 +240,7 @@ _IMM = re.compile(r"(-)?(0x[0-9A-Fa-f]+|\d+)\Z")
 #: address, ``tmem[0x1fe]`` (ptxas folds a constant Tensor Memory address; read as URZ + it).
 _MEM = re.compile(r"(gdesc|idesc|tmem|desc)?\[(?:(U?R\d{1,3}|U?RZ)(?:\s*\+\s*(-?0x[0-9A-Fa-f]+|\d+))?"
                   r"|(0x[0-9A-Fa-f]+))\]"
-                  r"(?:\.[A-Z0-9_]{1,16}){0,4}\Z")
+                  r"(?:\.[A-Za-z0-9_]{1,32}){0,4}\Z")
 _TARGET = re.compile(r"(0x[0-9A-Fa-f]+)|`\(([^)]*)\)")
 
 
