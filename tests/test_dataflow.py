@@ -365,3 +365,16 @@ def test_a_wgmma_operand_with_lower_case_modifiers_is_a_memory_operand():
     gdesc = [o for o in wgmma.operands if o.text.startswith("gdesc[")]
     assert [o.memory for o in gdesc] == [True, True]
     assert [o.value.value for o in gdesc] == [0x4000004000000040, 0x4000004000000080]
+
+
+def test_the_second_half_of_a_16x32bx2_access_is_judged():
+    """lint judges ``LDTM.16dp32bit_t16_t31`` like the first half: columns past 511 are an
+    error at the half's own address (``tmem[UR9+0x10]``: column 504 + 16)."""
+    lines = ["\tcode for sm_100a", *_addressed(["UMOV UR9, 0x1f8 ;",
+                                               "LDTM.16dp32bit_t16_t31.x64 R4, tmem[UR9+0x10] ;"])]
+    errors = {(f.rule, f.message.split(" (")[0]) for f in lint_lines(lines)
+              if f.severity == "error"}
+    assert errors == {("tmem.ld.columns", "tcgen05.ld: access 1 touches columns 520-583, beyond "
+                       "Tensor Memory's 512 columns"),
+                      ("tmem.ld.columns", "tcgen05.ld: access 2 touches columns 520-583, beyond "
+                       "Tensor Memory's 512 columns")}
