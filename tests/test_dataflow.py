@@ -310,6 +310,10 @@ def test_a_predicate_and_register_writer_computes_the_register():
     ("LDSM.U4x16P64TO8.MT1616 R4, [R2] ;", "R5"),
     ("HGMMA.64x128x16.F32.BF16 R24, gdesc[UR8], R24, gsb0 ;", "R87"),  # 64 accumulators
     ("HGMMA.64x64x16.F16 R24, gdesc[UR8], R24, gsb0 ;", "R39"),        # 16 (f16)
+    ("QGMMA.64x128x32.F32.E4M3.E4M3 R24, gdesc[UR8], R24, gsb0 ;", "R87"),  # 64
+    ("IGMMA.SP.REGOFFSET.64x64x64.S8.S8 R24, gdesc[UR8], R24, R60 ;", "R55"),  # 32 (s32)
+    ("HMMA.16816.F32.BF16 R4, R8, R12, R4 ;", "R7"),           # mma.sync m16n8k16: 4
+    ("LDSM.U4x16P64TO8.M816.2 R4, [R2] ;", "R5"),             # production's .2 form
     ("DADD R4, R8, R10 ;", "R5"),
     ("F2F.F64.F32 R4, R8 ;", "R5"),
 ])
