@@ -37,7 +37,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import msgspec
 from typing import Any
 
 from ..errors import ParameterError, shorten_text
@@ -57,8 +57,7 @@ STMATRIX_SOURCES: dict[tuple[str, str], str] = {
 }
 
 
-@dataclass(frozen=True)
-class StmatrixElement:
+class StmatrixElement(msgspec.Struct, frozen=True):
     """One element written by stmatrix: ``matrix``, its shared-memory ``row`` and ``col``
     (elements of the row), and the ``lane``, ``register`` (vector index) and ``half`` (16-bit
     half, 0 = low; ``None`` for .b8) or ``byte`` (0 = LSB; ``None`` for .b16) holding it."""
@@ -81,8 +80,7 @@ class StmatrixElement:
         return d
 
 
-@dataclass(frozen=True)
-class StmatrixMap:
+class StmatrixMap(msgspec.Struct, frozen=True):
     """The map of one stmatrix form: ``matrices`` (1/2/4), ``rows`` x ``cols`` per matrix as
     stored, ``element_bits``, ``trans``, ``row_addresses`` ((matrix, row) -> lane),
     ``elements`` (matrix-major, row-major) and the ``source`` of the map."""
@@ -98,7 +96,7 @@ class StmatrixMap:
     row_addresses: dict[tuple[int, int], int]
     elements: tuple[StmatrixElement, ...]
     source: str
-    notes: tuple[str, ...] = field(default=())
+    notes: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {"instruction": self.instruction, "shape": self.shape, "type": self.type,
@@ -165,8 +163,7 @@ def stmatrix_map(text: str | ParsedInstruction) -> StmatrixMap:
                        tuple(notes))
 
 
-@dataclass(frozen=True)
-class WmmaFragment:
+class WmmaFragment(msgspec.Struct, frozen=True):
     """What PTX specifies about a wmma.load fragment: the matrix (a/b/c) and its ``rows`` x
     ``cols`` (a: MxK, b: KxN, c: MxN), ``registers`` per thread, ``register_types``,
     ``element_type`` and ``element_bits``, ``elements_per_register`` (packing) and
@@ -258,8 +255,7 @@ def tcgen05_footprint(text: str | ParsedInstruction, taddr: int | str = 0,
                           imm_half_splitoff=imm)
 
 
-@dataclass(frozen=True)
-class WgmmaForm:
+class WgmmaForm(msgspec.Struct, frozen=True):
     """What a wgmma.mma_async line computes: ``m`` x ``n`` x ``k`` (``sparse``: A is M x K/2
     packed, 9.7.15.6), the types, ``a_source`` (``descriptor`` or ``registers``), the d
     registers per thread and their types, A's registers (0 from a descriptor), the operands

@@ -58,7 +58,7 @@ Malformed text raises :class:`CuteSyntaxError` (a :class:`~descriptors.errors.La
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+import msgspec
 from typing import Union
 
 from ..errors import LayoutError, ParameterError
@@ -83,8 +83,7 @@ def _quote(text: str, limit: int = 80) -> str:
     return repr(text if len(text) <= limit else text[:limit] + "...")
 
 
-@dataclass(frozen=True)
-class Swizzle:
+class Swizzle(msgspec.Struct, frozen=True):
     """CuTe ``Swizzle<B,M,S>``: XOR the ``B`` bits at ``M+S`` into the ``B`` bits at ``M``."""
 
     B: int
@@ -99,8 +98,7 @@ class Swizzle:
         return f"Sw<{self.B},{self.M},{self.S}>"
 
 
-@dataclass(frozen=True)
-class Pointer:
+class Pointer(msgspec.Struct, frozen=True):
     """A printed CuTe pointer: its memory space (``smem``, ``gmem``, ``rmem`` or ``""`` for a
     raw pointer), the element width in bits, the byte address (None when ``(unset)``), the
     sub-byte element index of a ``subptr`` and whether it is a sparse pointer flag."""
@@ -125,8 +123,7 @@ class Pointer:
         return f"{name}[{self.bits}b]({addr})"
 
 
-@dataclass(frozen=True)
-class CuteLayout:
+class CuteLayout(msgspec.Struct, frozen=True):
     """A parsed CuTe layout print: ``shape`` and ``stride`` (congruent IntTuples, element
     units), the ``swizzle`` if any, where it acts (``swizzle_on``: ``"address"`` for a swizzle
     on a pointer or an smem pointer flag -- byte addresses --, ``"offset"`` for a swizzle

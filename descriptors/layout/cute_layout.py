@@ -42,7 +42,7 @@ does not parse, a malformed parameter).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+import msgspec
 from typing import Any
 
 from ..words.codec import decode, encode, format_word, parse_int
@@ -59,8 +59,7 @@ _SRC = _CANONICAL_SOURCE
 _MAX_POINTS = 1 << 16       # coordinates checked; a per-MMA slice has at most 256 x 128
 
 
-@dataclass(frozen=True)
-class CuteDescriptor:
+class CuteDescriptor(msgspec.Struct, frozen=True):
     """The descriptor of a CuTe layout: ``word`` and its ``fields``; the slice's ``shape``
     (M/N, K elements); ``lbo_bytes``/``sbo_bytes``; ``swizzle``, ``base_offset``,
     ``start_address_bytes``; ``pattern`` (where the swizzle pattern starts: ``"address"``,
@@ -86,8 +85,8 @@ class CuteDescriptor:
     pattern: str
     canonical_layout: str
     k_steps: tuple[KStep, ...] = ()
-    notes: tuple[str, ...] = field(default=())
-    caveats: tuple[str, ...] = field(default=())
+    notes: tuple[str, ...] = ()
+    caveats: tuple[str, ...] = ()
 
     @property
     def hex(self) -> str:

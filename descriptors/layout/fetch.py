@@ -35,7 +35,7 @@ not measured on hardware (no sm_100 machine): ``measured`` says which.  tcgen05'
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 from typing import Any
 
 from ..errors import LayoutError, ParameterError
@@ -48,8 +48,7 @@ __all__ = ["FetchModel", "LayoutCheck", "fetch_model", "read_address", "check_la
 MEASURED = ("wgmma",)
 
 
-@dataclass(frozen=True)
-class FetchModel:
+class FetchModel(msgspec.Struct, frozen=True):
     """The fields of a descriptor word that decide what is read, in bytes."""
 
     descriptor: str          # "wgmma" or "smem"
@@ -127,8 +126,7 @@ def read_address(word: Any, row: int, k: int, *, element_bytes: int, major: str,
 # ---------------------------------------------------------------------------- word vs layout
 
 
-@dataclass(frozen=True)
-class LayoutCheck:
+class LayoutCheck(msgspec.Struct, frozen=True):
     """The answer to "does this word read this layout": ``ok``, the elements compared
     (``rows`` x ``k``: one MMA's 32 bytes of K), whether the model was measured on hardware,
     and the first element read from the wrong place (``row``, ``k``, the byte address the

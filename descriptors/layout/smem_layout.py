@@ -48,7 +48,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+import msgspec
+from msgspec.structs import replace
 from typing import Any
 
 from ..words.codec import decode, encode, format_word, parse_int
@@ -100,8 +101,7 @@ _CANONICAL_SOURCE = "9.7.16.3.3"
 # ---------------------------------------------------------------------------- element types
 
 
-@dataclass(frozen=True)
-class ElementType:
+class ElementType(msgspec.Struct, frozen=True):
     """An A/B element type as it sits in shared memory.
 
     ``bits`` is the value's width, ``smem_bits`` what one element occupies in shared memory
@@ -229,8 +229,7 @@ def _check_combination(major: str, mode: SwizzleMode, el: ElementType) -> None:
 # ---------------------------------------------------------------------------- swizzle atoms
 
 
-@dataclass(frozen=True)
-class SwizzleAtom:
+class SwizzleAtom(msgspec.Struct, frozen=True):
     """A swizzle atom (Table 53) for one major-ness, swizzle mode and element type.
 
     ``units`` is Table 53's shape in 128-bit units, (M/N, K); ``elements`` the same in elements
@@ -393,8 +392,7 @@ def cute_print(mode: SwizzleMode, el: ElementType, start: int, base_offset: int,
 # ---------------------------------------------------------------------------- K steps
 
 
-@dataclass(frozen=True)
-class KStep:
+class KStep(msgspec.Struct, frozen=True):
     """One descriptor of an MMA loop through K: step ``index`` reads K elements
     ``k_elements`` .. ``k_elements + k_per_step - 1`` of the tile, ``offset_bytes`` past the tile
     start; ``word`` is the tile's descriptor with ``offset_bytes >> 4`` added to the start
@@ -477,8 +475,7 @@ def _k_per_mma(el: ElementType, kind: str | None, sparse: bool, umma_k: Any) -> 
 # ---------------------------------------------------------------------------- layout -> descriptor
 
 
-@dataclass(frozen=True)
-class SmemLayout:
+class SmemLayout(msgspec.Struct, frozen=True):
     """A shared-memory tile and the descriptor that describes it to ``tcgen05.mma``.
 
     ``word`` and ``fields`` (raw descriptor fields by PTX name); ``T``, ``m``, ``k`` (the
@@ -524,8 +521,8 @@ class SmemLayout:
     footprint_bytes: int
     lbo_meaning: str
     sbo_meaning: str
-    notes: tuple[str, ...] = field(default=())
-    caveats: tuple[str, ...] = field(default=())
+    notes: tuple[str, ...] = ()
+    caveats: tuple[str, ...] = ()
 
     @property
     def hex(self) -> str:
@@ -826,8 +823,7 @@ def k_steps(layout: SmemLayout, kind: str | None = None, *, sparse: bool = False
 # ---------------------------------------------------------------------------- descriptor -> layout
 
 
-@dataclass(frozen=True)
-class DescriptorLayout:
+class DescriptorLayout(msgspec.Struct, frozen=True):
     """The layout a shared memory descriptor word implies for an operand of ``dtype`` and
     ``major``: swizzle atom, canonical layout (T, LBO, SBO filled in; m and k are not stored in
     a descriptor and stay symbolic), what LBO and SBO measure, base offset and notes."""
@@ -851,7 +847,7 @@ class DescriptorLayout:
     atom: SwizzleAtom
     lbo_meaning: str
     sbo_meaning: str
-    notes: tuple[str, ...] = field(default=())
+    notes: tuple[str, ...] = ()
     #: the word's name: ``smem`` (tcgen05, Table 40) or ``wgmma`` (sm_90a, 9.7.15.5.1)
     descriptor: str = "smem"
 

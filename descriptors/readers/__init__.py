@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+import msgspec
 from itertools import chain
 
 from ..words.layouts import SMEM
@@ -59,8 +59,7 @@ K_STEP_ASSUMPTION = (f"assuming K-step adds do not carry out of the "
                      f"{SMEM.by_name['start_address'].width}-bit start address (Table 40)")
 
 
-@dataclass(frozen=True, slots=True)
-class Operand:
+class Operand(msgspec.Struct, frozen=True):
     """One operand of an instruction as written (``text``, 1-based ``col``), its known bits
     (``None`` for what is not a value: a predicate, a label) and where the value was defined
     (``origin``: ``(line, text)`` of the defining instruction, ``None`` for an immediate);
@@ -89,8 +88,7 @@ class Operand:
         return written or self.alternatives
 
 
-@dataclass(frozen=True, slots=True)
-class Instruction:
+class Instruction(msgspec.Struct, frozen=True):
     """A tcgen05 (or, in PTX, stmatrix / wmma.load) instruction of a PTX module or SASS listing,
     with its operands resolved and the declared types of the registers it names."""
 
@@ -107,8 +105,7 @@ class Instruction:
     arch_reason: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Fact:
+class Fact(msgspec.Struct, frozen=True):
     """A value seen in the text: where (line, col), its known bits, how it is used (``use``:
     ``immediate`` for a constant the code materialises, else the consuming instruction's
     operand, e.g. ``idesc``), and the instruction text."""
@@ -119,7 +116,7 @@ class Fact:
     use: str
     text: str
     dialect: str
-    hints: tuple[str, ...] = field(default=())
+    hints: tuple[str, ...] = ()
     #: the register the value is written to (``UR5``, ``%r37``), when one is
     register: str | None = None
     #: the target of the code the value is in, as :attr:`Instruction.arch` (PTX ``.target``,

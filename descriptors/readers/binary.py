@@ -45,7 +45,7 @@ import zlib
 from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
+import msgspec
 from pathlib import Path
 from typing import IO
 
@@ -293,8 +293,7 @@ class _Listing:
         self.stderr.close()
 
 
-@dataclass(frozen=True)
-class Input:
+class Input(msgspec.Struct, frozen=True):
     """An opened input: ``stream`` (bytes of text: the file, its decompressed text, or
     cuobjdump's listing of it), ``name`` (as messages show it), ``kind`` (``"text"``, or
     ``"binary"`` for a listing of a CUDA binary), ``compressed`` (it was gzip), ``regular``

@@ -50,7 +50,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+import msgspec
 
 from .knownbits import KnownBits
 from .values import Alternative, ValueSet, _interned, combine, join, single, skipped
@@ -71,8 +71,7 @@ _RESOLVE_DEPTH = 150
 EVERY = (-1,)
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(msgspec.Struct, frozen=True):
     """What an instruction computes, for the registers it writes.
 
     ``sources``: what it reads, each a register name or a constant (:class:`KnownBits`);

@@ -19,7 +19,7 @@ never claims more than is certain.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+import msgspec
 from itertools import chain, product
 
 from .knownbits import KnownBits
@@ -31,8 +31,7 @@ __all__ = ["Alternative", "ValueSet", "MAX_ALTERNATIVES", "join", "combine", "me
 MAX_ALTERNATIVES = 8
 
 
-@dataclass(frozen=True, slots=True)
-class Alternative:
+class Alternative(msgspec.Struct, frozen=True, gc=False):
     """One value an operand may hold: ``bits`` (its known bits), ``origin`` (``(line,
     text)`` of the instruction that produced it; ``None`` for an immediate operand or a merged
     value) and ``assumes`` (what the known bits rely on beyond the instructions themselves,

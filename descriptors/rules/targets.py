@@ -10,7 +10,7 @@ family-specific ones (``sm_100f or higher in the same family``).  ``sm_101`` cou
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+import msgspec
 from typing import Any
 
 from ..errors import ParameterError, shorten
@@ -18,8 +18,7 @@ from ..errors import ParameterError, shorten
 __all__ = ["Target", "ArchRequirement", "parse_target"]
 
 
-@dataclass(frozen=True)
-class Target:
+class Target(msgspec.Struct, frozen=True):
     """A target architecture ``sm_<number><suffix>``: suffix ``""``, ``"a"`` (arch-specific) or
     ``"f"`` (family-specific).  ``sm_101`` counts as ``sm_110`` (renamed in PTX ISA 9.0)."""
 
@@ -45,8 +44,7 @@ def parse_target(name: Any) -> Target:
     return Target(str(name).strip().lower(), number, m.group(2))
 
 
-@dataclass(frozen=True)
-class ArchRequirement:
+class ArchRequirement(msgspec.Struct, frozen=True):
     """Where a form is supported (the "Target ISA Notes" of its section).
 
     ``min_number``: every ``sm_N`` with N >= it (any suffix).  Otherwise ``specific``: the

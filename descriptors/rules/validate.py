@@ -18,7 +18,8 @@ descriptors (Table 52).  Every rule is listed in :data:`RULES`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass
+import msgspec
+from msgspec.structs import asdict
 from functools import lru_cache
 from typing import Any
 
@@ -44,8 +45,7 @@ WORD_ARCHES: dict[str, tuple[str, ...]] = {
 SEVERITIES = ("error", "warning", "note")
 
 
-@dataclass(frozen=True)
-class Finding:
+class Finding(msgspec.Struct, frozen=True):
     """One result of validation."""
 
     severity: str  # "error", "warning" or "note"
@@ -64,8 +64,7 @@ class Finding:
         return f"{self.severity}: [{self.rule}]{where}: {self.message} ({self.source})"
 
 
-@dataclass(frozen=True)
-class Rule:
+class Rule(msgspec.Struct, frozen=True):
     id: str
     descriptor: str
     source: str
@@ -77,8 +76,7 @@ class Rule:
 RULES: dict[str, Rule] = {}
 
 
-@dataclass
-class _Ctx:
+class _Ctx(msgspec.Struct):
     d: Decoded
     arch: str
     cta_group: int | None = None

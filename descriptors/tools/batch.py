@@ -17,7 +17,7 @@ import itertools
 import json
 import tomllib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+import msgspec
 from pathlib import Path
 from typing import Any
 
@@ -43,29 +43,27 @@ _META_KEYS = ("name", "descriptor", "expect", "source", "arch")
 _CONTEXT_KEYS = {"idesc": ("scale_vec",), "zcm": ("m", "n"), "tmem": ("alloc", "shift")}
 
 
-@dataclass(frozen=True)
-class BatchConfig:
+class BatchConfig(msgspec.Struct, frozen=True):
     """One named configuration of a batch file."""
 
     name: str
     descriptor: str
-    params: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, Any] = msgspec.field(default_factory=dict)
     expect: int | None = None
     source: str | None = None
     index: int = 0
     arch: str = "sm_100a"
-    context: dict[str, Any] = field(default_factory=dict)
+    context: dict[str, Any] = msgspec.field(default_factory=dict)
 
     @property
     def label(self) -> str:
         return f"config {self.name!r} (#{self.index + 1})"
 
 
-@dataclass(frozen=True)
-class BatchResult:
+class BatchResult(msgspec.Struct, frozen=True):
     config: BatchConfig
     word: int
-    findings: list[Any] = field(default_factory=list)
+    findings: list[Any] = msgspec.field(default_factory=list)
 
 
 def _config(entry: Any, index: int, seen: set[str]) -> BatchConfig:

@@ -10,7 +10,7 @@ diff`` prints it (exit 0 equal, 1 different, 2 bad input, as ``cmp`` and ``diff`
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 from typing import Any
 
 from ..errors import ParameterError
@@ -22,8 +22,7 @@ from .output import json_value
 __all__ = ["FieldChange", "WordDiff", "diff_words"]
 
 
-@dataclass(frozen=True)
-class FieldChange:
+class FieldChange(msgspec.Struct, frozen=True):
     """One field whose raw value differs: name, bit range (``[28:24]``), raw values and
     meanings of the first and the second word."""
 
@@ -39,8 +38,7 @@ class FieldChange:
                 "meaning": self.meaning_a}, "b": {"raw": self.raw_b, "meaning": self.meaning_b}}
 
 
-@dataclass(frozen=True)
-class WordDiff:
+class WordDiff(msgspec.Struct, frozen=True):
     """The comparison of two words of one descriptor (:func:`diff_words`)."""
 
     a: Decoded

@@ -9,7 +9,7 @@ tables.  :mod:`descriptors.tools.printer` lays them out.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+import msgspec
 from typing import Any
 
 from ..words.bits import Field
@@ -19,8 +19,7 @@ from ..words.enums import KINDS, LBO_MODE, MAJOR, MAX_SHIFT, SWIZZLE, SWIZZLE_SM
 __all__ = ["FieldReading", "explain"]
 
 
-@dataclass(frozen=True)
-class FieldReading:
+class FieldReading(msgspec.Struct, frozen=True):
     field: Field
     raw: int
     meaning: str

@@ -70,7 +70,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field, replace
+import msgspec
+from msgspec.structs import asdict, replace
 from functools import lru_cache
 from itertools import product
 from typing import Any, TypeVar
@@ -95,8 +96,7 @@ __all__ = ["LintFinding", "lint_lines", "check_instruction", "order", "SASS_MMA"
 
 DEFAULT_ARCH = "sm_100a"
 
-@dataclass(frozen=True)
-class LintFinding:
+class LintFinding(msgspec.Struct, frozen=True):
     """One diagnostic: ``file``, ``line`` and ``col`` (1-based; ``col`` of the operand, 0 for a
     whole-file note), ``severity`` (error / warning / note), ``rule`` (a
     :data:`descriptors.rules.validate.RULES` or :data:`descriptors.tmem.ACCESS_RULES` id, or a
@@ -114,7 +114,7 @@ class LintFinding:
     instruction: str
     operand: str | None = None
     word: str | None = None
-    evidence: tuple[str, ...] = field(default=())
+    evidence: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -126,8 +126,7 @@ class LintFinding:
         return f"{where}: {self.severity}: [{self.rule}] {self.message}"
 
 
-@dataclass
-class _Context:
+class _Context(msgspec.Struct):
     """What the instruction says about its descriptors."""
 
     kinds: tuple[str, ...]

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+import msgspec
 
 from ..errors import DescgenError, ParameterError
 from ..readers import Instruction
@@ -43,8 +43,7 @@ _REG = re.compile(r"\b(U?R)(\d{1,3})\b")
 _EVIDENCE = re.compile(r"from line \d+: U?MOV (U?R\d+), 0x[0-9a-fA-F]+ ?;?")
 
 
-@dataclass(frozen=True)
-class LiveOperand:
+class LiveOperand(msgspec.Struct, frozen=True):
     """A descriptor operand with its live value: ``name`` (``a_desc``, ``b_desc``, ``idesc``,
     ``zcm``, ``taddr`` ...), the operand as written, the registers read (low first), the word
     (``None``: a register could not be read), the descriptor it is decoded as, the kind (idesc)
@@ -60,8 +59,7 @@ class LiveOperand:
     major: str | None = None
 
 
-@dataclass(frozen=True)
-class LiveMMA:
+class LiveMMA(msgspec.Struct, frozen=True):
     """One instruction judged with live values."""
 
     instruction: str
@@ -70,7 +68,7 @@ class LiveMMA:
     arch_reason: str
     operands: tuple[LiveOperand, ...]
     findings: tuple[LintFinding, ...]
-    notes: tuple[str, ...] = field(default=())
+    notes: tuple[str, ...] = ()
 
     @property
     def valid(self) -> bool:

@@ -31,7 +31,7 @@ import json
 import operator
 import zlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+import msgspec
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -47,8 +47,7 @@ ROLE_RESERVED = "reserved"
 ROLE_CONSTANT = "constant"
 
 
-@dataclass(frozen=True, slots=True)
-class Field:
+class Field(msgspec.Struct, frozen=True):
     """One field of a register layout, derived from its Construct definition."""
 
     name: str

@@ -8,7 +8,7 @@ Bit positions live in :mod:`descriptors.words.layouts` only; this module knows c
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+import msgspec
 
 __all__ = [
     "Choice", "EnumTable", "Kind", "KINDS", "SWIZZLE", "SWIZZLE_SM90", "LBO_MODE", "MAJOR", "MAX_SHIFT", "TILE_ORDER",
@@ -16,8 +16,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class Choice:
+class Choice(msgspec.Struct, frozen=True):
     """One named code of an enumerated field."""
 
     name: str
@@ -26,26 +25,26 @@ class Choice:
     aliases: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class EnumTable:
-    """The codes an enumerated field may hold, with their names and descriptions."""
+class EnumTable(msgspec.Struct, frozen=True, dict=True):
+    """The codes an enumerated field may hold, with their names and descriptions.
+
+    ``name_by_code``: raw code -> name (``name_by_code.get(code)`` is :meth:`name_of` without
+    a Python call); it and the lookups by name and by value are built once, in the instance's
+    ``__dict__`` (not fields: not compared, not shown)."""
 
     what: str
     source: str
     choices: tuple[Choice, ...]
-    _by_key: dict[str, Choice] = field(init=False, repr=False, compare=False)
-    _by_value: dict[int, Choice] = field(init=False, repr=False, compare=False)
-    #: Raw code -> name (``name_by_code.get(code)`` is :meth:`name_of` without a Python call).
-    name_by_code: dict[int, str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         by_key: dict[str, Choice] = {}
         for c in self.choices:
             for key in (c.name, *c.aliases):
                 by_key[key.lower()] = c
-        object.__setattr__(self, "_by_key", by_key)
-        object.__setattr__(self, "_by_value", {c.value: c for c in self.choices})
-        object.__setattr__(self, "name_by_code", {c.value: c.name for c in self.choices})
+        index = self.__dict__
+        index["_by_key"] = by_key
+        index["_by_value"] = {c.value: c for c in self.choices}
+        index["name_by_code"] = {c.value: c.name for c in self.choices}
 
     def __iter__(self) -> Iterator[Choice]:
         return iter(self.choices)
@@ -169,8 +168,7 @@ _SCALE_NVF4 = _table("scale-factor type of kind::mxf4nvf4", "Table 44",
                      ("ue8m0", 1, "unsigned E8M0 scale factors (power of two)", ("e8m0", "f8E8M0FNU")))
 
 
-@dataclass(frozen=True)
-class Kind:
+class Kind(msgspec.Struct, frozen=True):
     """One ``.kind`` of ``tcgen05.mma``: its layout and the codes its fields take.
 
     ``k_dense``/``k_sparse`` are the K the kind implies (PTX Table 39); ``k_alt`` is the

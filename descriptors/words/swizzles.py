@@ -9,13 +9,12 @@ table.
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+import msgspec
 
 __all__ = ["SwizzleMode", "SWIZZLE_MODES"]
 
 
-@dataclass(frozen=True)
-class SwizzleMode:
+class SwizzleMode(msgspec.Struct, frozen=True):
     """One swizzle mode (PTX ISA Table 40 ``swizzle`` field, Tables 41 and 53)."""
 
     #: the mode's name as the smem descriptor's ``swizzle`` enum spells it

@@ -17,7 +17,7 @@ raises :class:`NoDescriptorError` saying why none exists.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+import msgspec
 from typing import Any
 
 from .codec import Decoded, decode, encode, parse_int
@@ -79,8 +79,7 @@ def pattern(use: int, skip: int, first_skip: bool, start: int, length: int) -> i
     return out
 
 
-@dataclass(frozen=True)
-class ZcmMask:
+class ZcmMask(msgspec.Struct, frozen=True):
     """The masks a zero-column mask descriptor generates for an M x N MMA."""
 
     word: int
@@ -196,10 +195,9 @@ def _runs(bits: int, length: int) -> list[tuple[int, int]]:
     return runs
 
 
-@dataclass
-class _Spans:
-    exact: dict[int, tuple[int, int]] = field(default_factory=dict)  # bit -> (span, sub-mask)
-    least: dict[int, int] = field(default_factory=lambda: {0: 1, 1: 1})
+class _Spans(msgspec.Struct):
+    exact: dict[int, tuple[int, int]] = msgspec.field(default_factory=dict)  # bit -> (span, sub-mask)
+    least: dict[int, int] = msgspec.field(default_factory=lambda: {0: 1, 1: 1})
 
 
 def synthesise(mask: Any, m: Any, n: Any, *, column_shift: Any = 0) -> int:
