@@ -70,6 +70,9 @@ _RESOLVE_DEPTH = 150
 #: ``Code.jumps`` of an indirect branch: any block may follow.
 EVERY = (-1,)
 
+#: A key not looked up yet (its value may be ``None``).
+_UNSEEN = object()
+
 
 class Step(msgspec.Struct, frozen=True):
     """What an instruction computes, for the registers it writes.
@@ -126,11 +129,10 @@ class Code:
         self._steps: dict[int, Step | None] = {}
 
     def step(self, i: int, reg: str) -> Step | None:
-        try:
-            return self._steps[i]
-        except KeyError:
+        s = self._steps.get(i, _UNSEEN)
+        if s is _UNSEEN:  # (a miss is common: no exception for it)
             s = self._steps[i] = self.describe(i, reg)
-            return s
+        return s  # type: ignore[return-value]
 
     def defs_by_reg(self) -> dict[str, list[int]]:
         if self._defs_by_reg is None:
@@ -309,11 +311,10 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
     guards: dict[int, str | None] = {}
 
     def guard_of(j: int) -> str | None:
-        try:
-            return guards[j]
-        except KeyError:
+        g = guards.get(j, _UNSEEN)
+        if g is _UNSEEN:
             g = guards[j] = guard[j]
-            return g
+        return g  # type: ignore[return-value]
 
     def after(j: int, r: str) -> tuple:
         """The node of what ``r`` holds after instruction ``j`` writes it: what ``j`` computes
