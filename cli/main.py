@@ -148,11 +148,38 @@ def main() -> None:
     """Console-script entry point.  The objects made at start-up live as long as the process:
     the cyclic garbage collector leaves them alone (``gc.freeze``) and runs less often, which
     keeps a long ``lint`` or ``dump`` from rescanning them again and again (about a tenth of
-    their time); the little cyclic garbage the commands make is still collected."""
+    their time); the little cyclic garbage the commands make is still collected.  The process
+    then ends without the interpreter's finalization (:func:`_exit`)."""
     import gc
     gc.freeze()
     gc.set_threshold(20_000, 20, 20)
-    app()
+    try:
+        app()
+    except SystemExit as exc:
+        _exit(exc.code)
+    _exit(EXIT_OK)
+
+
+def _exit(code: object) -> None:
+    """End the process with ``code`` as ``SystemExit`` would, without the interpreter's
+    finalization: freeing every object a run made one by one (every module, every cache) is
+    about a tenth of a ``lint`` of the default production sample, and the system frees the
+    memory at once.  Every command has closed its files and stopped its processes by now
+    (their ``with`` blocks); the standard streams are flushed here."""
+    import os
+    if code is None:
+        status = EXIT_OK
+    elif isinstance(code, int):
+        status = code
+    else:  # SystemExit("message"): printed, status 1
+        sys.stderr.write(f"{code}\n")
+        status = 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe: nothing more can be written
+            status = status or EXIT_USAGE
+    os._exit(status)
 
 
 if __name__ == "__main__":

@@ -352,3 +352,30 @@ def test_renamed_option_keeps_its_old_spelling_hidden(new, old, other, base):
 def test_layout_takes_one_operand_type():
     assert "not both" in fails("layout", "--major", "K", "--swizzle", "128B", "--tile", "128x64",
                                "--a-type", "bf16", "--b-type", "f16")
+
+
+# ------------------------------------------------------------- the process's end (cli.main._exit)
+
+def _ended(code: str) -> "subprocess.CompletedProcess[str]":
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    return subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True,
+                          timeout=60)
+
+
+@pytest.mark.parametrize("code, status, err", [
+    ("None", 0, ""), ("0", 0, ""), ("1", 1, ""), ("2", 2, ""), ("'a message'", 1, "a message\n")])
+def test_the_process_ends_with_the_status_systemexit_would_give(code, status, err):
+    r = _ended(f"import sys, cli.main as m; sys.stdout.write('x' * 200_000); m._exit({code})")
+    assert (r.returncode, len(r.stdout), r.stderr) == (status, 200_000, err)
+
+
+def test_main_ends_without_finalization_and_loses_no_output():
+    # an atexit handler runs at finalization, which the entry point skips; the output written
+    # before the end is all there
+    r = _ended("import atexit, sys, cli.main as m; atexit.register(print, 'FINALIZED'); "
+               "sys.argv = ['descgen', 'lint', 'fixtures/binaries/bad_m256_cta1.sass']; m.main()")
+    assert r.returncode == 1 and "FINALIZED" not in r.stdout
+    assert r.stdout.splitlines()[-1] == "1 error, 0 warnings, 1 note (--verbose shows the notes)"
