@@ -450,12 +450,23 @@ def _written(op: str, first: str) -> tuple[tuple[str, ...], int] | None:
     """``(dests, kind)`` of an instruction from its opcode and first operand (:func:`_dests`
     without the line: the same answer), or ``None`` for an opcode whose destination is not
     its first operand (a predicate first, :data:`_PREDICATE_FIRST`)."""
-    if op.startswith(_PREDICATE_FIRST) and _is_predicate(first.strip()):
+    predicate_first, nothing, kind, count = _opcode_facts(op)
+    if predicate_first and _is_predicate(first.strip()):
         return None
-    kind = _kind(op)
-    if op.startswith(_NO_DEST) and not op.startswith(_DEST_ANYWAY):
+    if nothing:
         return (), kind
-    return _written_to(first.strip(), _dest_count(op)), kind
+    return _written_to(first.strip(), count), kind
+
+
+@lru_cache(maxsize=4096)
+def _opcode_facts(op: str) -> tuple[bool, bool, int, int]:
+    """What :func:`_written` needs of an opcode, kept per spelling: whether it may write a
+    predicate first (:data:`_PREDICATE_FIRST`), whether it writes no register
+    (:data:`_NO_DEST`), its kind (:func:`_kind`) and how many registers it writes
+    (:func:`_dest_count`)."""
+    return (op.startswith(_PREDICATE_FIRST),
+            op.startswith(_NO_DEST) and not op.startswith(_DEST_ANYWAY), _kind(op),
+            _dest_count(op))
 
 
 @lru_cache(maxsize=8192)

@@ -175,15 +175,22 @@ def combine(fn: Callable[..., KnownBits | None], sources: Sequence[ValueSet],
         sources = [_collapse(s) if len(s) > 1 else s for s in sources]
     out: list[Alternative] = []
     for combo in product(*sources):
-        kb = fn(*[alt.bits for alt in combo])
+        bits = []
+        assumes = None
+        skip = False
+        for alt in combo:  # (one pass: the bits, the first assumption, any skipped)
+            bits.append(alt.bits)
+            if alt.assumes and assumes is None:
+                assumes = alt.assumes
+            if alt.skipped:
+                skip = True
+        kb = fn(*bits)
         if item is not None:
             kb = kb[item] if kb and len(kb) > item else None  # type: ignore[index,arg-type]
         if kb is None:
             kb = KnownBits.unknown(width)
-        assumes = next((alt.assumes for alt in combo if alt.assumes), None)
         where = combo[0].origin if copy and len(combo) == 1 and combo[0].origin else origin
-        out.append(_interned(Alternative(kb, where, assumes, False,
-                                         any(a.skipped for a in combo))))
+        out.append(_interned(Alternative(kb, where, assumes, False, skip)))
     if len(out) == 1:
         return _interned_set((out[0],))  # what join gives for one alternative
     return join(out)
