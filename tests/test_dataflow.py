@@ -70,6 +70,37 @@ def test_a_loop_step_ends_unknown_and_the_loop_ends():
     assert [f.rule for f in findings if f.operand == "idesc"] == ["lint.runtime"]
 
 
+def test_a_loop_past_max_rounds_leaves_every_queried_value_unknown(monkeypatch):
+    import descriptors.readers.dataflow as dataflow
+    lines = _addressed(["UMOV UR8, 0x40 ;", "UMOV UR5, 0x8400490 ;", MMA,
+                        "UIADD3 UR5, UPT, UPT, UR5, 0x1, URZ ;", "@P0 BRA 0x20 ;", "EXIT ;"])
+    mma = next(i for i in read_sass(lines) if isinstance(i, Instruction))
+    assert mma.operands[0].value.pattern() == "0xxxxxxxxx00000040"  # A's low word, known
+    monkeypatch.setattr(dataflow, "MAX_ROUNDS", 1)  # UR5's loop cannot settle in one round
+    mma = next(i for i in read_sass(lines) if isinstance(i, Instruction))
+    assert mma.operands[0].value.is_unknown and mma.operands[4].value.is_unknown
+
+
+def test_solving_a_listing_leaves_no_reference_cycle():
+    # the data flow's state (and the function's instructions) is freed when it returns, not
+    # kept until the cyclic garbage collector runs
+    import gc
+    import gzip
+    from pathlib import Path
+    listing = Path(__file__).resolve().parent.parent / "fixtures" / "production" / \
+        "gemm_e4m3_splitk2.sass.gz"
+    lines = gzip.open(listing, "rt").read().splitlines()
+    gc.collect()
+    gc.disable()
+    try:
+        found = [i for i in read_sass(lines) if isinstance(i, Instruction)]
+        assert len(found) > 10
+        del found
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+
+
 def test_a_loop_that_does_not_write_a_register_keeps_its_value():
     # the idesc set before a K loop that never writes it: one constant at the MMA in the loop
     op = _idesc(_addressed(["UMOV UR5, 0x8400490 ;", "UIADD3 UR8, UR8, 0x2, URZ ;", MMA,

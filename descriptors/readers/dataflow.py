@@ -499,6 +499,7 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
         return (starts[node[1]] if node[0] == 0 else node[1], node[0],
                 node[2] if len(node) > 2 else "")
 
+    gave_up = False
     for comp in components:
         if len(comp) == 1 and comp[0] not in deps[comp[0]]:
             value[comp[0]] = evaluate(comp[0], False)
@@ -541,11 +542,17 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
             if not changed:
                 break
         else:
-            return {(i, r): single(unknown) for i, r in uses}
+            gave_up = True  # every queried value unknown
+            break
 
     result: dict[tuple[int, str], ValueSet] = {}
     for (i, r), root in roots.items():
-        result[(i, r)] = value.get(root, nothing) if reach[block_of[i]] else nothing  # type: ignore[assignment]
+        result[(i, r)] = single(unknown) if gave_up else value.get(root, nothing) \
+            if reach[block_of[i]] else nothing  # type: ignore[assignment]
+    # the recursive helpers hold themselves through their closure cells: a reference cycle
+    # that would keep this call's whole state (and the caller's instructions) alive until
+    # the cyclic garbage collector runs; unbound, it is all freed on return
+    entry = pair_of = None  # type: ignore[assignment]  # noqa: F841
     return result
 
 
