@@ -37,8 +37,9 @@
 
 from __future__ import annotations
 
-import msgspec
 from typing import Any
+
+import msgspec
 
 from ..errors import ParameterError, shorten_text
 from .instructions import (MODELS, WGMMA_A_TYPES, WGMMA_D_TYPES, WMMA_FRAGMENTS,

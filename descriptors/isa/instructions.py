@@ -95,9 +95,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-import msgspec
 from functools import cached_property
 from typing import Any
+
+import msgspec
 
 from ..errors import ParameterError, shorten, shorten_text
 from ..words.literals import parse_immediate, split_operands

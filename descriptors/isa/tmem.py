@@ -42,8 +42,9 @@ for scale factors (``cute/arch/mma_sm100_desc.hpp``: ``a_sf_id_ = (tmem_sfa_addr
 from __future__ import annotations
 
 import re
-import msgspec
 from typing import Any
+
+import msgspec
 
 from ..words.codec import decode, encode, parse_int
 from ..errors import FieldError, ParameterError, shorten

@@ -58,8 +58,9 @@ Malformed text raises :class:`CuteSyntaxError` (a :class:`~descriptors.errors.La
 from __future__ import annotations
 
 import re
-import msgspec
 from typing import Union
+
+import msgspec
 
 from ..errors import LayoutError, ParameterError
 

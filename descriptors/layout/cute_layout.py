@@ -42,8 +42,9 @@ does not parse, a malformed parameter).
 from __future__ import annotations
 
 from collections.abc import Callable
-import msgspec
 from typing import Any
+
+import msgspec
 
 from ..words.codec import decode, encode, format_word, parse_int
 from .cute import DSL_STORAGE_TYPES, CuteLayout, Swizzle, format_tuple, offsets, parse_layout, size

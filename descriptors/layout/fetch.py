@@ -35,8 +35,9 @@ not measured on hardware (no sm_100 machine): ``measured`` says which.  tcgen05'
 
 from __future__ import annotations
 
-import msgspec
 from typing import Any
+
+import msgspec
 
 from ..errors import LayoutError, ParameterError
 from ..words.codec import decode

@@ -48,9 +48,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from typing import Any
+
 import msgspec
 from msgspec.structs import replace
-from typing import Any
 
 from ..words.codec import decode, encode, format_word, parse_int
 from .cute import format_tuple

@@ -32,8 +32,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-import msgspec
 from itertools import chain
+
+import msgspec
 
 from ..words.layouts import SMEM
 from .knownbits import KnownBits

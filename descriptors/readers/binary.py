@@ -40,14 +40,14 @@ import os
 import shutil
 import stat
 import subprocess
-import tempfile
 import zlib
 from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
-import msgspec
 from pathlib import Path
 from typing import IO
+
+import msgspec
 
 from ..errors import InputError, ToolNotFoundError, shorten_text
 from . import MAX_LINE, TextLines
@@ -213,6 +213,8 @@ class _Listing:
         self.ahead: deque[bytes] = deque()
         self.eof = False
         self.checked = False
+        import tempfile  # (only for a binary: text inputs never load it)
+
         self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed in close()
         try:
             self.proc = subprocess.Popen([tool, mode, os.path.abspath(path)],
@@ -308,6 +310,8 @@ class Input(msgspec.Struct, frozen=True):
 
 def _copy(read: Callable[[int], bytes], name: str, stack: ExitStack) -> str:
     """The rest of a stream in a temporary file (removed when ``stack`` closes); its path."""
+    import tempfile
+
     folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="descgen-"))
     path = os.path.join(folder, "input")
     with open(path, "wb") as out:

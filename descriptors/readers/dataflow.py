@@ -50,6 +50,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
+
 import msgspec
 
 from .knownbits import KnownBits

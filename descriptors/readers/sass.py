@@ -68,8 +68,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
-import msgspec
 from functools import lru_cache
+
+import msgspec
 
 from . import (K_STEP_ASSUMPTION, K_STEP_BITS, K_STEP_MAX, MAX_FUNCTION, SASS_FUNCTION, Fact,
                Instruction, Operand)

@@ -19,8 +19,9 @@ never claims more than is certain.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-import msgspec
 from itertools import chain, product
+
+import msgspec
 
 from .knownbits import KnownBits
 

@@ -10,8 +10,9 @@ family-specific ones (``sm_100f or higher in the same family``).  ``sm_101`` cou
 from __future__ import annotations
 
 import re
-import msgspec
 from typing import Any
+
+import msgspec
 
 from ..errors import ParameterError, shorten
 

@@ -18,10 +18,11 @@ descriptors (Table 52).  Every rule is listed in :data:`RULES`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-import msgspec
-from msgspec.structs import asdict
 from functools import lru_cache
 from typing import Any
+
+import msgspec
+from msgspec.structs import asdict
 
 from ..words.codec import DESCRIPTOR_ALIASES, Decoded, _parse_bool, decode, encode, parse_int
 from ..words.enums import KINDS, MAJOR, SWIZZLE, Kind

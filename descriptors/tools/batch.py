@@ -17,9 +17,10 @@ import itertools
 import json
 import tomllib
 from collections.abc import Sequence
-import msgspec
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from .. import __version__
 from ..words.codec import _MAX_DIGITS, DESCRIPTORS, format_word, parse_int

@@ -10,8 +10,9 @@ diff`` prints it (exit 0 equal, 1 different, 2 bad input, as ``cmp`` and ``diff`
 
 from __future__ import annotations
 
-import msgspec
 from typing import Any
+
+import msgspec
 
 from ..errors import ParameterError
 from ..rules.validate import Finding, is_valid, validate

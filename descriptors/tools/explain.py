@@ -9,8 +9,9 @@ tables.  :mod:`descriptors.tools.printer` lays them out.
 from __future__ import annotations
 
 from collections.abc import Callable
-import msgspec
 from typing import Any
+
+import msgspec
 
 from ..words.bits import Field
 from ..words.codec import Decoded

@@ -70,11 +70,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-import msgspec
-from msgspec.structs import asdict, replace
 from functools import lru_cache
 from itertools import product
 from typing import Any, TypeVar
+
+import msgspec
+from msgspec.structs import asdict, replace
 
 from ..words.codec import decode
 from ..words.enums import KINDS

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+
 import msgspec
 
 from ..errors import DescgenError, ParameterError

@@ -31,9 +31,10 @@ import json
 import operator
 import zlib
 from collections.abc import Callable, Mapping, Sequence
-import msgspec
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from ..errors import FieldError, ParameterError, WordError, rewrap, shorten
 

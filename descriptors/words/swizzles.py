@@ -9,6 +9,7 @@ table.
 """
 
 from collections.abc import Mapping
+
 import msgspec
 
 __all__ = ["SwizzleMode", "SWIZZLE_MODES"]

@@ -17,8 +17,9 @@ raises :class:`NoDescriptorError` saying why none exists.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-import msgspec
 from typing import Any
+
+import msgspec
 
 from .codec import Decoded, decode, encode, parse_int
 from ..errors import DescgenError, ParameterError, shorten
