@@ -572,6 +572,10 @@ def _combine_many(st: Step, sources: list[ValueSet], origin: tuple[int, str], wi
     """The value sets of the ``count`` registers an instruction writes, from its sources."""
     fn = st.fn
     assert fn is not None
+    if not sources and not st.assumes:  # constants, defined here (what combine gives them)
+        got = fn()
+        return [single(got[k] if got and len(got) > k and got[k] is not None  # type: ignore[index]
+                       else KnownBits.unknown(width), origin) for k in range(count)]
     copy = st.mode == "copy"
     out = [combine(fn, sources, origin, width, copy, k) for k in range(count)]  # type: ignore[arg-type]
     if st.assumes:
