@@ -1201,9 +1201,10 @@ def _items(lines: Iterable[str], first_line: int = 1) -> Iterator[tuple[str, obj
             yield (got[0], (lineno, line)) if got[0] == "header" else got
 
 
-#: What an instruction writes and its kind, by (opcode, first operand as written): one answer
-#: per spelling, kept across listings (bounded).
-_WRITTEN: dict[tuple[str, str], tuple[tuple[str, ...], int]] = {}
+#: What an instruction writes and its kind, by its opcode and first operand as written (the
+#: slice of the line from the opcode to the first operand's end): one answer per spelling,
+#: kept across listings (bounded).
+_WRITTEN: dict[str, tuple[tuple[str, ...], int]] = {}
 _WRITTEN_MAX = 1 << 16
 
 
@@ -1233,12 +1234,16 @@ def read_sass(lines: Iterable[str], first_line: int = 1, *,
         if ";" in line:
             m = match(line)
             if m is not None:
-                key = m.group(3, 5)  # (op, first): by index, the hot path
+                # the opcode and first operand as one slice of the line (the hot path: no
+                # tuple to build and hash); the opcode ends at a space or ``;``, so the slice
+                # says where one ends and the other begins
+                key = line[m.start(3):m.end(5)]
                 got = cache.get(key)
                 if got is None:
-                    got = _written(key[0], key[1])
+                    op, first = m.group(3, 5)
+                    got = _written(op, first)
                     if got is None:  # (their dests need every operand)
-                        got = (tuple(_dests(_Ins.of(m, lineno))), _kind(key[0]))
+                        got = (tuple(_dests(_Ins.of(m, lineno))), _kind(op))
                     else:
                         cache[key] = got
         elif line.lstrip()[:3] == "/* ":
