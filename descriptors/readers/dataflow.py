@@ -249,7 +249,9 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
         got = writes.get(r)
         if got is None:
             own = by_reg.get(r, [])
-            got = writes[r] = sorted(set(own) | set(calls)) if calls else own
+            # (two sorted lists: one run each for the sort; a repeated index would change no
+            # answer of last_write)
+            got = writes[r] = sorted(own + calls) if calls else own
         return got
 
     def last_write(r: str, lo: int, hi: int) -> int | None:

@@ -902,18 +902,26 @@ class _ByReg:
     :attr:`_Function.by_reg` with the instructions of :attr:`_Function.wide` that write the
     register merged in, when asked (kept)."""
 
-    __slots__ = ("fn", "got")
+    __slots__ = ("fn", "got", "wide")
 
     def __init__(self, fn: _Function) -> None:
         self.fn = fn
         self.got: dict[str, list[int]] = {}
+        #: the writes of each register by the instructions of ``wide`` (made on first use)
+        self.wide: dict[str, list[int]] | None = None
 
     def get(self, reg: str, default: list[int] | None = None) -> list[int] | None:
         got = self.got.get(reg)
         if got is None:
             fn = self.fn
             own = fn.by_reg.get(reg)
-            extra = [i for i in fn.wide if reg in fn.dests[i]] if fn.wide else []
+            wide = self.wide
+            if wide is None:
+                wide = self.wide = {}
+                for i in fn.wide:
+                    for d in fn.dests[i]:
+                        wide.setdefault(d, []).append(i)
+            extra = wide.get(reg)
             got = self.got[reg] = sorted((own or []) + extra) if extra else \
                 (_UNWRITTEN if own is None else own)
         return default if got is _UNWRITTEN else got
