@@ -217,6 +217,8 @@ def _field_known(layout_fields, name: str | None, kb: KnownBits) -> bool:
 def _certain(check, words: dict[str, KnownBits]) -> list[Finding]:
     """Findings of ``check(**words)`` that hold for every value of the unknown bits (the same
     finding with the unknown bits all 0 and all 1)."""
+    if all(kb.is_const for kb in words.values()):  # no unknown bit: one run says it all
+        return list(check(**{k: kb.value for k, kb in words.items()}))
     runs = []
     for fill in (0, -1):
         runs.append(check(**{k: kb.fill(fill) for k, kb in words.items()}))
