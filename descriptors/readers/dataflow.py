@@ -397,37 +397,35 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
         index[root] = low[root] = len(index)
         stack.append(root)
         on_stack.add(root)
-        walk = [(root, 0)]
+        walk = [(root, iter(deps[root]))]
         while walk:
-            node, k = walk[-1]
-            ds = deps[node]
-            if k < len(ds):
-                walk[-1] = (node, k + 1)
-                d = ds[k]
+            node, pending = walk[-1]
+            for d in pending:  # (resumed where it left off when the walk comes back here)
                 if d not in index:
                     if d not in deps:
                         deps[d] = deps_of(d)
                     index[d] = low[d] = len(index)
                     stack.append(d)
                     on_stack.add(d)
-                    walk.append((d, 0))
-                elif d in on_stack and index[d] < low[node]:
+                    walk.append((d, iter(deps[d])))
+                    break
+                if d in on_stack and index[d] < low[node]:
                     low[node] = index[d]
-                continue
-            walk.pop()
-            if walk:
-                parent = walk[-1][0]
-                if low[node] < low[parent]:
-                    low[parent] = low[node]
-            if low[node] == index[node]:
-                comp = []
-                while True:
-                    w = stack.pop()
-                    on_stack.discard(w)
-                    comp.append(w)
-                    if w == node:
-                        break
-                components.append(comp)
+            else:
+                walk.pop()
+                if walk:
+                    parent = walk[-1][0]
+                    if low[node] < low[parent]:
+                        low[parent] = low[node]
+                if low[node] == index[node]:
+                    comp = []
+                    while True:
+                        w = stack.pop()
+                        on_stack.discard(w)
+                        comp.append(w)
+                        if w == node:
+                            break
+                    components.append(comp)
 
     unknowns: dict[int, ValueSet] = {}
 
