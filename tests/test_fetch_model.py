@@ -48,7 +48,7 @@ def test_every_recorded_element_is_the_model_s() -> None:
 
 def test_what_the_recordings_rule_out() -> None:
     """Two plausible wrong models: each fails on cases the H100 recorded."""
-    from msgspec.structs import replace
+    from descriptors.structs import replace
     swizzled_k = [c for c in CASES if c["swizzle"] and not c["trans"] and c["lbo"] not in (0, 16)]
     assert swizzled_k
     # reading LBO for K-major swizzled operands (as K-major unswizzled ones do): the recorded

@@ -848,7 +848,7 @@ def test_kept_findings_replay_on_each_instruction_and_are_not_kept_for_a_foreign
     """lint judges a word once per context and replays its findings on every instruction that
     reads it (its own line, column and origin); a finding about an operand the key does not
     cover is reported as found and never replayed elsewhere."""
-    from msgspec.structs import replace
+    from descriptors.structs import replace
 
     from descriptors.readers import Operand
     from descriptors.tools import lint as L

@@ -2,7 +2,8 @@
 that holds the ``descriptors`` package on ``sys.path`` (and each folder of ``DESCGEN_GDB_PATH``,
 ':'-separated, before it), then imports :mod:`descriptors.gdb`, which registers the ``descgen``
 commands.  descgen needs no other package in the debugger's Python (construct, rich and typer
-load only for other commands)."""
+load only for other commands; without msgspec the value types are dataclasses,
+``descriptors.structs``)."""
 
 import os
 import sys

@@ -39,8 +39,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
-
+from ..structs import Struct
 from ..errors import ParameterError, shorten_text
 from .instructions import (MODELS, WGMMA_A_TYPES, WGMMA_D_TYPES, WMMA_FRAGMENTS,
                            WMMA_REGISTER_TYPES, InstructionError, ParsedInstruction, check_parsed,
@@ -58,7 +57,7 @@ STMATRIX_SOURCES: dict[tuple[str, str], str] = {
 }
 
 
-class StmatrixElement(msgspec.Struct, frozen=True):
+class StmatrixElement(Struct, frozen=True):
     """One element written by stmatrix: ``matrix``, its shared-memory ``row`` and ``col``
     (elements of the row), and the ``lane``, ``register`` (vector index) and ``half`` (16-bit
     half, 0 = low; ``None`` for .b8) or ``byte`` (0 = LSB; ``None`` for .b16) holding it."""
@@ -81,7 +80,7 @@ class StmatrixElement(msgspec.Struct, frozen=True):
         return d
 
 
-class StmatrixMap(msgspec.Struct, frozen=True):
+class StmatrixMap(Struct, frozen=True):
     """The map of one stmatrix form: ``matrices`` (1/2/4), ``rows`` x ``cols`` per matrix as
     stored, ``element_bits``, ``trans``, ``row_addresses`` ((matrix, row) -> lane),
     ``elements`` (matrix-major, row-major) and the ``source`` of the map."""
@@ -164,7 +163,7 @@ def stmatrix_map(text: str | ParsedInstruction) -> StmatrixMap:
                        tuple(notes))
 
 
-class WmmaFragment(msgspec.Struct, frozen=True):
+class WmmaFragment(Struct, frozen=True):
     """What PTX specifies about a wmma.load fragment: the matrix (a/b/c) and its ``rows`` x
     ``cols`` (a: MxK, b: KxN, c: MxN), ``registers`` per thread, ``register_types``,
     ``element_type`` and ``element_bits``, ``elements_per_register`` (packing) and
@@ -256,7 +255,7 @@ def tcgen05_footprint(text: str | ParsedInstruction, taddr: int | str = 0,
                           imm_half_splitoff=imm)
 
 
-class WgmmaForm(msgspec.Struct, frozen=True):
+class WgmmaForm(Struct, frozen=True):
     """What a wgmma.mma_async line computes: ``m`` x ``n`` x ``k`` (``sparse``: A is M x K/2
     packed, 9.7.15.6), the types, ``a_source`` (``descriptor`` or ``registers``), the d
     registers per thread and their types, A's registers (0 from a descriptor), the operands

@@ -98,8 +98,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property
 from typing import Any
 
-import msgspec
-
+from ..structs import Struct, field
 from ..errors import ParameterError, shorten, shorten_text
 from ..words.literals import parse_immediate, split_operands
 from ..rules.targets import ArchRequirement, Target, parse_target
@@ -130,7 +129,7 @@ class InstructionError(ParameterError):
 REG32_DEFAULT: tuple[str, ...] = ("b32", "u32", "s32", "f32", "f16x2")
 
 
-class Group(msgspec.Struct, frozen=True):
+class Group(Struct, frozen=True):
     """A qualifier group: ``name`` (PTX's, e.g. ``shape``), its ``values`` (without the dot),
     whether the syntax ``required`` it, and the ``source`` section listing it."""
 
@@ -147,7 +146,7 @@ class Group(msgspec.Struct, frozen=True):
     # .popc after .and)
 
 
-class Constraint(msgspec.Struct, frozen=True):
+class Constraint(Struct, frozen=True):
     """"When the qualifiers match ``when``, group g must take one of ``then[g]``".
 
     Both map a group name to a tuple of values; ``None`` in a tuple stands for "absent".
@@ -172,7 +171,7 @@ class Constraint(msgspec.Struct, frozen=True):
         return [g for g, vals in self.then.items() if q.get(g) not in vals]
 
 
-class OperandSpec(msgspec.Struct, frozen=True):
+class OperandSpec(Struct, frozen=True):
     """One operand: ``name`` (PTX's), ``kind`` (``vector``, ``address``, ``register``,
     ``immediate``, ``reg_or_imm``, ``predicate``: a ``.pred`` register, ``!`` allowed, or an
     immediate in ``values``), ``bits`` (register width where it matters), present when
@@ -183,7 +182,7 @@ class OperandSpec(msgspec.Struct, frozen=True):
     kind: str
     source: str
     bits: tuple[int, ...] = (32,)
-    when: Mapping[str, tuple[str | None, ...]] = msgspec.field(default_factory=dict)
+    when: Mapping[str, tuple[str | None, ...]] = field(default_factory=dict)
     optional: bool = False
     types: tuple[str, ...] = REG32_DEFAULT
     bare_when: Mapping[str, tuple[str | None, ...]] | None = None  # a vector that ptxas also
@@ -203,7 +202,7 @@ class OperandSpec(msgspec.Struct, frozen=True):
 Qualifiers = dict[str, "str | None"]
 
 
-class InstructionModel(msgspec.Struct, frozen=True, dict=True):  # (dict: cached_property)
+class InstructionModel(Struct, frozen=True, dict=True):  # (dict: cached_property)
     """Everything descgen knows about one instruction, as data.
 
     ``mnemonic`` (``stmatrix``, ``wmma.load``, ``tcgen05.ld``, ``tcgen05.st``), ``section``,
@@ -319,7 +318,7 @@ _WL = "PTX 9.7.14.4.3"
 _WFRAG = "PTX 9.7.14.4.1 (Matrix Fragments for WMMA; confirmed by ptxas 13.0)"
 
 
-class WmmaFamily(msgspec.Struct, frozen=True):
+class WmmaFamily(Struct, frozen=True):
     """One syntax block of 9.7.14.4.3: its shapes, the types of a/b/c, the layouts a and b
     allow, the fragment registers per (matrix, shape, type), the register type and the
     target requirement."""
@@ -606,7 +605,7 @@ _WGSP = "PTX 9.7.15.6"
 _WGFRAG = "PTX 9.7.15.5.1"
 
 
-class WgmmaFamily(msgspec.Struct, frozen=True):
+class WgmmaFamily(Struct, frozen=True):
     """One syntax block of 9.7.15.5.2: the A and B types, the accumulator types, K (dense;
     ``.sp`` doubles it, 9.7.15.6), the N the text lists, the immediates after scale-d
     (``trans``: imm-scale-a/b and imm-trans-a/b; ``scale``: imm-scale-a/b; ``none``), whether
@@ -827,7 +826,7 @@ PTXAS_VS_TEXT: tuple[str, ...] = (
 # ====================================================================== parser
 
 
-class ParsedInstruction(msgspec.Struct, frozen=True):
+class ParsedInstruction(Struct, frozen=True):
     """One instruction statement: ``mnemonic`` (a key of :data:`MODELS`), ``qualifiers`` as
     written (without dots) with their 1-based columns, ``operands`` (text, column), the
     ``text`` read (guard and label removed) and the guard (``@p``/``@!p``) if any."""

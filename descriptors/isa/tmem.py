@@ -44,8 +44,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import msgspec
-
+from ..structs import Struct, field
 from ..words.codec import decode, encode, parse_int
 from ..errors import FieldError, ParameterError, shorten
 from ..words.layouts import TMEM
@@ -87,7 +86,7 @@ _LANE_LOW_WIDTH = _LANE.width - BYTE_INDEX_WIDTH  # lane bits below the byte ind
 CUTLASS_ACTIVE_MASK = ((LANES - 1) << _LANE.lsb) | ((COLUMNS - 1) << _COLUMN.lsb)
 
 
-class TmemAddress(msgspec.Struct, frozen=True):
+class TmemAddress(Struct, frozen=True):
     """A decoded Tensor Memory address (9.7.16.1.1: lane bits 31-16, column bits 15-0).
 
     ``lane_field`` is the raw 16-bit PTX lane field.  CUTLASS keeps a sub-word byte index
@@ -159,7 +158,7 @@ def unpack(word: int | str) -> TmemAddress:
 # ====================================================================== shapes and Table 47/48
 
 
-class Shape(msgspec.Struct, frozen=True):
+class Shape(Struct, frozen=True):
     """A ``tcgen05.ld``/``.st`` data movement shape (9.7.16.2.3): ``lanes`` rows, ``bits`` per
     lane and repetition, ``accesses`` (2 for ``.16x32bx2``: two ``.16x32b`` accesses) and the
     column of Table 47/48 that gives its register count."""
@@ -293,7 +292,7 @@ def parse_ld_spec(spec: str) -> tuple[str, int]:
 # ====================================================================== rules
 
 
-class AccessRule(msgspec.Struct, frozen=True):
+class AccessRule(Struct, frozen=True):
     """One rule of the ld/st/alloc checks: id (``{op}`` is ``ld`` or ``st``), PTX source,
     summary."""
 
@@ -360,7 +359,7 @@ def _finding(severity: str, rule_id: str, op: str, message: str, *, field_name: 
 # ====================================================================== footprint
 
 
-class Access(msgspec.Struct, frozen=True):
+class Access(Struct, frozen=True):
     """One access of an ld/st: its base address and the lanes and columns it touches, both as
     inclusive ``(first, last)`` ranges."""
 
@@ -373,7 +372,7 @@ class Access(msgspec.Struct, frozen=True):
                 "columns": list(self.columns)}
 
 
-class Footprint(msgspec.Struct, frozen=True):
+class Footprint(Struct, frozen=True):
     """What one ``tcgen05.ld``/``tcgen05.st`` touches, and the verdict of the rules.
 
     ``registers``: 32-bit registers per thread of the vector ``r`` (Table 47/48);
@@ -408,7 +407,7 @@ class Footprint(msgspec.Struct, frozen=True):
     unpack: bool = False
     red: str | None = None
     imm_half_splitoff: int | None = None
-    verdict: list[Finding] = msgspec.field(default_factory=list)
+    verdict: list[Finding] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -734,7 +733,7 @@ def _red_findings(shape: str, num: int, pack16: bool, arch: str | None) -> list[
 # ====================================================================== allocation
 
 
-class AllocRange(msgspec.Struct, frozen=True):
+class AllocRange(Struct, frozen=True):
     """The cells of a ``tcgen05.alloc`` of ``ncols`` columns at ``address``: columns
     ``first..last`` (inclusive) in every lane 0..127 (9.7.16.1.2)."""
 
@@ -790,7 +789,7 @@ def alloc_range(address: int | str, ncols: int | str) -> AllocRange:
 # ====================================================================== data path layouts
 
 
-class DataPathLayout(msgspec.Struct, frozen=True):
+class DataPathLayout(Struct, frozen=True):
     """One row of the 9.7.16.10.5 table: the Tensor Memory data path layout an MMA uses.
 
     ``layout`` (letter A-G), ``organization`` (as the table writes it), ``half_datapath``

@@ -60,8 +60,7 @@ from __future__ import annotations
 import re
 from typing import Union
 
-import msgspec
-
+from ..structs import Struct
 from ..errors import LayoutError, ParameterError
 
 __all__ = ["CuteSyntaxError", "IntTuple", "Swizzle", "Pointer", "CuteLayout", "parse_layout",
@@ -84,7 +83,7 @@ def _quote(text: str, limit: int = 80) -> str:
     return repr(text if len(text) <= limit else text[:limit] + "...")
 
 
-class Swizzle(msgspec.Struct, frozen=True):
+class Swizzle(Struct, frozen=True):
     """CuTe ``Swizzle<B,M,S>``: XOR the ``B`` bits at ``M+S`` into the ``B`` bits at ``M``."""
 
     B: int
@@ -99,7 +98,7 @@ class Swizzle(msgspec.Struct, frozen=True):
         return f"Sw<{self.B},{self.M},{self.S}>"
 
 
-class Pointer(msgspec.Struct, frozen=True):
+class Pointer(Struct, frozen=True):
     """A printed CuTe pointer: its memory space (``smem``, ``gmem``, ``rmem`` or ``""`` for a
     raw pointer), the element width in bits, the byte address (None when ``(unset)``), the
     sub-byte element index of a ``subptr`` and whether it is a sparse pointer flag."""
@@ -124,7 +123,7 @@ class Pointer(msgspec.Struct, frozen=True):
         return f"{name}[{self.bits}b]({addr})"
 
 
-class CuteLayout(msgspec.Struct, frozen=True):
+class CuteLayout(Struct, frozen=True):
     """A parsed CuTe layout print: ``shape`` and ``stride`` (congruent IntTuples, element
     units), the ``swizzle`` if any, where it acts (``swizzle_on``: ``"address"`` for a swizzle
     on a pointer or an smem pointer flag -- byte addresses --, ``"offset"`` for a swizzle

@@ -44,8 +44,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import msgspec
-
+from ..structs import Struct
 from ..words.codec import decode, encode, format_word, parse_int
 from .cute import DSL_STORAGE_TYPES, CuteLayout, Swizzle, format_tuple, offsets, parse_layout, size
 from ..errors import FieldError, ParameterError
@@ -60,7 +59,7 @@ _SRC = _CANONICAL_SOURCE
 _MAX_POINTS = 1 << 16       # coordinates checked; a per-MMA slice has at most 256 x 128
 
 
-class CuteDescriptor(msgspec.Struct, frozen=True):
+class CuteDescriptor(Struct, frozen=True):
     """The descriptor of a CuTe layout: ``word`` and its ``fields``; the slice's ``shape``
     (M/N, K elements); ``lbo_bytes``/``sbo_bytes``; ``swizzle``, ``base_offset``,
     ``start_address_bytes``; ``pattern`` (where the swizzle pattern starts: ``"address"``,

@@ -37,8 +37,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
-
+from ..structs import Struct
 from ..errors import LayoutError, ParameterError
 from ..words.codec import decode
 from ..words.swizzles import SWIZZLE_MODES
@@ -49,7 +48,7 @@ __all__ = ["FetchModel", "LayoutCheck", "fetch_model", "read_address", "check_la
 MEASURED = ("wgmma",)
 
 
-class FetchModel(msgspec.Struct, frozen=True):
+class FetchModel(Struct, frozen=True):
     """The fields of a descriptor word that decide what is read, in bytes."""
 
     descriptor: str          # "wgmma" or "smem"
@@ -127,7 +126,7 @@ def read_address(word: Any, row: int, k: int, *, element_bytes: int, major: str,
 # ---------------------------------------------------------------------------- word vs layout
 
 
-class LayoutCheck(msgspec.Struct, frozen=True):
+class LayoutCheck(Struct, frozen=True):
     """The answer to "does this word read this layout": ``ok``, the elements compared
     (``rows`` x ``k``: one MMA's 32 bytes of K), whether the model was measured on hardware,
     and the first element read from the wrong place (``row``, ``k``, the byte address the

@@ -50,9 +50,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import msgspec
-from msgspec.structs import replace
-
+from ..structs import Struct, replace
 from ..words.codec import decode, encode, format_word, parse_int
 from .cute import format_tuple
 from ..words.enums import KINDS, MAJOR, SWIZZLE, TILE_ORDER, Kind, kind_named
@@ -102,7 +100,7 @@ _CANONICAL_SOURCE = "9.7.16.3.3"
 # ---------------------------------------------------------------------------- element types
 
 
-class ElementType(msgspec.Struct, frozen=True):
+class ElementType(Struct, frozen=True):
     """An A/B element type as it sits in shared memory.
 
     ``bits`` is the value's width, ``smem_bits`` what one element occupies in shared memory
@@ -230,7 +228,7 @@ def _check_combination(major: str, mode: SwizzleMode, el: ElementType) -> None:
 # ---------------------------------------------------------------------------- swizzle atoms
 
 
-class SwizzleAtom(msgspec.Struct, frozen=True):
+class SwizzleAtom(Struct, frozen=True):
     """A swizzle atom (Table 53) for one major-ness, swizzle mode and element type.
 
     ``units`` is Table 53's shape in 128-bit units, (M/N, K); ``elements`` the same in elements
@@ -393,7 +391,7 @@ def cute_print(mode: SwizzleMode, el: ElementType, start: int, base_offset: int,
 # ---------------------------------------------------------------------------- K steps
 
 
-class KStep(msgspec.Struct, frozen=True):
+class KStep(Struct, frozen=True):
     """One descriptor of an MMA loop through K: step ``index`` reads K elements
     ``k_elements`` .. ``k_elements + k_per_step - 1`` of the tile, ``offset_bytes`` past the tile
     start; ``word`` is the tile's descriptor with ``offset_bytes >> 4`` added to the start
@@ -476,7 +474,7 @@ def _k_per_mma(el: ElementType, kind: str | None, sparse: bool, umma_k: Any) -> 
 # ---------------------------------------------------------------------------- layout -> descriptor
 
 
-class SmemLayout(msgspec.Struct, frozen=True):
+class SmemLayout(Struct, frozen=True):
     """A shared-memory tile and the descriptor that describes it to ``tcgen05.mma``.
 
     ``word`` and ``fields`` (raw descriptor fields by PTX name); ``T``, ``m``, ``k`` (the
@@ -824,7 +822,7 @@ def k_steps(layout: SmemLayout, kind: str | None = None, *, sparse: bool = False
 # ---------------------------------------------------------------------------- descriptor -> layout
 
 
-class DescriptorLayout(msgspec.Struct, frozen=True):
+class DescriptorLayout(Struct, frozen=True):
     """The layout a shared memory descriptor word implies for an operand of ``dtype`` and
     ``major``: swizzle atom, canonical layout (T, LBO, SBO filled in; m and k are not stored in
     a descriptor and stay symbolic), what LBO and SBO measure, base offset and notes."""

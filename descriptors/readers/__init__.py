@@ -34,8 +34,7 @@ import re
 from collections.abc import Iterable, Iterator
 from itertools import chain
 
-import msgspec
-
+from ..structs import Struct
 from ..words.layouts import SMEM
 from .knownbits import KnownBits
 from .values import Alternative
@@ -60,7 +59,7 @@ K_STEP_ASSUMPTION = (f"assuming K-step adds do not carry out of the "
                      f"{SMEM.by_name['start_address'].width}-bit start address (Table 40)")
 
 
-class Operand(msgspec.Struct, frozen=True):
+class Operand(Struct, frozen=True):
     """One operand of an instruction as written (``text``, 1-based ``col``), its known bits
     (``None`` for what is not a value: a predicate, a label) and where the value was defined
     (``origin``: ``(line, text)`` of the defining instruction, ``None`` for an immediate);
@@ -89,7 +88,7 @@ class Operand(msgspec.Struct, frozen=True):
         return written or self.alternatives
 
 
-class Instruction(msgspec.Struct, frozen=True):
+class Instruction(Struct, frozen=True):
     """A tcgen05 (or, in PTX, stmatrix / wmma.load) instruction of a PTX module or SASS listing,
     with its operands resolved and the declared types of the registers it names."""
 
@@ -106,7 +105,7 @@ class Instruction(msgspec.Struct, frozen=True):
     arch_reason: str | None = None
 
 
-class Fact(msgspec.Struct, frozen=True):
+class Fact(Struct, frozen=True):
     """A value seen in the text: where (line, col), its known bits, how it is used (``use``:
     ``immediate`` for a constant the code materialises, else the consuming instruction's
     operand, e.g. ``idesc``), and the instruction text."""

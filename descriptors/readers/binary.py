@@ -47,8 +47,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import IO
 
-import msgspec
-
+from ..structs import Struct
 from ..errors import InputError, ToolNotFoundError, shorten_text
 from . import MAX_LINE, TextLines
 
@@ -295,7 +294,7 @@ class _Listing:
         self.stderr.close()
 
 
-class Input(msgspec.Struct, frozen=True):
+class Input(Struct, frozen=True):
     """An opened input: ``stream`` (bytes of text: the file, its decompressed text, or
     cuobjdump's listing of it), ``name`` (as messages show it), ``kind`` (``"text"``, or
     ``"binary"`` for a listing of a CUDA binary), ``compressed`` (it was gzip), ``regular``

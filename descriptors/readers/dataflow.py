@@ -51,8 +51,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
 
-import msgspec
-
+from ..structs import Struct
 from .knownbits import KnownBits
 from .values import Alternative, ValueSet, _interned, combine, join, single, skipped
 
@@ -75,7 +74,7 @@ EVERY = (-1,)
 _UNSEEN = object()
 
 
-class Step(msgspec.Struct, frozen=True):
+class Step(Struct, frozen=True):
     """What an instruction computes, for the registers it writes.
 
     ``sources``: what it reads, each a register name or a constant (:class:`KnownBits`);

@@ -11,7 +11,7 @@ So a descriptor whose start address is computed at run time (``or.b64 %rd2, %rd9
 
 from __future__ import annotations
 
-import msgspec
+from ..structs import Struct
 
 __all__ = ["KnownBits"]
 
@@ -20,7 +20,7 @@ def _mask(width: int) -> int:
     return (1 << width) - 1
 
 
-class KnownBits(msgspec.Struct, frozen=True, gc=False):
+class KnownBits(Struct, frozen=True, gc=False):
     """``width`` bits; ``zero``/``one`` are the masks of the bits known to be 0 / 1."""
 
     width: int

@@ -70,8 +70,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 
-import msgspec
-
+from ..structs import Struct
 from . import (K_STEP_ASSUMPTION, K_STEP_BITS, K_STEP_MAX, MAX_FUNCTION, SASS_FUNCTION, Fact,
                Instruction, Operand)
 from ..errors import DescgenError
@@ -135,7 +134,7 @@ SASS_CTA_GROUP = ("UTCHMMA", "UTCQMMA", "UTCOMMA", "UTCIMMA", "UTCBAR", "UTCCP",
                   "UTCATOMSWS.FIND_AND_SET", "UTCATOMSWS.2CTA.FIND_AND_SET")
 
 
-class TmemAccess(msgspec.Struct, frozen=True):
+class TmemAccess(Struct, frozen=True):
     """What an ``LDTM``/``STTM`` opcode says of its tcgen05.ld/st (9.7.16.8.3-4)."""
 
     op: str                  # "ld" or "st"
@@ -1331,7 +1330,7 @@ SASS_WGMMA = {"HGMMA": "f16, bf16 or tf32", "IGMMA": "s8 or u8", "QGMMA": "e4m3 
               "BGMMA": "b1"}
 
 
-class WgmmaDescriptor(msgspec.Struct, frozen=True):
+class WgmmaDescriptor(Struct, frozen=True):
     """One descriptor a SASS wgmma reads: ``name`` (``a_desc``/``b_desc``), the operand as
     written, its register pair ``(low, high)`` and the operand's major-ness (``K``/``MN``)."""
 

@@ -21,8 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from itertools import chain, product
 
-import msgspec
-
+from ..structs import Struct
 from .knownbits import KnownBits
 
 __all__ = ["Alternative", "ValueSet", "MAX_ALTERNATIVES", "join", "combine", "meet", "single",
@@ -32,7 +31,7 @@ __all__ = ["Alternative", "ValueSet", "MAX_ALTERNATIVES", "join", "combine", "me
 MAX_ALTERNATIVES = 8
 
 
-class Alternative(msgspec.Struct, frozen=True, gc=False):
+class Alternative(Struct, frozen=True, gc=False):
     """One value an operand may hold: ``bits`` (its known bits), ``origin`` (``(line,
     text)`` of the instruction that produced it; ``None`` for an immediate operand or a merged
     value) and ``assumes`` (what the known bits rely on beyond the instructions themselves,

@@ -12,14 +12,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import msgspec
-
+from ..structs import Struct
 from ..errors import ParameterError, shorten
 
 __all__ = ["Target", "ArchRequirement", "parse_target"]
 
 
-class Target(msgspec.Struct, frozen=True):
+class Target(Struct, frozen=True):
     """A target architecture ``sm_<number><suffix>``: suffix ``""``, ``"a"`` (arch-specific) or
     ``"f"`` (family-specific).  ``sm_101`` counts as ``sm_110`` (renamed in PTX ISA 9.0)."""
 
@@ -45,7 +44,7 @@ def parse_target(name: Any) -> Target:
     return Target(str(name).strip().lower(), number, m.group(2))
 
 
-class ArchRequirement(msgspec.Struct, frozen=True):
+class ArchRequirement(Struct, frozen=True):
     """Where a form is supported (the "Target ISA Notes" of its section).
 
     ``min_number``: every ``sm_N`` with N >= it (any suffix).  Otherwise ``specific``: the

@@ -21,9 +21,7 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import Any
 
-import msgspec
-from msgspec.structs import asdict
-
+from ..structs import Struct, asdict
 from ..words.codec import DESCRIPTOR_ALIASES, Decoded, _parse_bool, decode, encode, parse_int
 from ..words.enums import KINDS, MAJOR, SWIZZLE, Kind
 from ..errors import FieldError, ParameterError, shorten
@@ -46,7 +44,7 @@ WORD_ARCHES: dict[str, tuple[str, ...]] = {
 SEVERITIES = ("error", "warning", "note")
 
 
-class Finding(msgspec.Struct, frozen=True):
+class Finding(Struct, frozen=True):
     """One result of validation."""
 
     severity: str  # "error", "warning" or "note"
@@ -65,7 +63,7 @@ class Finding(msgspec.Struct, frozen=True):
         return f"{self.severity}: [{self.rule}]{where}: {self.message} ({self.source})"
 
 
-class Rule(msgspec.Struct, frozen=True):
+class Rule(Struct, frozen=True):
     id: str
     descriptor: str
     source: str
@@ -77,7 +75,7 @@ class Rule(msgspec.Struct, frozen=True):
 RULES: dict[str, Rule] = {}
 
 
-class _Ctx(msgspec.Struct):
+class _Ctx(Struct):
     d: Decoded
     arch: str
     cta_group: int | None = None

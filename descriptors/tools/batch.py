@@ -20,8 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import msgspec
-
+from ..structs import Struct, field
 from .. import __version__
 from ..words.codec import _MAX_DIGITS, DESCRIPTORS, format_word, parse_int
 from ..errors import BatchError, DescgenError, InvalidDescriptorError, shorten, shorten_text
@@ -44,27 +43,27 @@ _META_KEYS = ("name", "descriptor", "expect", "source", "arch")
 _CONTEXT_KEYS = {"idesc": ("scale_vec",), "zcm": ("m", "n"), "tmem": ("alloc", "shift")}
 
 
-class BatchConfig(msgspec.Struct, frozen=True):
+class BatchConfig(Struct, frozen=True):
     """One named configuration of a batch file."""
 
     name: str
     descriptor: str
-    params: dict[str, Any] = msgspec.field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)
     expect: int | None = None
     source: str | None = None
     index: int = 0
     arch: str = "sm_100a"
-    context: dict[str, Any] = msgspec.field(default_factory=dict)
+    context: dict[str, Any] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
         return f"config {self.name!r} (#{self.index + 1})"
 
 
-class BatchResult(msgspec.Struct, frozen=True):
+class BatchResult(Struct, frozen=True):
     config: BatchConfig
     word: int
-    findings: list[Any] = msgspec.field(default_factory=list)
+    findings: list[Any] = field(default_factory=list)
 
 
 def _config(entry: Any, index: int, seen: set[str]) -> BatchConfig:

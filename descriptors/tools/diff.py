@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
-
+from ..structs import Struct
 from ..errors import ParameterError
 from ..rules.validate import Finding, is_valid, validate
 from ..words.codec import Decoded, decode, format_word, parse_int
@@ -23,7 +22,7 @@ from .output import json_value
 __all__ = ["FieldChange", "WordDiff", "diff_words"]
 
 
-class FieldChange(msgspec.Struct, frozen=True):
+class FieldChange(Struct, frozen=True):
     """One field whose raw value differs: name, bit range (``[28:24]``), raw values and
     meanings of the first and the second word."""
 
@@ -39,7 +38,7 @@ class FieldChange(msgspec.Struct, frozen=True):
                 "meaning": self.meaning_a}, "b": {"raw": self.raw_b, "meaning": self.meaning_b}}
 
 
-class WordDiff(msgspec.Struct, frozen=True):
+class WordDiff(Struct, frozen=True):
     """The comparison of two words of one descriptor (:func:`diff_words`)."""
 
     a: Decoded

@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import msgspec
-
+from ..structs import Struct
 from ..words.bits import Field
 from ..words.codec import Decoded
 from ..words.enums import KINDS, LBO_MODE, MAJOR, MAX_SHIFT, SWIZZLE, SWIZZLE_SM90
@@ -20,7 +19,7 @@ from ..words.enums import KINDS, LBO_MODE, MAJOR, MAX_SHIFT, SWIZZLE, SWIZZLE_SM
 __all__ = ["FieldReading", "explain"]
 
 
-class FieldReading(msgspec.Struct, frozen=True):
+class FieldReading(Struct, frozen=True):
     field: Field
     raw: int
     meaning: str

@@ -74,9 +74,7 @@ from functools import lru_cache
 from itertools import product
 from typing import Any, TypeVar
 
-import msgspec
-from msgspec.structs import asdict, replace
-
+from ..structs import Struct, asdict, replace
 from ..words.codec import decode
 from ..words.enums import KINDS
 from ..errors import DescgenError
@@ -97,7 +95,7 @@ __all__ = ["LintFinding", "lint_lines", "check_instruction", "order", "SASS_MMA"
 
 DEFAULT_ARCH = "sm_100a"
 
-class LintFinding(msgspec.Struct, frozen=True):
+class LintFinding(Struct, frozen=True):
     """One diagnostic: ``file``, ``line`` and ``col`` (1-based; ``col`` of the operand, 0 for a
     whole-file note), ``severity`` (error / warning / note), ``rule`` (a
     :data:`descriptors.rules.validate.RULES` or :data:`descriptors.tmem.ACCESS_RULES` id, or a
@@ -127,7 +125,7 @@ class LintFinding(msgspec.Struct, frozen=True):
         return f"{where}: {self.severity}: [{self.rule}] {self.message}"
 
 
-class _Context(msgspec.Struct):
+class _Context(Struct):
     """What the instruction says about its descriptors."""
 
     kinds: tuple[str, ...]

@@ -22,8 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-import msgspec
-
+from ..structs import Struct
 from ..errors import DescgenError, ParameterError
 from ..readers import Instruction
 from ..readers.sass import SASS_WGMMA, instruction, read_sass, wgmma_descriptors
@@ -44,7 +43,7 @@ _REG = re.compile(r"\b(U?R)(\d{1,3})\b")
 _EVIDENCE = re.compile(r"from line \d+: U?MOV (U?R\d+), 0x[0-9a-fA-F]+ ?;?")
 
 
-class LiveOperand(msgspec.Struct, frozen=True):
+class LiveOperand(Struct, frozen=True):
     """A descriptor operand with its live value: ``name`` (``a_desc``, ``b_desc``, ``idesc``,
     ``zcm``, ``taddr`` ...), the operand as written, the registers read (low first), the word
     (``None``: a register could not be read), the descriptor it is decoded as, the kind (idesc)
@@ -60,7 +59,7 @@ class LiveOperand(msgspec.Struct, frozen=True):
     major: str | None = None
 
 
-class LiveMMA(msgspec.Struct, frozen=True):
+class LiveMMA(Struct, frozen=True):
     """One instruction judged with live values."""
 
     instruction: str

@@ -34,8 +34,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import msgspec
-
+from ..structs import Struct
 from ..errors import FieldError, ParameterError, WordError, rewrap, shorten
 
 if TYPE_CHECKING:
@@ -48,7 +47,7 @@ ROLE_RESERVED = "reserved"
 ROLE_CONSTANT = "constant"
 
 
-class Field(msgspec.Struct, frozen=True):
+class Field(Struct, frozen=True):
     """One field of a register layout, derived from its Construct definition."""
 
     name: str

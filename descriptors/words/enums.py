@@ -8,15 +8,15 @@ Bit positions live in :mod:`descriptors.words.layouts` only; this module knows c
 from __future__ import annotations
 
 from collections.abc import Iterator
-import msgspec
 
+from ..structs import Struct
 __all__ = [
     "Choice", "EnumTable", "Kind", "KINDS", "SWIZZLE", "SWIZZLE_SM90", "LBO_MODE", "MAJOR", "MAX_SHIFT", "TILE_ORDER",
     "kind_named",
 ]
 
 
-class Choice(msgspec.Struct, frozen=True):
+class Choice(Struct, frozen=True):
     """One named code of an enumerated field."""
 
     name: str
@@ -25,7 +25,7 @@ class Choice(msgspec.Struct, frozen=True):
     aliases: tuple[str, ...] = ()
 
 
-class EnumTable(msgspec.Struct, frozen=True, dict=True):
+class EnumTable(Struct, frozen=True, dict=True):
     """The codes an enumerated field may hold, with their names and descriptions.
 
     ``name_by_code``: raw code -> name (``name_by_code.get(code)`` is :meth:`name_of` without
@@ -168,7 +168,7 @@ _SCALE_NVF4 = _table("scale-factor type of kind::mxf4nvf4", "Table 44",
                      ("ue8m0", 1, "unsigned E8M0 scale factors (power of two)", ("e8m0", "f8E8M0FNU")))
 
 
-class Kind(msgspec.Struct, frozen=True):
+class Kind(Struct, frozen=True):
     """One ``.kind`` of ``tcgen05.mma``: its layout and the codes its fields take.
 
     ``k_dense``/``k_sparse`` are the K the kind implies (PTX Table 39); ``k_alt`` is the

@@ -10,12 +10,12 @@ table.
 
 from collections.abc import Mapping
 
-import msgspec
+from ..structs import Struct
 
 __all__ = ["SwizzleMode", "SWIZZLE_MODES"]
 
 
-class SwizzleMode(msgspec.Struct, frozen=True):
+class SwizzleMode(Struct, frozen=True):
     """One swizzle mode (PTX ISA Table 40 ``swizzle`` field, Tables 41 and 53)."""
 
     #: the mode's name as the smem descriptor's ``swizzle`` enum spells it

@@ -19,8 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-import msgspec
-
+from ..structs import Struct, field
 from .codec import Decoded, decode, encode, parse_int
 from ..errors import DescgenError, ParameterError, shorten
 from .layouts import ZCM
@@ -80,7 +79,7 @@ def pattern(use: int, skip: int, first_skip: bool, start: int, length: int) -> i
     return out
 
 
-class ZcmMask(msgspec.Struct, frozen=True):
+class ZcmMask(Struct, frozen=True):
     """The masks a zero-column mask descriptor generates for an M x N MMA."""
 
     word: int
@@ -196,9 +195,9 @@ def _runs(bits: int, length: int) -> list[tuple[int, int]]:
     return runs
 
 
-class _Spans(msgspec.Struct):
-    exact: dict[int, tuple[int, int]] = msgspec.field(default_factory=dict)  # bit -> (span, sub-mask)
-    least: dict[int, int] = msgspec.field(default_factory=lambda: {0: 1, 1: 1})
+class _Spans(Struct):
+    exact: dict[int, tuple[int, int]] = field(default_factory=dict)  # bit -> (span, sub-mask)
+    least: dict[int, int] = field(default_factory=lambda: {0: 1, 1: 1})
 
 
 def synthesise(mask: Any, m: Any, n: Any, *, column_shift: Any = 0) -> int:
