@@ -149,32 +149,18 @@ def combine(fn: Callable[..., KnownBits | None], sources: Sequence[ValueSet],
             return ()
         if n != 1:
             single_values = False
-    if single_values:  # the common case: one value each
-        bits = []
-        assumes = None
-        skip = False
+    combos: Iterable[tuple[Alternative, ...]]
+    if single_values:  # the common case: one value each, one combination
+        combos = (tuple([s[0] for s in sources]),)
+    else:
+        count = 1
         for s in sources:
-            alt = s[0]
-            bits.append(alt.bits)
-            if alt.assumes and assumes is None:
-                assumes = alt.assumes
-            if alt.skipped:
-                skip = True
-        kb = fn(*bits)
-        if item is not None:
-            kb = kb[item] if kb and len(kb) > item else None  # type: ignore[index,arg-type]
-        if kb is None:
-            kb = KnownBits.unknown(width)
-        where = sources[0][0].origin if copy and len(sources) == 1 and sources[0][0].origin \
-            else origin
-        return _interned_set((_interned(Alternative(kb, where, assumes, False, skip)),))
-    count = 1
-    for s in sources:
-        count *= len(s)
-    if count > MAX_ALTERNATIVES:
-        sources = [_collapse(s) if len(s) > 1 else s for s in sources]
+            count *= len(s)
+        if count > MAX_ALTERNATIVES:
+            sources = [_collapse(s) if len(s) > 1 else s for s in sources]
+        combos = product(*sources)
     out: list[Alternative] = []
-    for combo in product(*sources):
+    for combo in combos:
         bits = []
         assumes = None
         skip = False
