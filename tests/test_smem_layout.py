@@ -554,3 +554,30 @@ def test_pair_rules_are_validate_pairs_pair_findings() -> None:
             [f for f in expect if f.message.startswith("B")]
         seen.update(f.rule for f in expect)
     assert seen >= {"pair.table52", "pair.table53", "pair.lbo_absolute", "pair.lbo_unused"}
+
+
+def test_no_pair_rule_reads_the_start_address() -> None:
+    """``PAIR_UNREAD``: words that differ only in the bits no pair rule reads (the start address,
+    stepped by a K loop) have the same pair findings -- over random words of every field, both
+    major-nesses and a type of each size."""
+    import random
+    from descriptors.rules.validate import PAIR_UNREAD, pair_rules
+    from descriptors.words.layouts import SMEM
+    rng = random.Random(11)
+    assert PAIR_UNREAD == SMEM.by_name["start_address"].mask
+    kinds = {"tf32": "tf32", "bf16": "f16", "e4m3": "f8f6f4"}
+    found = 0
+    for _ in range(3000):
+        dtype = rng.choice(list(kinds))
+        kind = kinds[dtype]
+        idesc = encode("idesc", kind=kind, a_type=dtype, b_type=dtype, d_type="f32", m=128,
+                       n=128, a_major=rng.choice(("K", "MN")), b_major=rng.choice(("K", "MN")))
+        a, b = rng.getrandbits(64), rng.getrandbits(64)
+        try:
+            got = pair_rules(idesc, kind=kind, a_desc=a, b_desc=b)
+        except DescgenError:
+            continue
+        assert pair_rules(idesc, kind=kind, a_desc=a & ~PAIR_UNREAD, b_desc=b | PAIR_UNREAD) == got
+        found += len(got)
+    assert found > 100  # (the words do break pair rules)
+

@@ -25,7 +25,7 @@ from ..structs import Struct, asdict
 from ..words.codec import DESCRIPTOR_ALIASES, Decoded, _parse_bool, decode, encode, parse_int
 from ..words.enums import KINDS, MAJOR, SWIZZLE, Kind
 from ..errors import FieldError, ParameterError, shorten
-from ..words.layouts import TMEM
+from ..words.layouts import SMEM, TMEM
 
 __all__ = ["Finding", "Rule", "RULES", "ARCHES", "TCGEN05_ARCHES", "WORD_ARCHES", "validate",
            "validate_pair", "pair_rules", "is_valid",
@@ -908,6 +908,13 @@ def validate_pair(idesc: int, *, kind: str, a_desc: int | None = None, b_desc: i
         findings += list(_pair_checks(d, s, operand))
     order = {s: i for i, s in enumerate(SEVERITIES)}
     return sorted(findings, key=lambda f: order[f.severity])
+
+
+#: The bits of a shared memory descriptor that no pair rule reads (:func:`_pair_checks` reads the
+#: swizzle, the LBO mode and the LBO): its start address, which a K loop steps from one MMA
+#: to the next.  Words that differ only there have the same :func:`pair_rules` findings (a
+#: test checks it), so a caller may ask once for all of them.
+PAIR_UNREAD = SMEM.by_name["start_address"].mask
 
 
 def pair_rules(idesc: int, *, kind: str, a_desc: int | None = None,

@@ -88,7 +88,7 @@ from ..readers.sass import wgmma_operands as sass_wgmma_operands
 from ..readers.sass import SASS_SCALE_VEC as _SASS_SCALE_VEC
 from ..readers.values import MAX_ALTERNATIVES, Alternative
 from ..isa.tmem import ALLOC_MIN, check_alloc
-from ..rules.validate import SEVERITIES, Finding, pair_rules, validate
+from ..rules.validate import PAIR_UNREAD, SEVERITIES, Finding, pair_rules, validate
 from ..rules.validate import ARCHES, TCGEN05_ARCHES
 
 __all__ = ["LintFinding", "lint_lines", "check_instruction", "order", "SASS_MMA", "DEFAULT_ARCH"]
@@ -194,11 +194,18 @@ def _validated(descriptor: str, word: int, **context: Any) -> tuple[Finding, ...
     return tuple(validate(descriptor, word, **context))
 
 
-@lru_cache(maxsize=4096)
 def _pair_rules(idesc: int, kind: str, a_desc: int | None,
                 b_desc: int | None) -> tuple[Finding, ...]:
     """:func:`~descriptors.rules.validate.pair_rules` (the words are judged on their own
-    apart), kept as :func:`_validated` is."""
+    apart), kept as :func:`_validated` is -- once for every start address of the A and B
+    words (:data:`~descriptors.rules.validate.PAIR_UNREAD`: the MMAs of a K loop)."""
+    return _pair_rules_kept(idesc, kind, None if a_desc is None else a_desc & ~PAIR_UNREAD,
+                            None if b_desc is None else b_desc & ~PAIR_UNREAD)
+
+
+@lru_cache(maxsize=4096)
+def _pair_rules_kept(idesc: int, kind: str, a_desc: int | None,
+                     b_desc: int | None) -> tuple[Finding, ...]:
     return tuple(pair_rules(idesc, kind=kind, a_desc=a_desc, b_desc=b_desc))
 
 
