@@ -17,7 +17,6 @@ gives the same results.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -39,6 +38,8 @@ if msgspec is not None:
     #: The fields as a dict (one level: a field holding a value type keeps it).
     asdict = msgspec.structs.asdict
 else:
+    import dataclasses
+
     class Struct:  # type: ignore[no-redef]
         """The stand-in for :class:`msgspec.Struct`: each subclass is made a dataclass,
         ``frozen`` as asked.  msgspec's ``gc`` (whether the garbage collector tracks the
