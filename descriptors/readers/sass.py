@@ -568,6 +568,11 @@ def _src(t: str) -> str | KnownBits | None:
     return _reg_name(t)
 
 
+#: Modifiers of an ``IMAD`` / ``LEA`` whose result the data flow does not compute (a wide or
+#: high half, an extended add).
+_WIDE_HI_X = re.compile(r"\.(WIDE|HI|X)\b")
+_HI_X = re.compile(r"\.(HI|X)\b")
+
 #: A half or byte selector on a register operand (``R5.H1``, ``R23.reuse.B0``).
 _SELECTOR = re.compile(r"\.(?:H[01]|B\d)\b")
 
@@ -636,7 +641,7 @@ def _step(ins: _Ins, reg: str, gdesc: set[str]) -> Step | None:  # noqa: C901 - 
             return Step((name, _pair(name) or name), lambda a, b: (a, b), "copy")
         return None
     if base in ("IMAD", "UIMAD") and len(srcs) == 3 and len(ds) == 1 \
-            and not re.search(r"\.(WIDE|HI|X)\b", op):
+            and not _WIDE_HI_X.search(op):
         a, b, c = (_src(t) for t in srcs)
         if a is None or b is None or c is None:
             return None
@@ -684,7 +689,7 @@ def _step(ins: _Ins, reg: str, gdesc: set[str]) -> Step | None:  # noqa: C901 - 
             return None
         return Step((a, c), lambda x, z, n=sh & 63: (_shf(op, x, n, z),))
     if base in ("LEA", "ULEA") and len(srcs) == 3 and len(ds) == 1 \
-            and not re.search(r"\.(HI|X)\b", op):
+            and not _HI_X.search(op):
         sh = _immediate(srcs[2])
         a, b = _src(srcs[0]), _src(srcs[1])
         if sh is None or a is None or b is None:

@@ -179,8 +179,12 @@ def _scale_vec(ctx: _Context, kind: str) -> dict[str, str]:
     return {"scale_vec": ctx.scale_vec} if ctx.scale_vec and KINDS[kind].block_scaled else {}
 
 
+#: The memory operands an MMA's role is read from (``gdesc[UR4]``, ``idesc[UR5]``, ``tmem[UR6]``).
+_ROLE = re.compile(r"(gdesc|idesc|tmem)\[")
+
+
 def _role(o: Operand) -> str | None:
-    m = re.match(r"(gdesc|idesc|tmem)\[", o.text)
+    m = _ROLE.match(o.text)
     return m.group(1) if m else None
 
 
