@@ -157,10 +157,11 @@ class TmemAccess(Struct, frozen=True):
         return f"tcgen05.{self.op}{red}.sync.aligned.{self.shape}.x{self.num}{tail}"
 
 
+@lru_cache(maxsize=1024)
 def tmem_access(opcode: str) -> TmemAccess | None:
     """The tcgen05.ld/st an ``LDTM``/``STTM`` opcode is (:data:`SASS_TMEM_SHAPES`,
     :data:`SASS_TMEM_REDUCTIONS`); ``None`` for another opcode or a suffix not seen in compiled
-    code (not guessed)."""
+    code (not guessed).  Kept per spelling (the answer is immutable)."""
     parts = opcode.split(".")
     if parts[0] not in ("LDTM", "STTM"):
         return None

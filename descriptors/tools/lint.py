@@ -184,7 +184,12 @@ _ROLE = re.compile(r"(gdesc|idesc|tmem)\[")
 
 
 def _role(o: Operand) -> str | None:
-    m = _ROLE.match(o.text)
+    return _role_of(o.text)
+
+
+@lru_cache(maxsize=4096)
+def _role_of(text: str) -> str | None:
+    m = _ROLE.match(text)
     return m.group(1) if m else None
 
 
