@@ -558,20 +558,26 @@ def test_pair_rules_are_validate_pairs_pair_findings() -> None:
 
 def test_no_pair_rule_reads_the_start_address() -> None:
     """``PAIR_UNREAD``: words that differ only in the bits no pair rule reads (the start address,
-    stepped by a K loop) have the same pair findings -- over random words of every field, both
-    major-nesses and a type of each size."""
+    stepped by a K loop) have the same pair findings -- over random words of every field:
+    encoded instruction descriptors (both major-nesses, a type of each size) and random ones
+    read as every kind."""
     import random
     from descriptors.rules.validate import PAIR_UNREAD, pair_rules
+    from descriptors.words.enums import KINDS
     from descriptors.words.layouts import SMEM
     rng = random.Random(11)
     assert PAIR_UNREAD == SMEM.by_name["start_address"].mask
-    kinds = {"tf32": "tf32", "bf16": "f16", "e4m3": "f8f6f4"}
-    found = 0
-    for _ in range(3000):
-        dtype = rng.choice(list(kinds))
-        kind = kinds[dtype]
-        idesc = encode("idesc", kind=kind, a_type=dtype, b_type=dtype, d_type="f32", m=128,
-                       n=128, a_major=rng.choice(("K", "MN")), b_major=rng.choice(("K", "MN")))
+    types = {"tf32": "tf32", "bf16": "f16", "e4m3": "f8f6f4"}
+    found, kinds_read = 0, set()
+    for n in range(6000):
+        if n % 2:
+            dtype = rng.choice(list(types))
+            kind = types[dtype]
+            idesc = encode("idesc", kind=kind, a_type=dtype, b_type=dtype, d_type="f32", m=128,
+                           n=128, a_major=rng.choice(("K", "MN")),
+                           b_major=rng.choice(("K", "MN")))
+        else:  # a random word as each kind reads it
+            kind, idesc = rng.choice(list(KINDS)), rng.getrandbits(32)
         a, b = rng.getrandbits(64), rng.getrandbits(64)
         try:
             got = pair_rules(idesc, kind=kind, a_desc=a, b_desc=b)
@@ -579,5 +585,7 @@ def test_no_pair_rule_reads_the_start_address() -> None:
             continue
         assert pair_rules(idesc, kind=kind, a_desc=a & ~PAIR_UNREAD, b_desc=b | PAIR_UNREAD) == got
         found += len(got)
+        kinds_read.add(kind)
     assert found > 100  # (the words do break pair rules)
+    assert kinds_read == set(KINDS)
 
