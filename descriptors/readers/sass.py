@@ -432,19 +432,17 @@ _PREDICATE_FIRST = ("UTCATOMSWS", "ELECT", "SHFL", "R2UR", "LOP3", "ULOP3", "ATO
 
 
 def _dests(ins: _Ins) -> list[str]:
-    op = ins.op
-    if op.startswith(_NO_DEST) and not op.startswith(_DEST_ANYWAY):
+    """The registers an instruction writes (:func:`_opcode_facts`): from its first operand,
+    or from its first operand that is no predicate (:data:`_PREDICATE_FIRST`)."""
+    predicate_first, nothing, _kind_, count = _opcode_facts(ins.op)
+    if nothing:
         return []
     first = ins.first()
     if first is None:
         return []
-    if op.startswith(_PREDICATE_FIRST):
+    if predicate_first:
         first = next((t for t, _ in ins.ops if not _is_predicate(t)), "")
-    name = _reg_name(first)
-    if name is None or name.endswith("Z"):
-        return []
-    n = _dest_count(op)
-    return [name] + [_pair(name, k) for k in range(1, n)]  # type: ignore[misc]
+    return list(_written_to(first, count))
 
 
 def _written(op: str, first: str) -> tuple[tuple[str, ...], int] | None:
