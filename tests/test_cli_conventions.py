@@ -379,3 +379,9 @@ def test_main_ends_without_finalization_and_loses_no_output():
                "sys.argv = ['descgen', 'lint', 'fixtures/binaries/bad_m256_cta1.sass']; m.main()")
     assert r.returncode == 1 and "FINALIZED" not in r.stdout
     assert r.stdout.splitlines()[-1] == "1 error, 0 warnings, 1 note (--verbose shows the notes)"
+    # every line of it: what the same command prints in this process
+    from pathlib import Path
+    listing = Path(__file__).resolve().parent.parent / "fixtures" / "binaries" / "bad_m256_cta1.sass"
+    inside = CliRunner().invoke(app, ["lint", str(listing)])
+    assert inside.exit_code == 1
+    assert r.stdout == inside.stdout.replace(str(listing), "fixtures/binaries/bad_m256_cta1.sass")
