@@ -67,6 +67,7 @@ optional scale / zero-column-mask operands and the enable-input-d predicate.
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 
@@ -878,13 +879,13 @@ class _Function:
         #: the instructions that write each register, in order -- but for those that write
         #: more than two (an LDTM's vector, up to 128 registers), listed in ``wide`` and
         #: looked through only for a register the data flow asks about (:class:`_ByReg`)
-        self.by_reg: dict[str, list[int]] = {}
+        self.by_reg: defaultdict[str, list[int]] = defaultdict(list)
         self.wide: list[int] = []
         self.labels: dict[str, int] = {}
         self._ins: dict[int, _Ins] = {}
 
     def parts(self) -> tuple[list[re.Match[str]], list[int], list[tuple[str, ...]],
-                             list[tuple[int, int]], dict[str, list[int]], list[int]]:
+                             list[tuple[int, int]], defaultdict[str, list[int]], list[int]]:
         """The lists :func:`read_sass` fills as it reads: matches, line numbers, what each
         writes, the instructions of a kind other than :data:`_PLAIN`, the writes of each
         register, the instructions that write more than two."""
@@ -1240,8 +1241,8 @@ def read_sass(lines: Iterable[str], first_line: int = 1, *,
     # the function being read; its lists bound here, for the bookkeeping of each instruction
     # in the loop (the hot path) -- rebound wherever a new function begins
     matches, numbers, dests, special, by_reg, wide = fn.parts()
+    i = 0  # the next instruction's index in the function (``len(matches)``)
     for lineno, line in enumerate(lines, first_line):
-        m = None
         if ";" in line:
             m = match(line)
             if m is not None:
@@ -1263,10 +1264,9 @@ def read_sass(lines: Iterable[str], first_line: int = 1, *,
             m = bare(line)
             if m is not None:
                 ins = _Ins.of(m, lineno)
-                fn._ins[len(matches)] = ins
+                fn._ins[i] = ins
                 got = (ins.dests, _kind(ins.op))
         if m is not None:
-            i = len(matches)
             matches.append(m)
             numbers.append(lineno)
             ds, kind = got
@@ -1277,16 +1277,14 @@ def read_sass(lines: Iterable[str], first_line: int = 1, *,
                 wide.append(i)  # (an LDTM's vector: looked through only when asked, _ByReg)
             else:
                 for d in ds:
-                    lst = by_reg.get(d)
-                    if lst is None:
-                        by_reg[d] = [i]
-                    else:
-                        lst.append(i)
-            if i + 1 >= MAX_FUNCTION:
+                    by_reg[d].append(i)
+            i += 1
+            if i >= MAX_FUNCTION:
                 yield from _analyse(fn, arch, name, reason, facts)
                 yield Fact(lineno, 0, KnownBits.unknown(1), "split", name or "", "sass")
                 fn = _Function()
                 matches, numbers, dests, special, by_reg, wide = fn.parts()
+                i = 0
             continue
         got_other = _other(line)
         if got_other is None:
@@ -1302,13 +1300,15 @@ def read_sass(lines: Iterable[str], first_line: int = 1, *,
                 yield from _analyse(fn, arch, name, reason, facts)
                 fn = _Function()
                 matches, numbers, dests, special, by_reg, wide = fn.parts()
+                i = 0
             arch, reason = target
         elif kind == "function":
             yield from _analyse(fn, arch, name, reason, facts)
             fn, name = _Function(), str(item)
             matches, numbers, dests, special, by_reg, wide = fn.parts()
+            i = 0
         elif kind == "label":
-            fn.labels[str(item)] = len(matches)
+            fn.labels[str(item)] = i
     yield from _analyse(fn, arch, name, reason, facts)
 
 
