@@ -385,3 +385,16 @@ def test_main_ends_without_finalization_and_loses_no_output():
     inside = CliRunner().invoke(app, ["lint", str(listing)])
     assert inside.exit_code == 1
     assert r.stdout == inside.stdout.replace(str(listing), "fixtures/binaries/bad_m256_cta1.sass")
+
+
+def test_collector_paused_only_while_modules_load():
+    # cli.main pauses the cyclic garbage collector while it imports typer and while a command's
+    # module loads (no collection runs then); it is running again afterwards, and stays off
+    # where the caller turned it off
+    r = _ended("import compileall, gc; [compileall.compile_dir(d, quiet=1) for d in ('cli', "
+               "'descriptors')]; runs = []; gc.callbacks.append(lambda phase, info: "
+               "runs.append(phase)); import cli.main as m; a = gc.isenabled(); m._command('lint'); "
+               "b = gc.isenabled(); n = len(runs); gc.disable(); m._command.cache_clear(); "
+               "m._command('dump'); print(n, a, b, gc.isenabled())")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["0", "True", "True", "False"]
