@@ -719,6 +719,30 @@ def _step(ins: _Ins, reg: str, gdesc: set[str]) -> Step | None:  # noqa: C901 - 
     return None
 
 
+#: :func:`_step`'s answers by spelling -- opcode, operands as written, whether guarded, whether
+#: the register is a descriptor's -- with the registers it made descriptor registers: an
+#: instruction's step depends on nothing else, and the same spellings recur (unrolled loops,
+#: the kernels of one listing).  Kept across listings (bounded).
+_STEPS: dict[tuple[str, str, bool, bool], tuple[Step | None, tuple[str, ...]]] = {}
+
+
+def _step_kept(fn: _Function, i: int, reg: str, gdesc: set[str]) -> Step | None:
+    """:func:`_step` of instruction ``i`` of ``fn``, worked out once per spelling
+    (:data:`_STEPS`); ``gdesc`` gains the registers it makes descriptor registers."""
+    op, pred, rest = fn.matches[i].group("op", "pred", "rest")
+    in_gdesc = reg in gdesc
+    key = (op, rest, bool(pred and pred.strip()), in_gdesc)
+    got = _STEPS.get(key)
+    if got is None:
+        if len(_STEPS) >= _WRITTEN_MAX:
+            _STEPS.clear()
+        scratch = {reg} if in_gdesc else set()
+        got = _STEPS[key] = (_step(fn.ins(i), reg, scratch), tuple(scratch) if in_gdesc else ())
+    if got[1]:
+        gdesc.update(got[1])
+    return got[0]
+
+
 def _low_stepped(kb: KnownBits) -> KnownBits:
     return KnownBits(kb.width, kb.zero & ~_K_STEP_LOW, kb.one & ~_K_STEP_LOW)
 
@@ -1034,7 +1058,7 @@ def _read_uses(fn: _Function) -> Iterator[tuple[int, list]]:
                         gdesc.add(r)
     code = Code(defs, _Guards(fn), jumps, falls, _Where(fn),
                 lambda i, p: _mentions(fn.ins(i), p),
-                lambda i, reg: _step(fn.ins(i), reg, gdesc), by_reg=_ByReg(fn),  # type: ignore[arg-type]
+                lambda i, reg: _step_kept(fn, i, reg, gdesc), by_reg=_ByReg(fn),  # type: ignore[arg-type]
                 branches=branches)
     values = solve(code, uses)
     for i in targets:
