@@ -1265,6 +1265,9 @@ def read_sass(lines: Iterable[str], first_line: int = 1, *,
     # the function being read; its lists bound here, for the bookkeeping of each instruction
     # in the loop (the hot path) -- rebound wherever a new function begins
     matches, numbers, dests, special, by_reg, wide = fn.parts()
+    # the kinds of instruction listed (``special``): those that materialise constants only
+    # when their facts are asked for
+    listed = _BRANCH_OP | _CHECKED_OP | (_MATERIAL if facts else 0)
     i = 0  # the next instruction's index in the function (``len(matches)``)
     for lineno, line in enumerate(lines, first_line):
         if ";" in line:
@@ -1295,7 +1298,7 @@ def read_sass(lines: Iterable[str], first_line: int = 1, *,
             numbers.append(lineno)
             ds, kind = got
             dests.append(ds)
-            if kind:
+            if kind & listed:
                 special.append((i, kind))
             if len(ds) > 2:
                 wide.append(i)  # (an LDTM's vector: looked through only when asked, _ByReg)
