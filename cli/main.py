@@ -170,7 +170,6 @@ def main() -> None:
     keeps a long ``lint`` or ``dump`` from rescanning them again and again (about a tenth of
     their time); the little cyclic garbage the commands make is still collected.  The process
     then ends without the interpreter's finalization (:func:`_exit`)."""
-    import gc
     gc.freeze()
     gc.set_threshold(20_000, 20, 20)
     try:
