@@ -240,6 +240,13 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
             reach[b] = True
             stack.extend(s for s in succ[b] if not reach[s])
     preds = [[p for p in ps if reach[p]] for ps in preds]
+    # the first block of the run of blocks each entered only from the block before it (a
+    # branch not taken falls through): no write in the run, and a block's entry is that of
+    # the run's first block; else the run's last write
+    run_start = list(range(nb))
+    for b in range(1, nb):
+        if len(preds[b]) == 1 and preds[b][0] == b - 1:
+            run_start[b] = run_start[b - 1]
 
     # the writes of each register (calls included), in order
     writes: dict[str, list[int]] = {}
@@ -286,11 +293,18 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
         me = (0, b, r)
         if key in resolving or depth > _RESOLVE_DEPTH:
             return me  # a loop back to a block being resolved (it is its own node for now)
-        resolving.add(key)
-        outs: list[tuple] = []
         ws = writes.get(r)
         if ws is None:
             ws = writes_of(r)
+        c = run_start[b]
+        if c != b:  # what the run's last write leaves, or what its first block is entered with
+            k = bisect_left(ws, starts[b]) - 1
+            got = after(ws[k], r) if k >= 0 and ws[k] >= starts[c] else entry(c, r, depth + 1)
+            entries[key] = got
+            alias[me] = got
+            return got
+        resolving.add(key)
+        outs: list[tuple] = []
         for p in preds[b]:
             k = bisect_left(ws, ends[p]) - 1
             if k >= 0 and ws[k] >= starts[p]:
