@@ -142,6 +142,80 @@ def test_a_value_does_not_depend_on_what_else_is_asked():
         assert dataflow.solve(code, [use])[use] == together[use], use
 
 
+def _steps_uncached(monkeypatch) -> None:
+    """Every step worked out anew (``sass._STEPS`` bypassed): the reference for the cache."""
+    from descriptors.readers import sass
+    monkeypatch.setattr(sass, "_step_kept",
+                        lambda fn, i, reg, gdesc: sass._step(fn.ins(i), reg, gdesc))
+
+
+def _values(instructions) -> list:
+    return [[(o.text, o.value, o.assumes, tuple(a.bits for a in o.alternatives))
+             for o in i.operands] for i in instructions if isinstance(i, Instruction)]
+
+
+def test_a_step_kept_by_spelling_is_the_step_worked_out(monkeypatch):
+    """An instruction's step is kept by its spelling across functions and listings
+    (``sass._STEPS``): two production listings (an attention kernel's descriptors are stepped
+    in K loops) read with the cache emptied, kept from the other listing, and bounded to one
+    entry give the values that working out every step anew gives."""
+    import gzip
+    from pathlib import Path
+    from descriptors.readers import sass
+    root = Path(__file__).resolve().parent.parent / "fixtures/production"
+    texts = [gzip.open(root / name, "rt").read().splitlines()
+             for name in ("fmha_bf16_h64_gen_sparse_q64.sass.gz", "gemm_mxe4m3_2cta.sass.gz")]
+
+    def read() -> list:
+        return [_values(sass.read_sass(t, facts=False)) for t in texts]
+
+    sass._STEPS.clear()
+    cold = read()
+    assert len(sass._STEPS) > 100
+    warm = read()  # (every step of both listings kept)
+    with monkeypatch.context() as m:
+        m.setattr(sass, "_STEPS_MAX", 1)
+        sass._STEPS.clear()
+        bounded = read()
+        assert len(sass._STEPS) == 1
+    _steps_uncached(monkeypatch)
+    assert cold == warm == bounded == read()
+    assert sum(len(v) for v in cold) > 50
+
+
+def test_a_kept_step_is_the_step_of_its_spelling(monkeypatch):
+    """A 64-bit K step (``UIADD3.64 d, UPT, UPT, s, IMM, URZ``) makes its source pair
+    descriptor registers, so an add to ``s`` is a K step too -- unless it is guarded, or ``s``
+    is no descriptor's (a Tensor Memory address).  Functions read in turn with the steps kept
+    by spelling: the same add to a Tensor Memory address first; then the descriptor's, twice
+    (the second takes its steps from the cache), and guarded; each as working out every step
+    anew reads it."""
+    from descriptors.readers import sass
+    mma = MMA.replace("gdesc[UR8], gdesc[UR10]", "gdesc[UR10], gdesc[UR10]").replace("UR5]",
+                                                                                     "UR17]")
+
+    def body(guard: str) -> list[str]:
+        return _addressed(["UMOV UR6, 0xffff ;", "UMOV UR7, 0x40004040 ;", "ISETP.NE.AND P0, "
+                           "PT, R0, RZ, PT ;", f"{guard}UIADD3 UR6, UPT, UPT, UR6, 0x2, URZ ;",
+                           "UIADD3.64 UR10, UPT, UPT, UR6, 0x2, URZ ;", "UMOV UR17, 0x8400490 ;",
+                           mma, "EXIT ;"])
+
+    listing = ["\t\tFunction : t", *_addressed([
+        "UMOV UR6, 0xffff ;", "UIADD3 UR6, UPT, UPT, UR6, 0x2, URZ ;",
+        "LDTM.16dp256bit.x8 R4, tmem[UR6] ;", "EXIT ;"])]
+    for name, guard in (("a", ""), ("b", ""), ("c", "@P0 ")):
+        listing += [f"\t\tFunction : {name}", *body(guard)]
+    sass._STEPS.clear()
+    t, a, b, c = _values(read_sass(listing, facts=False))
+    assert t[1][1].value == 0x10001  # (a plain add)
+    # the add to UR6 a K step: no carry out of the start address and the unused bits above it
+    # into bit 16 (a plain add, 0xffff + 2 = 0x10001, sets it)
+    assert a[0][1].zero >> 16 & 1 and a == b
+    assert not c[0][1].zero >> 16 & 1
+    _steps_uncached(monkeypatch)
+    assert [t, a, b, c] == _values(read_sass(listing, facts=False))
+
+
 def test_an_indirect_branch_goes_to_the_blocks_nothing_else_reaches():
     # BRX to a case block that only it reaches: the value set there comes from the BRX
     op = _idesc(_addressed(["UMOV UR5, 0x8400490 ;", "BRX R2 -0x10 ;", "EXIT ;", MMA]))
