@@ -240,9 +240,10 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
             reach[b] = True
             stack.extend(s for s in succ[b] if not reach[s])
     preds = [[p for p in ps if reach[p]] for ps in preds]
-    # the first block of the run of blocks each entered only from the block before it (a
-    # branch not taken falls through): no write in the run, and a block's entry is that of
-    # the run's first block; else the run's last write
+    # the first block of the run that ends at each block, every block of it after the first
+    # entered only from the block before it (a branch not taken falls through): a block of
+    # the run is entered with the run's last write before it or, with none, with what the
+    # run's first block is entered with
     run_start = list(range(nb))
     for b in range(1, nb):
         if len(preds[b]) == 1 and preds[b][0] == b - 1:
