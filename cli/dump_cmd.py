@@ -180,7 +180,7 @@ def dump_cmd(
             with opened(file, what="dump") as inp:
                 late: list[InputError] = []
                 with _progress(inp.stream, inp.name, inp.regular, no_color=no_color) as reading:
-                    found = _until_bad(scan_stream(reading, **options), late)
+                    found = _until_bad(scan_stream(reading, inp.name, **options), late)
                     if fmt is DumpFormat.json:
                         if many:
                             sys.stdout.write('{"inputs": [\n' if not done else ",\n")

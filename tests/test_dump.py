@@ -26,6 +26,7 @@ from typer.testing import CliRunner
 import descriptors
 from cli.main import app
 from descriptors import DescgenError, ParameterError
+from descriptors.errors import InputError
 from descriptors.tools.dump import (MAX_LINE, Candidate, DumpFinding, classify, iter_lines, scan,
                               scan_lines, scan_stream)
 
@@ -580,10 +581,29 @@ def test_cli_json_from_stdin():
 def test_cli_options_and_nothing_found():
     result = dump("-", "--as", "zcm", "--plain", "--table-only", input="0x0003028000000000\n")
     assert result.exit_code == 0 and "zcm use 4, skip 3" in result.stdout
-    result = dump("-", input=b"\x00\xff binary \x80 junk")
+    result = dump("-", input="int main() { return 0; }\n")  # text without a word: exit 0
     assert result.exit_code == 0 and result.stdout == "no descriptor words found in <stdin>\n"
     result = dump("-", "--min-confidence", "0.9", "--plain", input="0x4000404000010000\n")
     assert result.stdout.startswith("no descriptor words found")
+
+
+def test_binary_data_is_a_bad_input_as_for_lint(tmp_path):
+    """Bytes that are neither text nor a CUDA binary nor gzip (NUL bytes in the first line):
+    one line on stderr and exit 2, before any report, as lint says it; the other files are
+    still read.  The library refuses them where it is given the input's name."""
+    junk = tmp_path / "junk.bin"
+    junk.write_bytes(b"\x00\xff binary \x80 junk" * 100)
+    for args, kwargs in (([str(junk)], {}), (["-"], {"input": junk.read_bytes()})):
+        result = dump(*args, **kwargs)
+        name = args[0] if args[0] != "-" else "<stdin>"
+        assert (result.exit_code, result.stdout) == (2, "")
+        assert result.stderr == f"descgen: error: {name}: binary data, not text (nor a CUDA " \
+            "binary or gzip file)\n"
+    both = dump(str(junk), str(DUMPS / "printf.log"), "--plain", "--table-only")
+    assert both.exit_code == 2 and "in 2 files (1 not read)" in both.stdout
+    with pytest.raises(InputError, match="junk: binary data"):
+        scan_stream(io.BytesIO(junk.read_bytes()), "junk")
+    assert list(scan_stream(io.BytesIO(junk.read_bytes()))) == []  # (no name: not checked)
 
 
 @pytest.mark.parametrize("args, message", [

@@ -417,8 +417,8 @@ def _text_blocks(stream: IO[bytes], name: str | None) -> Iterator[list[str]]:
             first = False
             head = block[:8192]
             if b"\x00" in head.split(b"\n", 1)[0]:
-                raise InputError(f"{name}: binary data, not PTX or SASS text (nor a CUDA "
-                                 "binary or gzip file)")
+                raise InputError(f"{name}: binary data, not text (nor a CUDA binary or gzip "
+                                 "file)")
         if not block:
             if tail and not dropping:
                 yield _decoded(tail)

@@ -113,6 +113,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import islice
 from typing import IO, Any
 
 from ..words.bits import Field, Layout
@@ -1791,12 +1792,19 @@ def _text_lines(text: str) -> Iterator[str]:
         start = end + 1
 
 
-def scan_stream(stream: IO[bytes], **options: Any) -> Iterator[DumpFinding]:
-    """:func:`scan_lines` over a binary stream (a file opened ``"rb"``, ``sys.stdin.buffer``)."""
+def scan_stream(stream: IO[bytes], name: str | None = None, **options: Any
+                ) -> Iterator[DumpFinding]:
+    """:func:`scan_lines` over a binary stream (a file opened ``"rb"``, ``sys.stdin.buffer``).
+    With ``name`` (the input's, for the message), binary data -- NUL bytes in the first line,
+    neither text nor a CUDA binary nor gzip (:func:`~descriptors.readers.binary.open_input`
+    reads those) -- is refused with :class:`~descriptors.errors.InputError` at once, as
+    ``lint`` refuses it."""
     if not callable(getattr(stream, "read", None)):
         raise ParameterError(f"scan_stream takes a binary stream, not {shorten(stream)}")
     from ..readers.binary import text_lines
-    return scan_lines(text_lines(stream), **options)
+    lines = text_lines(stream, name)
+    head = list(islice(lines, 1))  # (the first block read: binary data refused here)
+    return scan_lines(TextLines(head, lines), **options)
 
 
 def scan(text: str | bytes, **options: Any) -> list[DumpFinding]:
