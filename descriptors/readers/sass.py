@@ -291,6 +291,20 @@ def _split(rest: str, col0: int) -> list[tuple[str, int]]:
     return out
 
 
+def _span(m: re.Match[str], pred: str | None) -> tuple[int, int]:
+    """Where the instruction a :data:`_LINE` / :data:`_LINE_BARE` match read is written in its
+    line: from its guard (``pred``, the match's) or opcode to its ``;`` (not included)."""
+    end = m.end()
+    if m.string[end - 1:end] == ";":
+        end -= 1
+    return (m.start("pred") if pred else m.start("op"), end)
+
+
+def _normalised(source: str, span: tuple[int, int]) -> str:
+    """The text of ``source`` in ``span``, blanks normalised (one space between words)."""
+    return " ".join(source[span[0]:span[1]].split())
+
+
 class _Ins:
     """One instruction line: where (``line``, 1-based ``col`` of the opcode, ``addr``), its
     guard (``pred``), opcode, operands ``(text, col)``, normalised ``text``; the registers it
@@ -316,11 +330,8 @@ class _Ins:
     def of(cls, m: re.Match[str], line: int, dests: tuple[str, ...] | None = None) -> _Ins:
         """The instruction a :data:`_LINE` or :data:`_LINE_BARE` match read on ``line``."""
         addr, pred, op, rest = m.group("addr", "pred", "op", "rest")
-        text = m.string
-        end = m.end() - 1 if text[m.end() - 1:m.end()] == ";" else m.end()
-        return cls(line, m.start("op") + 1, int(addr, 16) if addr else None, pred, op, text,
-                   (m.start("pred") if pred else m.start("op"), end), rest,
-                   m.start("rest") + 1, dests)
+        return cls(line, m.start("op") + 1, int(addr, 16) if addr else None, pred, op, m.string,
+                   _span(m, pred), rest, m.start("rest") + 1, dests)
 
     @property
     def dests(self) -> tuple[str, ...]:
@@ -362,7 +373,7 @@ class _Ins:
     def text(self) -> str:
         """The instruction as written from its guard to its ``;``, blanks normalised."""
         if self._text is None:
-            self._text = " ".join(self._source[self._span[0]:self._span[1]].split())
+            self._text = _normalised(self._source, self._span)
         return self._text
 
     def first(self) -> str | None:
@@ -965,17 +976,27 @@ class _Where:
     """``Code.where`` of a function: ``(line, text)`` of instruction ``i``, made when the data
     flow asks (only for the instructions in the slice)."""
 
-    __slots__ = ("fn",)
+    __slots__ = ("fn", "got")
 
     def __init__(self, fn: _Function) -> None:
         self.fn = fn
+        self.got: dict[int, tuple[int, str]] = {}
 
     def __len__(self) -> int:
         return len(self.fn)
 
     def __getitem__(self, i: int) -> tuple[int, str]:
-        ins = self.fn.ins(i)
-        return ins.line, ins.text
+        got = self.got.get(i)
+        if got is None:
+            fn = self.fn
+            ins = fn._ins.get(i)
+            if ins is not None:
+                got = (ins.line, ins.text)
+            else:  # (the text alone: no :class:`_Ins` made for it)
+                m = fn.matches[i]
+                got = (fn.lines[i], _normalised(m.string, _span(m, m.group("pred"))))
+            self.got[i] = got
+        return got
 
 
 class _Guards:
