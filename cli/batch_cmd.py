@@ -8,11 +8,9 @@ from typing import Annotated
 
 import typer
 
-from descriptors import format_word
-from descriptors.tools.batch import (BATCH_FORMATS, HEX_COLUMNS, encode_batch, load_batch,
-                                     read_batch, render)
+from descriptors.tools.batch import BATCH_FORMATS, encode_batch, load_batch, read_batch, render
 
-from .common import ForceOpt, NoColorOpt, PlainOpt, _console, format_option
+from .common import ForceOpt, NoColorOpt, PlainOpt, format_option
 
 BatchFormat, BatchFormatOpt = format_option("BatchFormat", BATCH_FORMATS, {
     "hex": "a table of name, word, descriptor (--plain: aligned text under a title line)",
@@ -40,16 +38,10 @@ def batch_cmd(
                 prefix = "warning: (forced) " if f.severity == "error" else ""
                 sys.stderr.write(f"descgen: {prefix}{r.config.label}: {' '.join(str(f).split())}\n")
     if fmt is BatchFormat.hex and output is None and not plain_:
-        from rich.table import Table
+        from descriptors.render.batch import table
+        from descriptors.render.console import print_rich
 
-        table = Table(title=f"{len(results)} descriptor constant(s) from {origin}",
-                      title_justify="left")
-        for title in HEX_COLUMNS:
-            table.add_column(title)
-        for r in results:
-            table.add_row(r.config.name, format_word(r.config.descriptor, r.word),
-                          r.config.descriptor)
-        _console(no_color).print(table)
+        print_rich(table(results, origin), no_color)
         return
     text = render(results, fmt.value, origin=origin)
     if output is None:

@@ -1,15 +1,15 @@
 """What every ``descgen`` command module shares: the output vocabulary, the common options,
 the exit codes and the helpers that turn findings into stderr lines.
 
-It loads only what a word command needs (the codec, the validator, the output formats); rich
-loads in :func:`_console`, when a command prints a rich renderable.
+It loads only what a word command needs (the codec, the validator, the output formats); the
+renderers (:mod:`descriptors.render`, and with them rich) load when a command shows a result.
 """
 
 from __future__ import annotations
 
 import sys
 from enum import Enum
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
@@ -19,9 +19,6 @@ from descriptors.errors import shorten
 from descriptors.words.codec import DESCRIPTOR_ALIASES
 from descriptors.tools.output import FORMATS, NAMED_FORMATS, json_value, render_word
 from descriptors.rules.validate import ARCHES, Finding, is_valid, validate
-
-if TYPE_CHECKING:
-    from rich.console import Console
 
 
 def _choices(name: str, values: tuple[str, ...]) -> Any:
@@ -169,13 +166,11 @@ def _emit(descriptor: str, params: dict[str, Any], fmt: OutFormat, name: str | N
 def _show_word(descriptor: str, word: int, kind: str | None, findings: list[Finding],
                plain_: bool, no_color: bool) -> None:
     """``--format text`` of a word command: the decoded word as ``descgen decode`` shows it."""
-    from descriptors.tools import printer
+    from descriptors.render import word as view
 
     decoded = descriptors.decode(descriptor, word, kind=kind if descriptor == "idesc" else None)
-    if plain_:
-        typer.echo(printer.plain(decoded, findings))
-    else:
-        _console(no_color).print(printer.render(decoded, findings))
+    _show(lambda: view.render(decoded, findings), lambda: view.plain(decoded, findings),
+          plain_, no_color)
 
 
 def _list(values: list[str] | None) -> list[str] | None:
@@ -211,18 +206,6 @@ def _context(descriptor: str, cta_group: str | None, ws: bool | None, m: str | N
     return {k: v for k, (owner, v) in options.items() if owner == descriptor and v is not None}
 
 
-def _console(no_color: bool, piped_width: int = 140) -> Console:
-    """The console every command prints rich output on: colour in a terminal; no colour when
-    piped or with --no-color, and then a page ``piped_width`` columns wide."""
-    from rich.console import Console
-
-    extra: dict[str, Any] = {"color_system": None} if no_color else {}
-    console = Console(highlight=False, soft_wrap=False, **extra)
-    if not console.is_terminal:
-        console = Console(highlight=False, soft_wrap=False, width=piped_width, **extra)
-    return console
-
-
 def _alias(new: Any, old: Any, new_name: str, old_name: str, unset: Any = None) -> Any:
     """One value from a renamed option and its hidden old spelling (``old_name``, still
     accepted): both given with different values is refused."""
@@ -234,9 +217,13 @@ def _alias(new: Any, old: Any, new_name: str, old_name: str, unset: Any = None) 
     return old
 
 
-def _show(renderable: Any, plain_text: str, plain_: bool, no_color: bool) -> None:
-    """A human output: the rich ``renderable``, or with ``--plain`` its stable ``plain_text``."""
+def _show(renderable: Any, plain_text: Any, plain_: bool, no_color: bool,
+          piped_width: int = 140) -> None:
+    """A human output: with ``--plain`` the stable text ``plain_text()``, else the rich
+    renderable ``renderable()`` (:func:`descriptors.render.console.print_rich`: colour in a
+    terminal, a page ``piped_width`` columns wide when piped).  Each is made only when shown."""
     if plain_:
-        typer.echo(plain_text)
+        typer.echo(plain_text())
     else:
-        _console(no_color).print(renderable)
+        from descriptors.render.console import print_rich
+        print_rich(renderable(), no_color, piped_width)

@@ -1,6 +1,6 @@
 """``descgen decode`` and ``descgen check``: read a word back, judge a word or a parameter set.
 
-JSON: ``decode`` gives :func:`descriptors.printer.to_json` (or, for an idesc without --kind,
+JSON: ``decode`` gives :func:`descriptors.tools.printer.to_json` (or, for an idesc without --kind,
 ``{"descriptor", "kind": null, "word", "readings"}``; schema ``decode``); ``check`` gives
 ``{"valid", "findings"}`` (schema ``check``).
 """
@@ -14,14 +14,13 @@ import typer
 
 import descriptors
 from descriptors.errors import shorten
-from descriptors.tools.printer import plain, rank_readings, to_json
-from descriptors.tools.printer import render as render_rich
+from descriptors.tools.printer import rank_readings, to_json
 from descriptors.rules.validate import Finding, is_valid, validate, validate_pair
 
 from .main import EXIT_INVALID
 from .common import (AllocOpt, ArchOpt, AsOpt, WordArchOpt, word_for_arch, CtaOpt, DecodeFormat, DecodeFormatOpt, Descriptor,
                      KindOpt, MOpt, NOpt, NoColorOpt, PlainOpt, ScaleVecOpt, ShiftOpt, WsOpt,
-                     _console, _context, _typed)
+                     _context, _show)
 
 
 def decode_cmd(
@@ -58,21 +57,22 @@ def decode_cmd(
                    "(pass --kind to choose one).")
         for d, f in readings:
             typer.echo("")
-            _show(d, f, plain_, no_color)
+            _show_decoded(d, f, plain_, no_color)
         return
     decoded = descriptors.decode(descriptor, value, kind=kind)
     findings = validate(descriptor, value, kind=kind, arch=arch, **ctx)
     if fmt is DecodeFormat.json:
         typer.echo(json.dumps(to_json(decoded, findings), indent=2))
     else:
-        _show(decoded, findings, plain_, no_color)
+        _show_decoded(decoded, findings, plain_, no_color)
 
 
-def _show(decoded: descriptors.Decoded, findings: list[Finding], plain_: bool, no_color: bool) -> None:
-    if plain_:
-        typer.echo(plain(decoded, findings))
-    else:
-        _console(no_color).print(render_rich(decoded, findings))
+def _show_decoded(decoded: descriptors.Decoded, findings: list[Finding], plain_: bool,
+                  no_color: bool) -> None:
+    from descriptors.render import word as view
+
+    _show(lambda: view.render(decoded, findings), lambda: view.plain(decoded, findings),
+          plain_, no_color)
 
 
 def check_cmd(
@@ -150,16 +150,12 @@ def check_cmd(
         else:
             findings = validate(descriptor, descriptors.parse_int(word, "word"), kind=kind,
                                 arch=arch, **ctx)
+    from descriptors.render import word as view
     if fmt is DecodeFormat.json:
-        typer.echo(json.dumps({"valid": is_valid(findings),
-                               "findings": [{**f.to_dict(), "value": _typed(f.value)}
-                                            for f in findings]}, indent=2))
-    elif plain_:
-        from descriptors.tools.printer import plain_findings
-        typer.echo(plain_findings(findings))
+        typer.echo(json.dumps(view.check_json(findings), indent=2))
     else:
-        from descriptors.tools.printer import render_findings
-        _console(no_color).print(render_findings(findings))
+        _show(lambda: view.render_findings(findings), lambda: view.plain_findings(findings),
+              plain_, no_color)
     if not is_valid(findings):
         raise typer.Exit(EXIT_INVALID)
 

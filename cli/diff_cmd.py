@@ -11,8 +11,8 @@ from typing import Annotated
 
 import typer
 
-from descriptors.tools.diff import WordDiff, diff_words
-from descriptors.tools.printer import _finding_line, _verdict
+from descriptors.render.word import plain_diff
+from descriptors.tools.diff import diff_words
 
 from .common import (AllocOpt, CtaOpt, DecodeFormat, DecodeFormatOpt, Descriptor,
                      KindOpt, MOpt, NOpt, NoColorOpt, PlainOpt, ScaleVecOpt, ShiftOpt, WordArchOpt,
@@ -52,30 +52,8 @@ def diff_cmd(
     if fmt is DecodeFormat.json:
         typer.echo(json.dumps(d.to_dict(), indent=2))
     else:
-        typer.echo("\n".join(_text(d)))
+        typer.echo("\n".join(plain_diff(d)))
     raise typer.Exit(EXIT_OK if d.equal else EXIT_INVALID)
-
-
-def _text(d: WordDiff) -> list[str]:
-    what = d.a.descriptor + (f" kind::{d.a.kind}" if d.a.kind else "")
-    if d.equal:
-        lines = [f"{what}: {d.a.hex} and {d.b.hex} are equal"]
-    else:
-        count = len(d.changes)
-        lines = [f"{what}: {d.a.hex} and {d.b.hex} differ in {count} field"
-                 f"{'s' if count != 1 else ''} (changed bits {d.to_dict()['changed_bits']})"]
-        wn = max(len(c.name + c.bits) for c in d.changes)
-        for c in d.changes:
-            lines.append(f"  {(c.name + c.bits):<{wn}}  a {c.raw_a:>5}  {c.meaning_a}")
-            lines.append(f"  {'':<{wn}}  b {c.raw_b:>5}  {c.meaning_b}")
-        lines.append("bit diagram (^ marks a changed bit):")
-        lines += d.diagram()
-    pairs = [("both", d.a, d.findings_a)] if d.equal else \
-        [("a", d.a, d.findings_a), ("b", d.b, d.findings_b)]
-    for label, dec, fs in pairs:
-        lines.append(f"{label} {dec.hex}: {_verdict(fs)}")
-        lines += [f"  {_finding_line(f)}" for f in fs]
-    return lines
 
 
 def register(app: typer.Typer) -> None:

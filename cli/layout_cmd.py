@@ -11,8 +11,6 @@ layout.  Bad input raises a DescgenError (one line, exit 2).
 
 from __future__ import annotations
 
-import io
-import json
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -21,11 +19,11 @@ import typer
 
 from descriptors import ParameterError, parse_int
 from descriptors.layout.cute_layout import CuteDescriptor, cute_layout_descriptor, descriptor_cute_layout
-from descriptors.tools.output import DEFAULT_NAMES, NAMED_FORMATS, describe_params, render_word
-from .common import NameOpt, NoColorOpt, PlainOpt, _alias, _console, _name_unused, format_option
+from descriptors.render import layout as view
+from descriptors.tools.output import NAMED_FORMATS
+from .common import NameOpt, NoColorOpt, PlainOpt, _alias, _name_unused, format_option
 from descriptors.layout.smem_layout import (DTYPES, DescriptorLayout, KStep, SmemLayout, _tile,
-                                     atom_table, explain_descriptor, layout_descriptor,
-                                     tiling_table)
+                                     explain_descriptor, layout_descriptor)
 
 
 #: Formats of ``descgen layout``.
@@ -138,7 +136,7 @@ def layout_cmd(
             _wgmma_layout(result, steps, fmt, name, major, swizzle, dtype, tile, cute)
             return
     if svg is not None:
-        _write_svg(result, svg)
+        view.write_svg(result, svg)
     if fmt is not LayoutFormat.text and fmt is not LayoutFormat.json:
         # the word alone: what it rests on goes to stderr (text and JSON carry every note)
         for caveat in getattr(result, "caveats", ()):
@@ -148,31 +146,23 @@ def layout_cmd(
         given = {"major": major, "swizzle": swizzle, "dtype": dtype, "tile": tile,
                  "tile_order": tile_order, "cute": cute, "start_address": start_address,
                  "kind": kind, "explain": explain}
-        typer.echo(_constants(getattr(result, "descriptor", "smem"), result.word, steps,
-                              fmt.value, name,
-                              {k: v for k, v in given.items() if v is not None}))
+        typer.echo(view.constants(getattr(result, "descriptor", "smem"), result.word, steps,
+                                  fmt.value, name,
+                                  {k: v for k, v in given.items() if v is not None}))
     elif fmt is LayoutFormat.hex:
         typer.echo("\n".join(s.hex for s in steps) if steps is not None else result.hex)
     elif fmt is LayoutFormat.json:
-        data = result.to_dict()
-        if steps is not None:
-            data["k_steps"] = [s.to_dict() for s in steps]
-        if cute_text is not None:
-            data["cute_layout"] = cute_text[0]
-            data["cute_origin_bytes"] = cute_text[1]
-        typer.echo(json.dumps(data, indent=2))
+        typer.echo(view.to_json(result, steps, cute_text))
     else:
-        report = (_cute_report(result) if isinstance(result, CuteDescriptor)
-                  else _report(result, steps, sparse, compressed, cute_text))
+        lines = view.report(result, steps, sparse, compressed, cute_text)
         if plain_:
-            typer.echo(_plain(report))
+            typer.echo(view.plain_report(lines))
         else:
-            _console(no_color, piped_width=160).print(_rich(report))
+            from descriptors.render.console import print_rich
+            print_rich(view.rich_report(lines), no_color, piped_width=160)
         if show and not isinstance(result, CuteDescriptor):
-            from rich.console import Console
-            console = Console(highlight=False, soft_wrap=False, width=160,
-                              **({"color_system": None} if no_color else {}))
-            console.print(_picture(result, colour=not no_color))
+            from descriptors.render.console import picture_console
+            picture_console(no_color).print(view.picture(result, colour=not no_color))
 
 
 def _wgmma_layout(result: Any, steps: list[KStep] | None, fmt: LayoutFormat, name: str | None,
@@ -200,42 +190,17 @@ def _wgmma_layout(result: Any, steps: list[KStep] | None, fmt: LayoutFormat, nam
     for caveat in getattr(result, "caveats", ()):
         sys.stderr.write(f"descgen: note: {caveat}\n")
     _name_unused(name, fmt.value)
-    hexes = [f"{w:#018x}" for w in words]
     if fmt.value in NAMED_FORMATS:
         given = {"major": major, "swizzle": swizzle, "dtype": dtype, "tile": tile, "cute": cute}
         params = {k: v for k, v in given.items() if v is not None}
-        if steps is None:
-            typer.echo(render_word("wgmma", words[0], fmt.value, name=name or DEFAULT_NAMES["wgmma"],
-                                   params=params))
-        else:
-            base = name or DEFAULT_NAMES["wgmma"]
-            typer.echo("\n".join(render_word("wgmma", w, fmt.value, name=f"{base}_K{i}",
-                                              params={"k_step": i}) for i, w in enumerate(words)))
+        typer.echo(view.wgmma_constants(words, fmt.value, name, params, steps is not None))
     elif fmt is LayoutFormat.json:
-        typer.echo(json.dumps({"descriptor": "wgmma", "arch": "sm_90a", "word": hexes[0],
-                               "fields": dict(decode("wgmma", words[0]).fields),
-                               "k_steps": hexes if steps is not None else None}, indent=2))
+        typer.echo(view.wgmma_json(words, dict(decode("wgmma", words[0]).fields),
+                                   steps is not None))
     elif fmt is LayoutFormat.hex:
-        typer.echo("\n".join(hexes))
+        typer.echo(view.wgmma_hex(words))
     else:
-        for i, h in enumerate(hexes):
-            step = f" (K step {i})" if steps is not None else ""
-            typer.echo(f"wgmma {h}{step}  sm_90a matrix descriptor of this layout (PTX ISA "
-                       "9.7.15.5.1)")
-
-
-def _constants(descriptor: str, word: int, steps: list[KStep] | None, fmt: str,
-               name: str | None, params: dict[str, Any]) -> str:
-    """The word (or one word per K step, ``NAME_K<i>``) as C++/Python constants, the layout's
-    inputs as their comment."""
-    base = name if name is not None else DEFAULT_NAMES[descriptor]
-    if steps is None:
-        return render_word(descriptor, word, fmt, name=base, params=params)
-    comment = ("// " if fmt != "python" else "# ") + f"{descriptor}: {describe_params(params)}"
-    return "\n".join([comment] + [
-        render_word(descriptor, s.word, fmt, name=f"{base}_K{s.index}",
-                    params={"k_step": s.index, "k_elements": s.k_elements})
-        for s in steps])
+        typer.echo(view.wgmma_lines(words, steps is not None))
 
 
 def _refuse_with(what: str, options: tuple[tuple[str, Any], ...], flag: bool, why: str) -> None:
@@ -244,168 +209,6 @@ def _refuse_with(what: str, options: tuple[tuple[str, Any], ...], flag: bool, wh
         given.append("--k-steps/--sparse/--compressed/--unused-lbo-bytes")
     if given:
         raise ParameterError(f"{', '.join(given)} cannot be combined with {what}: {why}")
-
-
-def _pattern_start(result: SmemLayout | DescriptorLayout) -> int:
-    if isinstance(result, SmemLayout):
-        return result.start_address_bytes
-    return result.pattern_start_bytes
-
-
-def _picture(result: SmemLayout | DescriptorLayout | CuteDescriptor, *, colour: bool) -> Any:
-    if isinstance(result, CuteDescriptor):
-        raise ParameterError("--show/--svg draw a tile from --tile or a word from --explain; "
-                             "for a CuTe layout, --explain its word")
-    atom = atom_table(result.atom, _pattern_start(result), colour=colour)
-    if isinstance(result, SmemLayout):
-        from rich.console import Group
-        return Group(atom, tiling_table(result, colour=colour))
-    return atom
-
-
-def _write_svg(result: SmemLayout | DescriptorLayout | CuteDescriptor, path: Path) -> None:
-    from rich.console import Console
-    console = Console(record=True, file=io.StringIO(), width=160, highlight=False)
-    console.print(_picture(result, colour=True))
-    console.save_svg(str(path), title=f"descgen layout {result.hex}")
-
-
-#: One line of the layout report: a (label, value) row, or a K-steps table
-#: (title, column names, rows of cells; right-aligned to the widths of _STEP_WIDTHS).
-_Line = Any
-_STEP_WIDTHS = {"step": 4, "k": 5, "offset": 8, "start": 8, "+word": 6, "descriptor": 0}
-
-
-def _row(label: str, value: str) -> tuple[str, str]:
-    return (label, value)
-
-
-def _steps(title: str, columns: list[str], rows: list[list[str]]) -> dict[str, Any]:
-    return {"title": title, "columns": columns, "rows": rows}
-
-
-def _plain(lines: list[_Line]) -> str:
-    """The report as the stable plain text of ``--plain``: ``  label             value`` rows
-    and aligned K-step tables."""
-    out = []
-    for line in lines:
-        if isinstance(line, str):
-            out.append(line)
-        elif isinstance(line, tuple):
-            out.append(f"  {line[0]:<18}{line[1]}")
-        else:
-            out += ["", line["title"]]
-            for cells in (line["columns"], *line["rows"]):
-                out.append("  " + "  ".join(c.rjust(_STEP_WIDTHS[n])
-                                            for n, c in zip(line["columns"], cells)))
-    return "\n".join(out)
-
-
-def _rich(lines: list[_Line]) -> Any:
-    """The report as rich tables: the descriptor's properties, then each K-step table."""
-    from rich.console import Group
-    from rich.table import Table
-    from rich.text import Text
-
-    from descriptors.tools.printer import render_properties
-
-    title = lines[0]
-    rows = [line for line in lines[1:] if isinstance(line, tuple)]
-    parts: list[Any] = [render_properties(title, rows)]
-    for line in lines[1:]:
-        if isinstance(line, dict):
-            table = Table()
-            for name in line["columns"]:
-                table.add_column(name, justify="left" if name == "descriptor" else "right")
-            for cells in line["rows"]:
-                table.add_row(*cells)
-            parts += [Text(""), Text(line["title"]), table]
-    return Group(*parts)
-
-
-def _cute_report(r: CuteDescriptor) -> list[_Line]:
-    f = r.fields
-    lines: list[_Line] = [f"shared memory descriptor {r.hex}"]
-    lines.append(_row("layout", f"{r.major}-major {r.dtype} slice {r.shape[0]} x {r.shape[1]} (M/N x K "
-                      f"elements) at {r.start_address_bytes:#x}, {r.swizzle} swizzle"))
-    lines.append(_row("cute", r.layout))
-    lines.append(_row("canonical form", r.canonical_layout + "   (element units, 9.7.16.3.3)"))
-    lines.append(_row("LBO", f"{r.lbo_bytes} bytes (raw {f['leading_byte_offset']})"))
-    lines.append(_row("SBO", f"{r.sbo_bytes} bytes (raw {f['stride_byte_offset']})"))
-    lines.append(_row("swizzle", f"{r.swizzle} (code {f['swizzle']})"))
-    lines.append(_row("base offset", f"{r.base_offset} (swizzle pattern on "
-                      + ("absolute addresses)" if r.pattern == "address" else "the layout's origin)")))
-    lines.append(_row("fields", " ".join(f"{k}={v}" for k, v in f.items()
-                                         if not k.startswith(("reserved", "fixed")))))
-    for note in r.notes:
-        lines.append(_row("note", note))
-    if r.k_steps:
-        per = r.k_steps[1].k_elements if len(r.k_steps) > 1 else r.shape[1]
-        lines.append(_steps(f"K steps ({len(r.k_steps)} steps of {per} K elements):",
-                            ["step", "offset", "start", "+word", "descriptor"],
-                            [[str(s.index), f"{s.offset_bytes:#x}", f"{s.start_address_bytes:#x}",
-                              f"{s.delta:+}", s.hex] for s in r.k_steps]))
-    return lines
-
-
-def _report(result: SmemLayout | DescriptorLayout, steps: list[KStep] | None, sparse: bool,
-            compressed: bool, cute_text: tuple[str, int, list[str]] | None = None) -> list[_Line]:
-    atom = result.atom
-    what = "wgmma matrix descriptor" if getattr(result, "descriptor", "smem") == "wgmma" \
-        else "shared memory descriptor"
-    lines: list[_Line] = [f"{what} {result.hex}"]
-    f = result.fields
-    if isinstance(result, SmemLayout):
-        lines.append(_row("layout", f"{result.major}-major {result.dtype} tile {result.tile_rows} x "
-                          f"{result.tile_k} (M/N x K elements) at {result.start_address_bytes:#x}, "
-                          f"{result.swizzle} swizzle"))
-        lines.append(_row("canonical", f"T = {result.T} elements per 16 bytes, m = {result.m}, "
-                          f"k = {result.k} (9.7.16.3.3)"))
-    else:
-        lines.append(_row("layout", f"{result.major}-major {result.dtype}, {result.swizzle} swizzle, "
-                          f"start address {result.start_address_bytes:#x}"))
-        lines.append(_row("canonical", f"T = {result.T} elements per 16 bytes; m and k are not "
-                          "stored in a descriptor"))
-    lines.append(_row("packing", result.element.packing))
-    lines.append(_row("canonical form", f"{atom.swizzle_functor} o {result.canonical_form}"))
-    lines.append(_row("", f"= {result.canonical_layout}   (element units)"))
-    if isinstance(result, SmemLayout):
-        lines.append(_row("whole tile", f"{result.tile_layout}   (CuTe)"))
-    if cute_text is not None:
-        text, origin, cute_notes = cute_text
-        lines.append(_row("cute", text))
-        for note in cute_notes:
-            lines.append(_row("", note + f"; pass --start-address {origin:#x} with --cute"))
-    lines.append(_row("swizzle atom", f"{atom.shape} 128-bit units (Table 53) = {atom.elements[0]} "
-                      f"M/N x {atom.elements[1]} K {result.dtype}, {atom.rows} rows of "
-                      f"{atom.row_bytes} bytes, {atom.bytes} bytes"
-                      + (f", pattern repeats every {atom.repeat_bytes} bytes" if atom.repeat_bytes else "")))
-    if isinstance(result, SmemLayout):
-        order = "M/N first, Step<_1,_2>" if result.tile_order == "mn_first" else "K first, Step<_2,_1>"
-        lines.append(_row("atoms", f"{result.atoms[0]} along M/N x {result.atoms[1]} along K, stacked "
-                          f"{order}; next atom along M/N +{result.mn_atom_stride_bytes} bytes, along K "
-                          f"+{result.k_atom_stride_bytes} bytes; tile {result.footprint_bytes} bytes"))
-    mode = f" ({result.lbo_mode} address)" if result.lbo_mode == "absolute" else ""
-    lines.append(_row("LBO", f"{result.lbo_bytes} bytes (raw {f['leading_byte_offset']}){mode}: "
-                      f"{result.lbo_meaning}"))
-    lines.append(_row("SBO", f"{result.sbo_bytes} bytes (raw {f['stride_byte_offset']}): "
-                      f"{result.sbo_meaning}"))
-    lines.append(_row("swizzle", f"{result.swizzle} (code {f['swizzle']})"))
-    lines.append(_row("base offset", str(result.base_offset)))
-    lines.append(_row("fields", " ".join(f"{k}={v}" for k, v in f.items()
-                                         if not k.startswith(("reserved", "fixed")))))
-    for note in result.notes:
-        lines.append(_row("note", note))
-    if steps is not None and isinstance(result, SmemLayout):
-        k_per = steps[1].k_elements if len(steps) > 1 else result.tile_k
-        what = ("sparse, compressed A" if compressed else "sparse") if sparse else "dense"
-        lines.append(_steps(f"K steps ({what}, {k_per} K elements per step, "
-                            f"{len(steps)} steps through K = {result.tile_k}):",
-                            ["step", "k", "offset", "start", "+word", "descriptor"],
-                            [[str(s.index), str(s.k_elements), f"{s.offset_bytes:#x}",
-                              f"{s.start_address_bytes:#x}", f"{s.delta:+}", s.hex]
-                             for s in steps]))
-    return lines
 
 
 def register(app: typer.Typer) -> None:

@@ -16,9 +16,7 @@ an error, 2 bad usage or a bad input.
 from __future__ import annotations
 
 import gc
-import json
 import os
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from itertools import islice
@@ -41,15 +39,6 @@ from descriptors.rules.validate import ARCHES
 LintFormat, LintFormatOpt = format_option("LintFormat", REPORT_FORMATS, {
     "text": "compiler-style diagnostics with their evidence (--plain: no colour)",
     "json": "{findings}"})
-
-
-_STYLE = {"error": "bold red", "warning": "bold magenta", "note": "bold cyan"}
-
-
-def _evidence(f: LintFinding) -> list[str]:
-    out = [f"    {f.instruction}"] if f.instruction else []
-    return out + [f"    {e}" for e in f.evidence]
-
 
 def _no_code(inp: Input, head: list[str]) -> InputError:
     if not any(line.strip() for line in head):
@@ -166,63 +155,15 @@ def lint_cmd(
     if bad == len(files):  # nothing read: the errors on stderr say it all
         raise typer.Exit(2)
     errors = sum(f.severity == "error" for f in findings)
+    from descriptors.render import lint as view
     if fmt is LintFormat.json:
-        sys.stdout.write(json.dumps({"findings": [f.to_dict() for f in findings]}, indent=2) + "\n")
+        view.write_json(findings)
     else:
         where = ""
         if len(files) > 1:
             where = f" in {len(files)} files" + (f" ({bad} not read)" if bad else "")
-        _text(findings, verbose, plain_, no_color, where)
+        view.write_text(findings, verbose, plain_, no_color, where)
     raise typer.Exit(2 if bad else 1 if errors else 0)
-
-
-def _text(findings: list[LintFinding], verbose: bool, plain_: bool, no_color: bool = False,
-          where: str = "") -> None:
-    shown = [f for f in findings if verbose or f.severity != "note"]
-    counts = {s: sum(f.severity == s for f in findings) for s in ("error", "warning", "note")}
-    summary = ", ".join(f"{n} {s}{'s' * (n != 1)}" for s, n in counts.items()) + where
-    if counts["note"] and not verbose:
-        summary += " (--verbose shows the notes)"
-    console = None if plain_ or _piped() else _rich_console(no_color)
-    if console is None or not console.is_terminal:
-        out = []
-        for f in shown:
-            out.append(f.header())
-            out += _evidence(f)
-        out.append(summary)
-        sys.stdout.write("\n".join(out) + "\n")
-        return
-    from rich.text import Text
-
-    for f in shown:
-        head = Text(f"{f.file}:{f.line}:{f.col}: ", style="bold")
-        head.append(f"{f.severity}:", style=_STYLE.get(f.severity, ""))
-        head.append(f" [{f.rule}] ", style="dim")
-        head.append(f.message, style="bold")
-        console.print(head)
-        for line in _evidence(f):
-            console.print(Text(line, style="dim" if line.startswith("    ") and line.strip()
-                               != f.instruction else ""))
-    console.print(summary)
-
-
-def _piped() -> bool:
-    """Standard output is no terminal and no environment variable tells rich to treat it as
-    one (``FORCE_COLOR``, ``TTY_COMPATIBLE``, ``TTY_INTERACTIVE``): plain text, without
-    loading rich (about 40 ms of a run's start)."""
-    if any(os.environ.get(v) for v in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE")):
-        return False
-    isatty = getattr(sys.stdout, "isatty", None)
-    try:
-        return isatty is None or not isatty()
-    except ValueError:
-        return True
-
-
-def _rich_console(no_color: bool) -> Any:
-    from rich.console import Console
-
-    return Console(highlight=False, soft_wrap=True, **({"color_system": None} if no_color else {}))
 
 
 def register(app: typer.Typer) -> None:

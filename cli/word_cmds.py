@@ -114,7 +114,7 @@ def zcm_cmd(
     """Zero-column mask descriptor of tcgen05.mma.ws (64-bit; PTX Table 45): from raw fields, or
     synthesised from the mask you want; --show renders the masks it generates."""
     from descriptors.words import zcm as zcm_lib
-    from descriptors.tools.printer import plain_mask, render_mask
+    from descriptors.render.word import plain_mask, render_mask
 
     for option, value in (("--from-mask", from_mask), ("--conv", conv)):
         if value is not None and not value.strip():
@@ -163,7 +163,7 @@ def zcm_cmd(
         if fmt is OutFormat.json:
             typer.echo(json.dumps(z.to_dict(), indent=2))
         elif fmt in (OutFormat.hex, OutFormat.text):
-            _show(render_mask(z), plain_mask(z), plain_, no_color)
+            _show(lambda: render_mask(z), lambda: plain_mask(z), plain_, no_color)
         else:
             typer.echo(render_word("zcm", word, fmt.value, name=name, params=given))
             typer.echo(plain_mask(z))
@@ -225,8 +225,8 @@ def tmem_cmd(
         if fmt is OutFormat.json:
             typer.echo(json.dumps(dl.to_dict(), indent=2))
         else:
-            from descriptors.tools.printer import render_datapath
-            _show(render_datapath(dl), _plain_datapath(dl), plain_, no_color)
+            from descriptors.render.word import plain_datapath, render_datapath
+            _show(lambda: render_datapath(dl), lambda: plain_datapath(dl), plain_, no_color)
         return
     if ld is None and st is None:
         _emit("tmem", dict(lane=lane, column=column), fmt, name, arch, force,
@@ -252,19 +252,9 @@ def tmem_cmd(
     if fmt is OutFormat.json:
         typer.echo(json.dumps(fp.to_dict(), indent=2))
     else:  # errors go to stderr, below
-        from descriptors.tools.printer import plain_footprint, render_footprint
-        _show(render_footprint(fp), plain_footprint(fp), plain_, no_color)
+        from descriptors.render.word import plain_footprint, render_footprint
+        _show(lambda: render_footprint(fp), lambda: plain_footprint(fp), plain_, no_color)
     _checked(fp.verdict, force, f"the {fp.ptx}")
-
-
-def _plain_datapath(dl: Any) -> str:
-    """``tmem --datapath --plain``: the rows of the rich table as ``key: value`` lines."""
-    rows = [("M", dl.m), ("cta_group", dl.cta_group), ("sparse", "yes" if dl.sparse else "no"),
-            ("ws", "yes" if dl.ws else "no"), ("organization", dl.organization),
-            ("half data path", "yes" if dl.half_datapath else "no"),
-            ("lane alignments", ", ".join(map(str, dl.lane_alignments))),
-            ("PTX section", dl.section), ("figures", ", ".join(dl.figures))]
-    return "\n".join([f"data-path layout {dl.layout}"] + [f"  {k}: {v}" for k, v in rows])
 
 
 def register(app: typer.Typer) -> None:

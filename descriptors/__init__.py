@@ -63,7 +63,9 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     **{n: (f".{pkg}.{n}", None) for pkg, names in (
         ("words", ("zcm",)), ("isa", ("tmem", "instructions", "fragments")),
         ("layout", ("smem_layout", "cute", "cute_layout")),
-        ("tools", ("dump", "lint", "printer"))) for n in names},
+        ("tools", ("dump", "lint"))) for n in names},
+    # the renderers of a decoded word (plain, render) and its JSON form (to_json)
+    "printer": (".render.word", None),
 }
 
 if TYPE_CHECKING:  # what the lazy table gives, for type checkers and IDEs

@@ -669,7 +669,7 @@ def test_cli_default_output_decodes_each_distinct_word_once():
 def test_cli_default_output_streams(monkeypatch, capsys):
     """Rows are written as findings arrive, not after the scan: the first row is out before
     the second finding exists."""
-    from cli import dump_cmd
+    from descriptors.render import dump as render_dump
     findings = scan("adesc = 0x4000404000010000\nidesc = 0x08400490\n")
     assert len(findings) == 2
 
@@ -678,17 +678,18 @@ def test_cli_default_output_streams(monkeypatch, capsys):
         assert "0x4000404000010000" in capsys.readouterr().out
         yield findings[1]
 
-    dump_cmd._text(source(), "<test>", plain_=True, table_only=False, no_color=True)
+    render_dump.write_text(source(), "<test>", plain_=True, table_only=False, no_color=True)
     assert "0x08400490" in capsys.readouterr().out
 
 
 def test_cli_default_output_memory_is_bounded(monkeypatch, capsys):
     """The index remembers at most KEEP_WORDS distinct words and KEEP_LOCATIONS places each."""
-    from cli import dump_cmd
-    monkeypatch.setattr(dump_cmd, "KEEP_WORDS", 3)
-    monkeypatch.setattr(dump_cmd, "KEEP_LOCATIONS", 2)
+    from descriptors.render import dump as render_dump
+    monkeypatch.setattr(render_dump, "KEEP_WORDS", 3)
+    monkeypatch.setattr(render_dump, "KEEP_LOCATIONS", 2)
     text = "".join(f"tmem_addr = 0x{col:08x}\n" for col in range(6)) + "tmem_addr = 0x0\n" * 5
-    dump_cmd._text(iter(scan(text)), "<test>", plain_=True, table_only=False, no_color=True)
+    render_dump.write_text(iter(scan(text)), "<test>", plain_=True, table_only=False,
+                           no_color=True)
     out = capsys.readouterr().out
     assert "(the first 3 distinct words are listed)" in out
     assert "0x00000000  tmem lane 0, column 0: 6x, line 1 (tmem_addr), 7 (tmem_addr) and 4 more" in out

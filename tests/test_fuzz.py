@@ -209,7 +209,8 @@ def library_calls(draw: st.DrawFn) -> tuple[str, Any]:
     """(name, thunk) of one public library call with arbitrary arguments."""
     from descriptors import validate_pair
     from descriptors.isa import tmem
-    from descriptors.tools import dump, printer
+    from descriptors.render import word as printer
+    from descriptors.tools import dump
     from descriptors.words import zcm
     d = draw(NAMES)
     kind = draw(KINDS)

@@ -10,7 +10,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "descriptors"
 #: floor of each top-level part of the package, lowest first
 FLOORS = {"errors": 0, "structs": 0, "words": 1, "rules": 2, "layout": 3, "isa": 3, "readers": 4,
-          "tools": 5, "gdb": 6}
+          "tools": 5, "render": 6, "gdb": 7}
 #: the top-level modules that are layers of their own (the others are the package's front)
 TOP = {"errors", "structs"}
 MODULES = sorted(p for p in PACKAGE.rglob("*.py") if p.parent != PACKAGE or p.stem in TOP)
@@ -56,3 +56,4 @@ def test_the_check_sees_a_violation(tmp_path: Path) -> None:
                      "def f():\n    from ..tools.lint import lint_lines\n"
                      "import descriptors.readers.sass\n", encoding="utf-8")
     assert _imports(probe, tmp_path) == [(1, "words"), (3, "tools"), (4, "readers")]
+

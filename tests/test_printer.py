@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 import descriptors
 from cli.main import app
-from descriptors.tools.printer import diagram_rows, plain, render, to_json
+from descriptors.render.word import diagram_rows, plain, render, to_json
 
 GOLDEN = Path(__file__).resolve().parent.parent / "fixtures" / "golden"
 

@@ -130,10 +130,10 @@ def _named_module(kernels: int = 60, seed: int = 3) -> bytes:
 
 def test_dump_output_of_words_named_by_mmas_on_many_lines():
     """The rows and JSON of words whose readings differ only in evidence naming the line are
-    built from caches (cli.dump_cmd): they must be what each finding says."""
+    built from caches (descriptors.render.dump): they must be what each finding says."""
     from typer.testing import CliRunner
 
-    from cli.dump_cmd import _cells, _line
+    from descriptors.render.dump import _cells, _line
     from cli.main import app
 
     data = _named_module()

@@ -61,7 +61,7 @@ from ..words.swizzles import SWIZZLE_MODES, SwizzleMode
 __all__ = [
     "LayoutError", "KStepCarryError", "ElementType", "SwizzleAtom", "SmemLayout", "KStep",
     "DescriptorLayout", "element_type", "swizzle_atom", "layout_descriptor", "explain_descriptor",
-    "k_steps", "advance_descriptor", "atom_table", "tiling_table", "DTYPES", "CANONICAL_FORMS",
+    "k_steps", "advance_descriptor", "DTYPES", "CANONICAL_FORMS",
 ]
 
 
@@ -996,76 +996,3 @@ def _explain_wgmma(word: Any, *, major: str, dtype: str, kind: str | None,
     same = explain_descriptor(wgmma_to_smem(w), major=major, dtype=dtype, kind=kind)
     return replace(same, word=w, fields=dict(d.fields), descriptor="wgmma",
                    notes=(*notes, *same.notes))
-
-
-# ---------------------------------------------------------------------------- picture
-
-_COLOURS = ("red", "green", "yellow", "blue", "magenta", "cyan", "bright_red", "bright_green")
-
-
-def atom_table(atom: SwizzleAtom, pattern_start: int = 0, *, colour: bool = True) -> Any:
-    """A rich renderable (title, table, caption) of one swizzle atom at ``pattern_start``: a line per row (labelled with its
-    address and its M/N or K index), a column per physical 16-byte chunk position (labelled with
-    its byte offset in the row); each cell names the elements of the row's leading dimension
-    that the chunk stored there holds, coloured by logical chunk."""
-    from rich.console import Group
-    from rich.table import Table
-    from rich.text import Text
-
-    lead = "K" if atom.major == "K" else "M/N"
-    across = "M/N" if atom.major == "K" else "K"
-    title = (f"{atom.major}-major {atom.swizzle} swizzle atom, {atom.dtype} (T={atom.T}) at "
-             f"{pattern_start:#x}: Table 53 {atom.shape} 128-bit units = {atom.elements[0]} M/N x "
-             f"{atom.elements[1]} K, {atom.rows} rows of {atom.row_bytes} bytes, "
-             f"{atom.swizzle_functor}")
-    caption = (f"cell = the {lead} elements of that {across} row held by the 16-byte chunk "
-               "stored at that byte offset of the row")
-    table = Table(show_lines=False)
-    table.add_column("address", justify="right", no_wrap=True)
-    table.add_column(f"{across} row", justify="right", no_wrap=True)
-    for p in range(atom.chunks):
-        table.add_column(f"+{p * _UNIT_BYTES}", justify="center", no_wrap=True)
-    for r, row in enumerate(atom.grid(pattern_start)):
-        cells = []
-        for c in row:
-            label = f"{lead} {c * atom.T}-{(c + 1) * atom.T - 1}"
-            style = f"bold black on {_COLOURS[c % len(_COLOURS)]}" if colour else ""
-            cells.append(Text(label, style=style))
-        table.add_row(f"{pattern_start + r * atom.row_bytes:#x}", str(r), *cells)
-    return Group(Text(title, style="bold" if colour else ""), table, Text(caption))
-
-
-_MAX_TILING = 16          # atoms per direction drawn; larger tiles are cut with a note
-
-
-def tiling_table(layout: SmemLayout, *, colour: bool = True) -> Any:
-    """A rich renderable of how ``layout``'s tile stacks its swizzle atoms (its tile order): a
-    row per atom along M/N, a column per atom along K, each cell the atom's byte address.  The
-    step from one cell to the next down a column is the M/N atom stride, along a row the K atom
-    stride -- the two strides LBO and SBO are made of."""
-    from rich.console import Group
-    from rich.table import Table
-    from rich.text import Text
-
-    atom = layout.atom
-    n_mn, n_k = layout.atoms
-    order = "M/N first (Step<_1,_2>)" if layout.tile_order == "mn_first" else "K first (Step<_2,_1>)"
-    title = (f"{n_mn} x {n_k} swizzle atoms ({atom.elements[0]} M/N x {atom.elements[1]} K "
-             f"{atom.dtype} each) stacked {order}: next along M/N +{layout.mn_atom_stride_bytes} "
-             f"bytes, along K +{layout.k_atom_stride_bytes} bytes")
-    table = Table(show_lines=False)
-    table.add_column("M/N \\ K", justify="right", no_wrap=True)
-    for j in range(min(n_k, _MAX_TILING)):
-        table.add_column(f"K {j * atom.elements[1]}", justify="right", no_wrap=True)
-    for i in range(min(n_mn, _MAX_TILING)):
-        cells = []
-        for j in range(min(n_k, _MAX_TILING)):
-            addr = layout.start_address_bytes + i * layout.mn_atom_stride_bytes + j * layout.k_atom_stride_bytes
-            rank = (i * n_k + j) if layout.tile_order == "k_first" else (j * n_mn + i)
-            style = f"bold black on {_COLOURS[rank % len(_COLOURS)]}" if colour else ""
-            cells.append(Text(f"{addr:#x}", style=style))
-        table.add_row(f"M/N {i * atom.elements[0]}", *cells)
-    parts: list[Any] = [Text(title, style="bold" if colour else ""), table]
-    if n_mn > _MAX_TILING or n_k > _MAX_TILING:
-        parts.append(Text(f"(first {_MAX_TILING} atoms per direction shown)"))
-    return Group(*parts)
