@@ -87,7 +87,7 @@ def dump_cmd(
                    min_confidence=min_confidence)
     scan_lines((), **options)  # checks the options before any input is opened
     names: list[str | None] = list(files) if files else [None]
-    out = view.Report(json=fmt is DumpFormat.json, many=len(names) > 1, plain_=plain_,
+    out = view.Report(as_json=fmt is DumpFormat.json, many=len(names) > 1, plain_=plain_,
                       table_only=table_only, no_color=no_color)
     bad = 0
     for file in names:

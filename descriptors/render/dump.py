@@ -8,7 +8,8 @@ written in batches.  Memory stays flat: the index remembers at most :data:`KEEP_
 distinct words and :data:`KEEP_LOCATIONS` places of each.
 
 JSON (:func:`write_json`): ``{"input": ..., "findings": [...]}``, each finding on its own line
-and exactly ``json.dumps(finding.to_dict())``, streamed as the findings arrive.
+and exactly ``json.dumps(finding.to_dict())`` -- made by msgspec from the document types
+:class:`FindingDoc` and :class:`ReadingDoc`, streamed as the findings arrive.
 
 :class:`Report` puts the reports of several inputs one after the other.
 """
@@ -16,21 +17,23 @@ and exactly ``json.dumps(finding.to_dict())``, streamed as the findings arrive.
 from __future__ import annotations
 
 import json
-import json.encoder
 import os
+import re
 import string
 import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
 from ..tools.dump import DumpFinding
-from ..tools.printer import to_json
 from .word import plain, render
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-__all__ = ["Report", "write_text", "write_json", "KEEP_WORDS", "KEEP_LOCATIONS"]
+__all__ = ["Report", "write_text", "write_json", "FindingDoc", "ReadingDoc", "json_text",
+           "KEEP_WORDS", "KEEP_LOCATIONS"]
 
 
 _COLUMNS = ("line", "where", "value", "confidence", "verdict", "reading")
@@ -119,14 +122,6 @@ _BATCH = 512
 _KEEP_FORMATTED = 2048
 
 
-def _readings_key(f: DumpFinding) -> tuple[Any, Any]:
-    """(key, the objects the key names by id: first and last checked) of everything that a
-    finding's readings give the output: the readings themselves (the scanner's caches hand the
-    same tuple out for the same word and evidence)."""
-    cands = f.candidates
-    return id(cands), (cands,)
-
-
 def _row_key(f: DumpFinding) -> tuple[Any, Any]:
     """(key, objects the key names by id) of what a finding's table row prints of its
     readings (:func:`_row_parts`): the best reading's decode (summary), rule findings
@@ -141,14 +136,13 @@ def _row_key(f: DumpFinding) -> tuple[Any, Any]:
 
 class _Formatted:
     """What the output of a finding keeps of its readings: findings with the same ``key``
-    (:func:`_readings_key`: the same readings; :func:`_row_key`: the same row) give the same
-    text, so it is built once.  Bounded: cleared when :data:`_KEEP_FORMATTED` are held.
+    (:func:`_row_key`: the same row) give the same text, so it is built once.  Bounded: cleared when :data:`_KEEP_FORMATTED` are held.
     ``again`` says whether the last :meth:`get` found the text already built (the words a
     log repeats)."""
 
     __slots__ = ("cache", "again", "key")
 
-    def __init__(self, key: Any = _readings_key) -> None:
+    def __init__(self, key: Any) -> None:
         self.cache: dict[Any, tuple[Any, Any]] = {}
         self.again = False
         self.key = key
@@ -342,80 +336,196 @@ def _decode_block(f: DumpFinding, console: Console | None, out: Any) -> None:
 
 # ---------------------------------------------------------------- JSON
 
-_string = json.encoder.encode_basestring_ascii  # what json.dumps writes for a str
+class ReadingDoc(msgspec.Struct):
+    """One reading of a found word as JSON gives it: the keys, in order, of
+    :meth:`descriptors.tools.dump.Candidate.to_dict`."""
+
+    descriptor: str
+    kind: str | None
+    form: str
+    word: str
+    confidence: float
+    level: str
+    valid: bool
+    reason: str
+    evidence: Any
+    summary: str
+    decoded: Any
 
 
-def _json_text(value: str | None) -> str:
-    return "null" if value is None else _string(value)
+class FindingDoc(msgspec.Struct):
+    """A found word as JSON gives it: the keys, in order, of
+    :meth:`descriptors.tools.dump.DumpFinding.to_dict`."""
+
+    line: Any
+    source: str
+    register: str | None
+    name: str | None
+    text: str
+    word: str
+    size: int
+    best: ReadingDoc | None
+    candidates: list[ReadingDoc]
 
 
-class _CandidateJson:
-    """JSON text of readings, exactly ``json.dumps(candidate.to_dict())``: the decode part
-    (``to_json(decoded, findings)``, the bulk) is serialised once per decoded word and rule
-    findings -- the scanner shares those objects between the readings of a word, whatever
-    evidence each occurrence adds -- the text around the evidence once per reading without
-    its evidence, and the evidence (in a PTX module it names the line of the MMA) per
-    reading.  Bounded: cleared when :data:`_KEEP_FORMATTED` are held."""
+class InputDoc(msgspec.Struct):
+    """The report of one input: its name and its findings."""
+
+    input: str
+    findings: Any
+
+
+_encode = msgspec.json.Encoder().encode
+_format = msgspec.json.format
+_NOT_ASCII = re.compile("[^\x00-\x7e]")
+
+
+def _escape(m: re.Match[str]) -> str:
+    """A character as ``json.dumps`` escapes it (``\\uXXXX``, a surrogate pair above U+FFFF)."""
+    c = ord(m.group())
+    if c > 0xFFFF:
+        c -= 0x10000
+        return "\\u%04x\\u%04x" % (0xD800 | c >> 10, 0xDC00 | c & 0x3FF)
+    return "\\u%04x" % c
+
+
+def _ascii(text: bytes) -> bytes:
+    """msgspec's UTF-8 JSON ``text`` with every character outside printable ASCII escaped, as
+    ``json.dumps`` writes it (``ensure_ascii``; DEL included).  Outside strings the text is
+    ASCII, so every such character is inside one."""
+    if text.isascii() and b"\x7f" not in text:
+        return text
+    return _NOT_ASCII.sub(_escape, text.decode()).encode()
+
+
+def json_text(value: Any) -> bytes:
+    """``json.dumps(value)``, as ASCII bytes, made by msgspec: the compact encoding
+    (:class:`msgspec.json.Encoder`) laid out with ``", "`` and ``": "`` between items
+    (:func:`msgspec.json.format` with indent 0) and escaped to ASCII.  The same text for the
+    values a dump holds -- strings, integers of up to 64 bits, booleans, None, lists, dicts,
+    the document types above, and floats whose ``repr`` has no exponent (a confidence, 0.01 to
+    0.99).  A string that is no valid Unicode, which msgspec refuses (a lone surrogate: a file
+    name whose bytes are not UTF-8), is escaped by ``json.dumps`` itself."""
+    try:
+        text = _encode(value)
+    except UnicodeEncodeError:
+        return json.dumps(msgspec.to_builtins(value)).encode("ascii")
+    return _ascii(_format(text, indent=0))
+
+
+def _strings(items: tuple[str, ...]) -> bytes:
+    """:func:`json_text` of a list of strings (a reading's evidence): the layout pass only
+    where there is a separator to lay out."""
+    if not items:
+        return b"[]"
+    try:
+        text = _encode(items)
+    except UnicodeEncodeError:
+        return json_text(list(items))
+    return _ascii(_format(text, indent=0) if len(items) > 1 else text)
+
+
+def _template(doc: FindingDoc) -> list[bytes] | None:
+    """The text of ``doc``, which holds :data:`_HOLE` where values are left open, cut at the
+    holes; None where msgspec cannot encode it (:func:`json_text`)."""
+    try:
+        text = _encode(doc)
+    except UnicodeEncodeError:
+        return None
+    return _ascii(_format(text, indent=0)).split(_HOLE_TEXT)
+
+
+#: Stands for a value left open in a template (:class:`_Findings`): a JSON string no finding
+#: holds -- checked, by counting, each time a template is made.
+_HOLE_TEXT = b'"\\u0000descgen-hole"'
+_HOLE = msgspec.Raw(_HOLE_TEXT)
+
+
+class _Findings:
+    """The JSON text of findings, each exactly :func:`json_text` of its :class:`FindingDoc`.
+
+    A log repeats the same words at the same places (register, name, text), and a PTX
+    module's readings of a word differ only in their evidence, which names the line of the
+    MMA; so the text of a finding is made from a *template*: the document of the first finding
+    at that place encoded once, with the line number and each reading's evidence left open,
+    then filled in for each finding.  A template is kept per place (source, register, name,
+    text, word, size) and used while the readings but their evidence are equal to its own; the
+    filled text is kept too, for the next finding there with equal readings.  Every key is
+    a value (compared by ``==``); at most :data:`_KEEP_FORMATTED` places are kept."""
+
+    __slots__ = ("places", "decodes")
 
     def __init__(self) -> None:
-        self.decoded: dict[tuple[int, int], tuple[Any, Any, str]] = {}
-        #: (decoded, findings, descriptor, kind, form, confidence, reason) -> (decoded,
-        #: findings, the text before the evidence, the text after it)
-        self.around: dict[tuple[Any, ...], tuple[Any, Any, str, str]] = {}
+        #: place -> (the readings' values but evidence, the template's pieces, the readings
+        #: last filled in, the text after the line number)
+        self.places: dict[tuple[Any, ...], tuple[list[Any], list[bytes], Any, list[bytes]]] = {}
+        #: (decoded, findings) -> to_json(decoded, findings): the decode of a reading
+        self.decodes: dict[tuple[Any, Any], dict[str, Any]] = {}
 
-    def decode(self, c: Any) -> str:
-        key = (id(c.decoded), id(c.findings))
-        hit = self.decoded.get(key)
-        if hit is None or hit[0] is not c.decoded or hit[1] is not c.findings:
-            if len(self.decoded) >= _KEEP_FORMATTED:
-                self.decoded.clear()
-            hit = (c.decoded, c.findings, json.dumps(to_json(c.decoded, c.findings)))
-            self.decoded[key] = hit  # holding the objects keeps their ids unique
-        return hit[2]
+    def _decoded(self, c: Any) -> dict[str, Any]:
+        key = (c.decoded, c.findings)
+        doc = self.decodes.get(key)
+        if doc is None:
+            from ..tools.printer import to_json
+            if len(self.decodes) >= _KEEP_FORMATTED:
+                self.decodes.clear()
+            doc = self.decodes[key] = to_json(c.decoded, c.findings)
+        return doc
 
-    def candidate(self, c: Any) -> str:
-        hit = self.around_of(c)
-        return hit[2] + self.evidence(c) + hit[3]
+    def document(self, f: DumpFinding, line: Any, evidence: Any) -> FindingDoc:
+        """The document of ``f`` with ``line`` as its line and ``evidence(reading)`` as each
+        reading's evidence."""
+        readings = [ReadingDoc(c.descriptor, c.kind, c.form, c.decoded.hex, c.confidence,
+                               c.level, c.valid, c.reason, evidence(c), c.summary,
+                               self._decoded(c)) for c in f.candidates]
+        return FindingDoc(line, f.source, f.register, f.name, f.text, f.hex, f.size,
+                          readings[0] if readings else None, readings)
 
-    @staticmethod
-    def evidence(c: Any) -> str:
-        """``json.dumps(list(c.evidence))``."""
-        evidence = c.evidence
-        return "[" + ", ".join([_string(e) for e in evidence]) + "]" if evidence else "[]"
-
-    def around_of(self, c: Any) -> tuple[Any, Any, str, str]:
-        """(decoded, findings, the JSON text of reading ``c`` before its evidence, after it)."""
-        decoded, findings = c.decoded, c.findings
-        key = (id(decoded), id(findings), c.descriptor, c.kind, c.form, c.confidence, c.reason)
-        hit = self.around.get(key)
-        if hit is None or hit[0] is not decoded or hit[1] is not findings:
-            if len(self.around) >= _KEEP_FORMATTED:
-                self.around.clear()
-            # json.dumps of the dict is '{' + ', '.join('"key": value') + '}'
-            before = json.dumps({
-                "descriptor": c.descriptor, "kind": c.kind, "form": c.form,
-                "word": decoded.hex, "confidence": c.confidence, "level": c.level,
-                "valid": c.valid, "reason": c.reason})
-            after = json.dumps({"summary": c.summary})
-            hit = (decoded, findings, before[:-1] + ', "evidence": ',
-                   ", " + after[1:-1] + ', "decoded": ' + self.decode(c) + "}")
-            self.around[key] = hit  # holding the objects keeps their ids unique
-        return hit
-
-    def __call__(self, f: DumpFinding) -> tuple[str, str]:
-        """JSON text of a finding's best reading and of all its readings."""
-        texts = [self.candidate(c) for c in f.candidates]
-        return (texts[0] if texts else "null"), "[" + ", ".join(texts) + "]"
+    def add(self, f: DumpFinding, out: list[bytes]) -> None:
+        """Append the JSON text of ``f`` to ``out`` (in pieces)."""
+        cands = f.candidates
+        place = (f.source, f.register, f.name, f.text, f.word, f.size)
+        entry = self.places.get(place)
+        if entry is not None and entry[2] == cands:  # the same readings as last time
+            out.append(entry[1][0])
+            out.append(b"%d" % f.line)
+            out += entry[3]
+            return
+        shape = [(c.descriptor, c.kind, c.form, c.confidence, c.reason, c.decoded, c.findings)
+                 for c in cands]
+        if entry is not None and entry[0] == shape:
+            pieces = entry[1]
+        else:
+            # left open: the line, then the evidence of the best reading and of every reading
+            pieces = _template(self.document(f, _HOLE, lambda c: _HOLE))
+            if pieces is None or len(pieces) != 2 + len(cands) + (1 if cands else 0):
+                # (the finding holds a hole's text, or a string msgspec refuses)
+                self.places.pop(place, None)
+                out.append(json_text(self.document(f, f.line, lambda c: list(c.evidence))))
+                return
+            if len(self.places) >= _KEEP_FORMATTED:
+                self.places.clear()
+        tail = [pieces[1]]
+        if cands:
+            evidence = [_strings(c.evidence) for c in cands]
+            tail.append(evidence[0])
+            for piece, text in zip(pieces[2:], evidence):
+                tail.append(piece)
+                tail.append(text)
+            tail.append(pieces[-1])
+        self.places[place] = (shape, pieces, cands, tail)
+        out.append(pieces[0])
+        out.append(b"%d" % f.line)
+        out += tail
 
 
 _ASCII = string.printable
 
 
-def _ascii_writer() -> tuple[Any, Any]:
-    """(write, convert) for a document of ASCII text: standard output's binary buffer and
-    ``str.encode`` where writing those bytes is what writing the text would do (an encoding
-    that writes ASCII as ASCII, no newline translation) -- the encoding then runs once per
-    distinct piece, not per write -- else standard output itself and ``str``."""
+def _ascii_writer() -> Any:
+    """How to write ASCII bytes to standard output: its binary buffer where writing them is
+    what writing the text would do (an encoding that writes ASCII as ASCII, no newline
+    translation), else standard output itself, as text."""
     out = sys.stdout
     buffer = getattr(out, "buffer", None)
     encoding = getattr(out, "encoding", None)
@@ -426,96 +536,34 @@ def _ascii_writer() -> tuple[Any, Any]:
             same = False
         if same:
             out.flush()
-            return buffer.write, lambda text: text.encode("ascii")
-    return out.write, str
+            return buffer.write
+    return lambda data: out.write(data.decode("ascii"))
 
 
-def write_json(found: Any, name: str, end: str = "\n") -> None:
-    """Stream a JSON document: the findings are written as they are found, each exactly
-    ``json.dumps(finding.to_dict())``; a finding's text but its line number and its readings'
-    evidence is built once per word, readings and source, as pieces around the evidence
-    (readings of a PTX word differ only in the MMA line their evidence names), the readings'
-    decodes once per word (:class:`_CandidateJson`), and the whole text after the line number
-    once for a readings object met again.  The document is ASCII (``json.dumps`` escapes the
-    rest)."""
-    write, convert = _ascii_writer()
-    write(convert('{"input": ' + json.dumps(name) + ', "findings": ['))
-    formatted = _Formatted()
-    readings = _CandidateJson()
-    text = _json_text
-    batch: list[Any] = []
-    first = row = convert('\n  {"line": %d, ')
-    later = convert(',\n  {"line": %d, ')
-    nothing = convert("")
-    #: (readings, source, register, name, text, word, size) -> (readings, the finding's JSON
-    #: after its line number): a log repeats the same words, written the same way
-    tails: dict[tuple[Any, ...], tuple[Any, Any]] = {}
-    #: (the readings' texts around their evidence (by id), source, register, name, text, word,
-    #: size) -> (those texts, the finding's JSON after its line number but the readings'
-    #: evidence, in pieces): the same word with other evidence (a PTX MMA's line)
-    templates: dict[tuple[Any, ...], tuple[Any, tuple[Any, ...]]] = {}
-    around, evidence = readings.around_of, readings.evidence
-    empty = convert("[]")
+def write_json(found: Iterable[DumpFinding], name: str, end: str = "\n") -> None:
+    """Stream the JSON document of input ``name`` to standard output: ``{"input": name,
+    "findings": [...]}``, each finding on its own line as it is found, exactly
+    ``json.dumps(finding.to_dict())`` (:class:`_Findings`); ``end`` follows the document.  The
+    document is ASCII (``json.dumps`` escapes the rest)."""
+    write = _ascii_writer()
+    # the document around its findings (the last value): '{"input": ..., "findings": ' '}'
+    head, tail = json_text(InputDoc(name, [])).rsplit(b"[]", 1)
+    findings = _Findings()
+    batch: list[bytes] = [head, b"["]
+    first = sep = b"\n  "
     rows = 0
-    recent: dict[int, Any] = {}  # readings met, by id
     for f in found:
-        c = f.candidates
-        key = (id(c), f.source, f.register, f.name, f.text, f.word, f.size)
-        hit = tails.get(key)
-        if hit is not None and hit[0] is c:
-            batch.append(row % f.line + hit[1])
-        elif not c:
-            best, cands = formatted.get(f, readings)
-            batch.append(row % f.line + convert(
-                f'"source": {text(f.source)}, "register": {text(f.register)}, "name": '
-                f'{text(f.name)}, "text": {text(f.text)}, "word": {text(f.hex)}, "size": '
-                f'{f.size}, "best": {best}, "candidates": {cands}}}'))
-        else:
-            texts = tuple([around(x) for x in c])
-            tkey = (tuple([id(t) for t in texts]), f.source, f.register, f.name, f.text, f.word,
-                    f.size)
-            template = templates.get(tkey)
-            met = template is not None and template[0][0] is texts[0]
-            if not met:
-                if len(templates) >= _KEEP_FORMATTED:
-                    templates.clear()
-                # json.dumps(f.to_dict()) after the line number: the best reading, then all
-                # readings, each its text before the evidence, the evidence, the text after
-                pieces = [f'"source": {text(f.source)}, "register": {text(f.register)}, '
-                          f'"name": {text(f.name)}, "text": {text(f.text)}, "word": '
-                          f'{text(f.hex)}, "size": {f.size}, "best": ' + texts[0][2],
-                          texts[0][3] + ', "candidates": [' + texts[0][2]]
-                for before, after in zip(texts, texts[1:]):
-                    pieces.append(before[3] + ", " + after[2])
-                pieces.append(texts[-1][3] + "]}")
-                template = templates[tkey] = (texts, tuple([convert(p) for p in pieces]))
-            parts = template[1]
-            evs = [convert(evidence(x)) if x.evidence else empty for x in c]
-            # the best reading's evidence, then every reading's
-            pieces = [parts[0], evs[0]]
-            for part, ev in zip(parts[1:], evs):
-                pieces.append(part)
-                pieces.append(ev)
-            pieces.append(parts[-1])
-            if met:
-                if recent.get(id(c)) is c:  # the same readings met again: kept as one text
-                    if len(tails) >= _KEEP_FORMATTED:
-                        tails.clear()
-                    tails[key] = (c, nothing.join(pieces))
-                else:  # (PTX: readings whose evidence names the line are met once)
-                    if len(recent) >= _KEEP_FORMATTED:
-                        recent.clear()
-                    recent[id(c)] = c  # holding c keeps its id unique
-            batch.append(row % f.line)
-            batch += pieces
-        row = later
+        batch.append(sep)
+        findings.add(f, batch)
+        sep = b",\n  "
         rows += 1
         if rows >= _BATCH:
-            write(nothing.join(batch))
+            write(b"".join(batch))
             batch.clear()
             rows = 0
-    write(nothing.join(batch))
-    write(convert(("\n]}" if row is not first else "]}") + end))
+    batch.append(b"]" if sep is first else b"\n]")
+    batch.append(tail + end.encode())
+    write(b"".join(batch))
     sys.stdout.flush()
 
 
@@ -523,12 +571,12 @@ def write_json(found: Any, name: str, end: str = "\n") -> None:
 
 class Report:
     """The reports of the inputs of one ``descgen dump``, in order (:meth:`add` each, then
-    :meth:`close`): JSON documents (``json``), several of them as ``{"inputs": [...]}``; or
+    :meth:`close`): JSON documents (``as_json``), several of them as ``{"inputs": [...]}``; or
     text reports, several of them separated by a blank line and followed by the total."""
 
-    def __init__(self, *, json: bool, many: bool, plain_: bool = False,
+    def __init__(self, *, as_json: bool, many: bool, plain_: bool = False,
                  table_only: bool = False, no_color: bool = False) -> None:
-        self.json, self.many = json, many
+        self.json, self.many = as_json, many
         self.options = {"plain_": plain_, "table_only": table_only, "no_color": no_color}
         self.done = 0
         self.total = 0
