@@ -57,3 +57,51 @@ def test_the_check_sees_a_violation(tmp_path: Path) -> None:
                      "import descriptors.readers.sass\n", encoding="utf-8")
     assert _imports(probe, tmp_path) == [(1, "words"), (3, "tools"), (4, "readers")]
 
+
+# ---------------------------------------------------------------- presentation in one layer
+
+ROOT = PACKAGE.parent
+#: Where rich may be imported: the presentation floor, nowhere else (the command line draws
+#: through it too).
+RICH_ALLOWED = PACKAGE / "render"
+SOURCES = sorted([*PACKAGE.rglob("*.py"), *(ROOT / "cli").rglob("*.py")])
+
+
+def _rich_imports(path: Path) -> list[int]:
+    """Lines of ``path`` that import rich (``import rich...``, ``from rich... import``),
+    wherever they are: at the top, inside a function, under ``TYPE_CHECKING``."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            names = [node.module or ""]
+        else:
+            continue
+        if any(n == "rich" or n.startswith("rich.") for n in names):
+            found.append(node.lineno)
+    return found
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_only_the_render_floor_imports_rich(path: Path) -> None:
+    lines = _rich_imports(path)
+    if RICH_ALLOWED in path.parents:
+        return
+    assert not lines, f"{path.relative_to(ROOT)} imports rich (line {lines}): draw through " \
+                      "descriptors.render"
+
+
+def test_render_is_the_floor_that_draws() -> None:
+    """The check is not vacuous: render imports rich, and the check sees an import of rich
+    however it is written."""
+    assert any(_rich_imports(p) for p in RICH_ALLOWED.rglob("*.py"))
+
+
+def test_the_rich_check_sees_every_form(tmp_path: Path) -> None:
+    probe = tmp_path / "probe.py"
+    probe.write_text("import rich\nfrom typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                     "    from rich.console import Console\n"
+                     "def f():\n    import rich.table as t\n    from . import rich\n"
+                     "import richer\n", encoding="utf-8")
+    assert _rich_imports(probe) == [1, 4, 6]
