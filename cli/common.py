@@ -166,9 +166,16 @@ def _emit(descriptor: str, params: dict[str, Any], fmt: OutFormat, name: str | N
 def _show_word(descriptor: str, word: int, kind: str | None, findings: list[Finding],
                plain_: bool, no_color: bool) -> None:
     """``--format text`` of a word command: the decoded word as ``descgen decode`` shows it."""
+    decoded = descriptors.decode(descriptor, word, kind=kind if descriptor == "idesc" else None)
+    _show_decoded(decoded, findings, plain_, no_color)
+
+
+def _show_decoded(decoded: descriptors.Decoded, findings: list[Finding], plain_: bool,
+                  no_color: bool) -> None:
+    """A decoded word and its findings: the rich table and bit diagram, or ``--plain`` text
+    (:mod:`descriptors.render.word`)."""
     from descriptors.render import word as view
 
-    decoded = descriptors.decode(descriptor, word, kind=kind if descriptor == "idesc" else None)
     _show(lambda: view.render(decoded, findings), lambda: view.plain(decoded, findings),
           plain_, no_color)
 

@@ -15,12 +15,12 @@ import typer
 import descriptors
 from descriptors.errors import shorten
 from descriptors.tools.printer import rank_readings, to_json
-from descriptors.rules.validate import Finding, is_valid, validate, validate_pair
+from descriptors.rules.validate import is_valid, validate, validate_pair
 
 from .main import EXIT_INVALID
 from .common import (AllocOpt, ArchOpt, AsOpt, WordArchOpt, word_for_arch, CtaOpt, DecodeFormat, DecodeFormatOpt, Descriptor,
                      KindOpt, MOpt, NOpt, NoColorOpt, PlainOpt, ScaleVecOpt, ShiftOpt, WsOpt,
-                     _context, _show)
+                     _context, _show, _show_decoded)
 
 
 def decode_cmd(
@@ -65,14 +65,6 @@ def decode_cmd(
         typer.echo(json.dumps(to_json(decoded, findings), indent=2))
     else:
         _show_decoded(decoded, findings, plain_, no_color)
-
-
-def _show_decoded(decoded: descriptors.Decoded, findings: list[Finding], plain_: bool,
-                  no_color: bool) -> None:
-    from descriptors.render import word as view
-
-    _show(lambda: view.render(decoded, findings), lambda: view.plain(decoded, findings),
-          plain_, no_color)
 
 
 def check_cmd(

@@ -22,7 +22,7 @@ from descriptors import parse_int
 from descriptors.isa.fragments import explain_instruction
 from descriptors.render import explain as view
 
-from .common import REPORT_FORMATS, NoColorOpt, PlainOpt, format_option
+from .common import REPORT_FORMATS, NoColorOpt, PlainOpt, _show, format_option
 
 
 ExplainFormat, ExplainFormatOpt = format_option("ExplainFormat", REPORT_FORMATS, {
@@ -56,12 +56,10 @@ def explain_cmd(
         view.write_svg(result, svg, p.text, colour=not no_color, relative=relative)
     if fmt is ExplainFormat.json:
         typer.echo(view.to_json(result, p.text))
-    elif plain_:
-        typer.echo("\n".join(view.plain_lines(result, relative=relative)))
     else:
-        from descriptors.render.console import print_rich
-        print_rich(view.picture(result, colour=not no_color, relative=relative), no_color,
-                   piped_width=200)
+        _show(lambda: view.picture(result, colour=not no_color, relative=relative),
+              lambda: "\n".join(view.plain_lines(result, relative=relative)), plain_, no_color,
+              piped_width=200)
 
 
 def _warn_as_lint(instruction: str) -> None:

@@ -21,7 +21,7 @@ from descriptors import ParameterError, parse_int
 from descriptors.layout.cute_layout import CuteDescriptor, cute_layout_descriptor, descriptor_cute_layout
 from descriptors.render import layout as view
 from descriptors.tools.output import NAMED_FORMATS
-from .common import NameOpt, NoColorOpt, PlainOpt, _alias, _name_unused, format_option
+from .common import NameOpt, NoColorOpt, PlainOpt, _alias, _name_unused, _show, format_option
 from descriptors.layout.smem_layout import (DTYPES, DescriptorLayout, KStep, SmemLayout, _tile,
                                      explain_descriptor, layout_descriptor)
 
@@ -155,11 +155,8 @@ def layout_cmd(
         typer.echo(view.to_json(result, steps, cute_text))
     else:
         lines = view.report(result, steps, sparse, compressed, cute_text)
-        if plain_:
-            typer.echo(view.plain_report(lines))
-        else:
-            from descriptors.render.console import print_rich
-            print_rich(view.rich_report(lines), no_color, piped_width=160)
+        _show(lambda: view.rich_report(lines), lambda: view.plain_report(lines), plain_,
+              no_color, piped_width=160)
         if show and not isinstance(result, CuteDescriptor):
             from descriptors.render.console import picture_console
             picture_console(no_color).print(view.picture(result, colour=not no_color))
