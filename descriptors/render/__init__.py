@@ -14,5 +14,6 @@ findings); this floor turns it into output, one module per kind of result:
 
 It is the only part of the package that imports rich, and it imports rich inside the
 functions that draw with it: plain text and JSON never load it (``descgen idesc`` stays
-light).  Nothing here is imported by the package on its own.
+light).  The package loads these modules only when asked (``descriptors.printer`` is
+:mod:`.word`).
 """
