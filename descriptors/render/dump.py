@@ -9,7 +9,9 @@ distinct words and :data:`KEEP_LOCATIONS` places of each.
 
 JSON (:func:`write_json`): ``{"input": ..., "findings": [...]}``, each finding on its own line
 and exactly ``json.dumps(finding.to_dict())`` -- made by msgspec from the document types
-:class:`FindingDoc` and :class:`ReadingDoc`, streamed as the findings arrive.
+:class:`FindingDoc` and :class:`ReadingDoc`, streamed as the findings arrive.  (In a Python
+without msgspec, where :mod:`descriptors.structs` makes the document types dataclasses,
+``json.dumps`` writes the same documents.)
 
 :class:`Report` puts the reports of several inputs one after the other.
 """
@@ -24,8 +26,7 @@ import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-import msgspec
-
+from ..structs import FAST, Struct
 from ..tools.dump import DumpFinding
 from .word import plain, render
 
@@ -336,7 +337,7 @@ def _decode_block(f: DumpFinding, console: Console | None, out: Any) -> None:
 
 # ---------------------------------------------------------------- JSON
 
-class ReadingDoc(msgspec.Struct):
+class ReadingDoc(Struct):
     """One reading of a found word as JSON gives it: the keys, in order, of
     :meth:`descriptors.tools.dump.Candidate.to_dict`."""
 
@@ -353,7 +354,7 @@ class ReadingDoc(msgspec.Struct):
     decoded: Any
 
 
-class FindingDoc(msgspec.Struct):
+class FindingDoc(Struct):
     """A found word as JSON gives it: the keys, in order, of
     :meth:`descriptors.tools.dump.DumpFinding.to_dict`."""
 
@@ -368,15 +369,18 @@ class FindingDoc(msgspec.Struct):
     candidates: list[ReadingDoc]
 
 
-class InputDoc(msgspec.Struct):
+class InputDoc(Struct):
     """The report of one input: its name and its findings."""
 
     input: str
     findings: Any
 
 
-_encode = msgspec.json.Encoder().encode
-_format = msgspec.json.format
+if FAST:
+    import msgspec
+
+    _encode = msgspec.json.Encoder().encode
+    _format = msgspec.json.format
 _NOT_ASCII = re.compile("[^\x00-\x7e]")
 
 
@@ -406,11 +410,23 @@ def json_text(value: Any) -> bytes:
     the document types above, and floats whose ``repr`` has no exponent (a confidence, 0.01 to
     0.99).  A string that is no valid Unicode, which msgspec refuses (a lone surrogate: a file
     name whose bytes are not UTF-8), is escaped by ``json.dumps`` itself."""
+    if not FAST:
+        return json.dumps(_builtins(value)).encode("ascii")
     try:
         text = _encode(value)
     except UnicodeEncodeError:
-        return json.dumps(msgspec.to_builtins(value)).encode("ascii")
+        return json.dumps(_builtins(value)).encode("ascii")
     return _ascii(_format(text, indent=0))
+
+
+def _builtins(value: Any) -> Any:
+    """``value`` with its document types turned into dicts (their keys in order), for
+    ``json.dumps``."""
+    if FAST:
+        return msgspec.to_builtins(value)
+    import dataclasses
+
+    return dataclasses.asdict(value) if dataclasses.is_dataclass(value) else value
 
 
 def _strings(items: tuple[str, ...]) -> bytes:
@@ -427,7 +443,9 @@ def _strings(items: tuple[str, ...]) -> bytes:
 
 def _template(doc: FindingDoc) -> list[bytes] | None:
     """The text of ``doc``, which holds :data:`_HOLE` where values are left open, cut at the
-    holes; None where msgspec cannot encode it (:func:`json_text`)."""
+    holes; None where msgspec cannot encode it (:func:`json_text`), or is not there."""
+    if not FAST:
+        return None
     try:
         text = _encode(doc)
     except UnicodeEncodeError:
@@ -438,7 +456,7 @@ def _template(doc: FindingDoc) -> list[bytes] | None:
 #: Stands for a value left open in a template (:class:`_Findings`): a JSON string no finding
 #: holds -- checked, by counting, each time a template is made.
 _HOLE_TEXT = b'"\\u0000descgen-hole"'
-_HOLE = msgspec.Raw(_HOLE_TEXT)
+_HOLE = msgspec.Raw(_HOLE_TEXT) if FAST else None
 
 
 class _Findings:
