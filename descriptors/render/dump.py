@@ -453,8 +453,8 @@ def _template(doc: FindingDoc) -> list[bytes] | None:
     return _ascii(_format(text, indent=0)).split(_HOLE_TEXT)
 
 
-#: Stands for a value left open in a template (:class:`_Findings`): a JSON string no finding
-#: holds -- checked, by counting, each time a template is made.
+#: Stands for a value left open in a template (:class:`_Findings`): a JSON string findings do
+#: not hold; one that does (its text counted each time a template is made) is written without.
 _HOLE_TEXT = b'"\\u0000descgen-hole"'
 _HOLE = msgspec.Raw(_HOLE_TEXT) if FAST else None
 
