@@ -35,6 +35,7 @@ from collections.abc import Iterable, Iterator
 from itertools import chain
 
 from ..structs import Struct
+from ..isa.sites import MmaSite
 from ..words.layouts import SMEM
 from .knownbits import KnownBits
 from .values import Alternative
@@ -103,6 +104,10 @@ class Instruction(Struct, frozen=True):
     registers: tuple[tuple[str, str], ...] = ()  # declared types of the registers it names
     #: why ``arch`` was taken (the header line that names it), ``None`` when nothing names it
     arch_reason: str | None = None
+    #: what the instruction means (:class:`~descriptors.isa.sites.MmaSite`: which operand is
+    #: which word, the kinds, cta_group, .ws ...), ``None`` for one that is no tensor-core MMA
+    #: or Tensor Memory instruction (stmatrix, wmma.load)
+    site: MmaSite | None = None
 
 
 class Fact(Struct, frozen=True):

@@ -123,6 +123,7 @@ from ..errors import ParameterError, shorten
 from ..words.layouts import IDESC, LAYOUTS, SMEM, TMEM, WGMMA, ZCM
 from .printer import to_json
 from ..readers import SASS_FUNCTION, SASS_INSTRUCTION, TextLines, gdb, printf
+from ..isa.sites import IdescContext
 from ..rules.validate import TMEM_COLUMNS as _TMEM_COLUMNS
 from ..rules.validate import TMEM_LANES as _TMEM_LANES
 from ..rules.validate import ARCHES, SHAPES, WORD_ARCHES, Finding, is_valid, validate
@@ -497,34 +498,10 @@ _IDESC_GROUPS = tuple(
     for lay in dict.fromkeys(KINDS[k].layout for k in KINDS))
 
 
-class _MmaContext(tuple):
-    """The kinds an MMA instruction serves (a tuple, as ``kind`` is elsewhere) with the
-    context its instruction descriptor is judged under: ``cta_group`` (PTX ``.cta_group::N``,
-    SASS ``.2CTA``) and ``ws`` (``.ws`` / ``.WS``), as ``descgen lint`` judges it -- M=256 under
-    cta_group::1 is no valid reading (Table 39)."""
-
-    cta_group: int
-    ws: bool
-
-    def __new__(cls, kinds: tuple[str, ...], cta_group: int, ws: bool) -> "_MmaContext":
-        obj = super().__new__(cls, kinds)
-        obj.cta_group, obj.ws = cta_group, ws
-        return obj
-
-    def __eq__(self, other: object) -> bool:
-        return (tuple.__eq__(self, other) is True and other.__class__ is _MmaContext
-                and (self.cta_group, self.ws) == (other.cta_group, other.ws))  # type: ignore
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    def __hash__(self) -> int:
-        return hash((tuple(self), self.cta_group, self.ws))
-
-
 def _context(kind: Any) -> dict[str, Any]:
-    """validate()'s context parameters from an :class:`_MmaContext` (none otherwise)."""
-    if kind.__class__ is _MmaContext:
+    """validate()'s context parameters from an :class:`~descriptors.isa.sites.IdescContext`
+    (none for a kind given by name)."""
+    if kind.__class__ is IdescContext:
         return {"cta_group": kind.cta_group, "ws": kind.ws}
     return {}
 
@@ -538,8 +515,8 @@ def _idesc_kinds(word: int, kind: str | None) -> list[str]:
         if word & mask != value:
             continue
         for k, codes in kinds:
-            if kind is not None and (k != kind if kind.__class__ is str else k not in kind):
-                continue  # (a tuple: the kinds a SASS opcode serves)
+            if kind is not None and (k != kind if kind.__class__ is str else k not in kind.kinds):
+                continue  # (an IdescContext: the kinds an MMA serves)
             for lsb, top, ok in codes:
                 if (word >> lsb) & top not in ok:
                     break
@@ -707,7 +684,7 @@ def _broken(family: str, form: str, word: int, kind: str | None,
     if family == "idesc":
         hi = word >> _IDESC_WORD_BITS if form == "idescE" else word
         options = []
-        for k in ([kind] if kind.__class__ is str else kind if kind else KINDS):
+        for k in ([kind] if kind.__class__ is str else kind.kinds if kind else KINDS):
             findings = validate("idesc", hi, kind=k, arch=arch, **_context(kind))
             d = decode("idesc", hi, kind=k)
             errors = sum(f.severity == "error" for f in findings)
@@ -1394,8 +1371,6 @@ def scan_lines(lines: Iterable[str | bytes], *, as_: str | None = None, kind: st
                  lines.__class__ is TextLines)
 
 
-#: Family a PTX tcgen05.mma operand tells (descriptors.readers.ptx.mma_operands roles).
-_PTX_ROLE_FAMILY = {"idesc": "idesc", "a_desc": "smem", "b_desc": "smem", "zcm": "zcm"}
 
 
 def _decoded_lines(lines: Iterable[str | bytes]) -> Iterator[str]:
@@ -1425,9 +1400,6 @@ def _scan(lines: Iterable[str | bytes], as_: str | None, kind: str | None, arch:
     return _scan_text(chain(head, it), as_, kind, arch, min_confidence, window)
 
 
-#: The kind an MMA's opcode names (``tcgen05.mma.cta_group::1.kind::f16``).
-_PTX_MMA_KIND = re.compile(r"\.kind::(\w+)")
-_PTX_MMA_CTA = re.compile(r"\.cta_group::([12])")
 #: Readings of words no text names kept by one PTX scan (they depend on the word only).
 _PTX_PLAIN_MEMO = 1 << 14
 
@@ -1452,9 +1424,7 @@ def _scan_code(lines: Iterable[str], dialect: str, as_: str | None, kind: str | 
     from itertools import chain
 
     from ..readers import Fact
-    from ..readers.ptx import mma_operands, read_ptx, wgmma_operands
-    from ..readers.sass import SASS_WGMMA
-    from ..readers.sass import mma_kinds as sass_kinds
+    from ..readers.ptx import read_ptx
     from ..readers.sass import read_sass
 
     items = read_ptx(lines) if dialect == "ptx" else read_sass(lines, first_line)
@@ -1465,7 +1435,6 @@ def _scan_code(lines: Iterable[str], dialect: str, as_: str | None, kind: str | 
     by_line: dict[int, list[list[Any]]] = {}
     plain: dict[tuple[Any, ...], tuple[Candidate, ...] | None] = {}
     named: dict[tuple[Any, ...], tuple[Any, ...]] = {}
-    mma_kinds: dict[str, Any] = {}  # the kinds and context an MMA's opcode names
 
     def target(named_arch: str | None) -> str | None:
         """The target a word of code for ``named_arch`` (the reader's) is read for."""
@@ -1540,14 +1509,13 @@ def _scan_code(lines: Iterable[str], dialect: str, as_: str | None, kind: str | 
             if found is not None:
                 yield found
 
-    def ptx_operands(item: Any, operands: dict[str, Any], family_of: dict[str, str],
-                     mma_kind: Any) -> None:
-        """The evidence a PTX MMA gives the words that reach its descriptor operands
-        (``operands``: role -> operand; ``family_of``: role -> family)."""
+    def ptx_operands(item: Any, mma_kind: Any) -> None:
+        """The evidence a PTX MMA gives the words that reach the operands its site judges
+        (:attr:`~descriptors.readers.Instruction.site`: each with its role and family)."""
         line, here = item.line, target(item.arch)
         at = f" of {item.opcode} at line {line}"
-        for role, op in operands.items():
-            family = family_of[role]
+        for so in item.site.judged:
+            role, family, op = so.role, so.family, item.operands[so.index]
             hint: Hint = (family, _MMA_OPERAND, True, "it feeds " + role + at)
             k = mma_kind if family == "idesc" else None
             targets = by_line.get(op.origin[0], []) if op.origin else []
@@ -1581,34 +1549,22 @@ def _scan_code(lines: Iterable[str], dialect: str, as_: str | None, kind: str | 
                     v = item.value  # type: ignore[union-attr]
                     add(line, item.text, v.one, 64 if v.width == 64 else 32, [], None, None,
                         item.register, target(item.arch))  # type: ignore[union-attr]
+            elif item.site is None or not item.site.mma:  # type: ignore[union-attr]
+                continue
             elif dialect == "sass":
-                opcode = item.opcode  # type: ignore[union-attr]
-                if opcode.startswith("UTC") and "MMA" in opcode:
-                    _sass_mma(item, sass_kinds, by_line, add, target(item.arch))
-                elif opcode.split(".", 1)[0] in SASS_WGMMA:
-                    _sass_wgmma(item, by_line, add, target(item.arch))
-            elif item.opcode.startswith("tcgen05.mma"):
-                opcode = item.opcode
-                mma_kind = mma_kinds.get(opcode, False)
-                if mma_kind is False:
-                    if len(mma_kinds) >= _PTX_PLAIN_MEMO:
-                        mma_kinds.clear()
-                    m = _PTX_MMA_KIND.search(opcode)
-                    cta = _PTX_MMA_CTA.search(opcode)
-                    mma_kind = mma_kinds[opcode] = _MmaContext(
-                        (m.group(1),), int(cta.group(1)) if cta else 1, ".ws" in opcode) \
-                        if m and m.group(1) in KINDS else None
-                ptx_operands(item, mma_operands(item), _PTX_ROLE_FAMILY,  # type: ignore[arg-type]
-                             mma_kind)
-            elif item.opcode.startswith("wgmma.mma_async"):
-                ptx_operands(item, wgmma_operands(item),  # type: ignore[arg-type]
-                             _PTX_WGMMA_FAMILY, None)
+                if item.site.family == "wgmma":  # type: ignore[union-attr]
+                    _sass_wgmma(item, by_line, add, target(item.arch))  # type: ignore[union-attr]
+                else:
+                    _sass_mma(item, by_line, add, target(item.arch))  # type: ignore[union-attr]
+            else:
+                site = item.site  # type: ignore[union-attr]
+                # (a PTX tcgen05.mma names its .cta_group: read as cta_group::1 where not)
+                ptx_operands(item, IdescContext(site.kinds, site.cta_group or 1, site.ws)
+                             if site.kinds else None)
 
 
 #: The targets a word can be read for (:data:`~descriptors.rules.validate.ARCHES`).
 _KNOWN_ARCHES = frozenset(ARCHES)
-#: Family a PTX wgmma.mma_async operand tells (descriptors.readers.ptx.wgmma_operands roles).
-_PTX_WGMMA_FAMILY = {"a_desc": "wgmma", "b_desc": "wgmma"}
 
 
 def _operand_lines(op: Any) -> list[int]:
@@ -1636,36 +1592,26 @@ def _pair_operand(op: Any, text: str, pair: str, family: str, at: str, line: int
             e[4].append(hint)
 
 
-def _sass_mma(item: Any, sass_kinds: Any, by_line: dict[int, list[list[Any]]], add: Any,
+def _sass_mma(item: Any, by_line: dict[int, list[list[Any]]], add: Any,
               here: str | None = None) -> None:
-    """The evidence a SASS tcgen05 MMA gives the words that reach its operands (see
-    :func:`_scan_code`)."""
+    """The evidence a SASS tcgen05 MMA gives the words that reach the operands its site
+    judges (see :func:`_scan_code`): the descriptors and zero-column mask (register pairs),
+    the instruction descriptor, the Tensor Memory addresses it reads."""
+    site = item.site
     opcode, line = item.opcode, item.line
-    kinds, _block_scaled = sass_kinds(opcode, [o.text for o in item.operands])
     at = f" of {opcode} at line {line}"
-    seen_idesc = False
-    for op in item.operands:
-        text = op.text
-        if op.value is None:
+    context = IdescContext(site.kinds, site.cta_group, site.ws) if site.kinds else None
+    for so in site.judged:
+        op = item.operands[so.index]
+        family, text = so.family, op.text
+        if op.value is None or family is None or family == "zcm" and op.value.width != 64:
             continue
-        if text.startswith("gdesc["):
-            family, size = "smem", 64
-        elif text.startswith("idesc["):
-            family, size, seen_idesc = "idesc", 32, True
-        elif text.startswith("tmem["):
-            family, size = "tmem", 32
-        elif seen_idesc and ".WS" in opcode and op.value.width == 64:
-            family, size = "zcm", 64  # the zero-column mask of .ws, a register pair
-        else:
-            continue
-        if size == 64:
-            reg = text[text.index("[") + 1:text.index("]")] if "[" in text else text
-            _pair_operand(op, text, f"{reg}:{_next_register(reg)}", family, at, line, by_line,
-                          add, here)
+        if family in ("smem", "zcm"):
+            _pair_operand(op, text, ":".join(so.registers), family, at, line, by_line, add,
+                          here)
             continue
         hint: Hint = (family, _MMA_OPERAND, True, f"it feeds {text}{at}")
-        k = _MmaContext(kinds, 2 if ".2CTA" in opcode else 1, ".WS" in opcode) \
-            if family == "idesc" and kinds else None
+        k = context if family == "idesc" else None
         targets = [e for ln in _operand_lines(op) for e in by_line.get(ln, ())
                    if e[2] is not None]
         for e in targets:
@@ -1679,23 +1625,15 @@ def _sass_mma(item: Any, sass_kinds: Any, by_line: dict[int, list[list[Any]]], a
 def _sass_wgmma(item: Any, by_line: dict[int, list[list[Any]]], add: Any,
                 here: str | None) -> None:
     """The evidence a SASS ``HGMMA``/``IGMMA``/``QGMMA``/``BGMMA`` gives the words that reach
-    its descriptors (:func:`descriptors.readers.sass.wgmma_operands`: ``gdesc[URn]`` is A in
-    URn:URn+1 unless A comes from registers, and B in URn+2:URn+3), as wgmma words: named
-    ``gdesc[URn] (A)`` and ``gdesc[URn] (B)``."""
-    from ..readers.sass import wgmma_operands
-
+    its descriptors (its site: ``gdesc[URn]`` is A in URn:URn+1 unless A comes from
+    registers, and B in URn+2:URn+3), as wgmma words: named ``gdesc[URn] (A)`` and
+    ``gdesc[URn] (B)``."""
     at = f" of {item.opcode} at line {item.line}"
-    for d, op in wgmma_operands(item):
-        text = f"{op.text.split(']', 1)[0]}] ({'A' if d.name == 'a_desc' else 'B'})"
-        _pair_operand(op, text, ":".join(d.registers), "wgmma", at, item.line, by_line, add,
+    for so in item.site.judged:
+        op = item.operands[so.index]
+        text = f"{op.text.split(']', 1)[0]}] ({'A' if so.role == 'a_desc' else 'B'})"
+        _pair_operand(op, text, ":".join(so.registers), "wgmma", at, item.line, by_line, add,
                       here)
-
-
-def _next_register(reg: str) -> str:
-    """The partner of an even register (``UR4`` -> ``UR5``)."""
-    prefix = reg.rstrip("0123456789")
-    digits = reg[len(prefix):]
-    return f"{prefix}{int(digits) + 1}" if digits else reg
 
 
 def _scan_text(lines: Iterable[str | bytes], as_: str | None, kind: str | None,
