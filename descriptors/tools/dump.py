@@ -1509,34 +1509,6 @@ def _scan_code(lines: Iterable[str], dialect: str, as_: str | None, kind: str | 
             if found is not None:
                 yield found
 
-    def ptx_operands(item: Any, mma_kind: Any) -> None:
-        """The evidence a PTX MMA gives the words that reach the operands its site judges
-        (:attr:`~descriptors.readers.Instruction.site`: each with its role and family)."""
-        line, here = item.line, target(item.arch)
-        at = f" of {item.opcode} at line {line}"
-        for so in item.site.judged:
-            role, family, op = so.role, so.family, item.operands[so.index]
-            hint: Hint = (family, _MMA_OPERAND, True, "it feeds " + role + at)
-            k = mma_kind if family == "idesc" else None
-            targets = by_line.get(op.origin[0], []) if op.origin else []
-            alternatives = op.judged
-            if alternatives:  # several values: the lines that made each too
-                targets = list(chain(targets, *[
-                    by_line.get(w[0], ()) for w in dict.fromkeys(
-                        [a.origin for a in alternatives])
-                    if w is not None and w != op.origin]))
-            for e in targets:
-                if hint not in e[4]:
-                    e[4].append(hint)
-                    e[5] = k or e[5]
-            if targets:
-                continue
-            # no immediate made it: the operand's word(s), when wholly known
-            for kb in [a.bits for a in alternatives] if alternatives else [op.value]:
-                if kb is not None and kb.is_const:
-                    add(line, op.text, kb.value, 64 if kb.width == 64 else 32, [hint],
-                        k, kb, None, here)
-
     for item in chain(items, (None,)):
         if item is None:  # the end: every word is due
             yield from due(1 << 62)
@@ -1557,10 +1529,7 @@ def _scan_code(lines: Iterable[str], dialect: str, as_: str | None, kind: str | 
                 else:
                     _sass_mma(item, by_line, add, target(item.arch))  # type: ignore[union-attr]
             else:
-                site = item.site  # type: ignore[union-attr]
-                # (a PTX tcgen05.mma names its .cta_group: read as cta_group::1 where not)
-                ptx_operands(item, IdescContext(site.kinds, site.cta_group or 1, site.ws)
-                             if site.kinds else None)
+                _ptx_mma(item, by_line, add, target(item.arch))  # type: ignore[union-attr]
 
 
 #: The targets a word can be read for (:data:`~descriptors.rules.validate.ARCHES`).
@@ -1590,6 +1559,42 @@ def _pair_operand(op: Any, text: str, pair: str, family: str, at: str, line: int
     for e in targets:
         if e[3] == 32 and hint not in e[4]:
             e[4].append(hint)
+
+
+def _ptx_mma(item: Any, by_line: dict[int, list[list[Any]]], add: Any,
+             here: str | None) -> None:
+    """The evidence a PTX MMA (``tcgen05.mma``, ``wgmma.mma_async``) gives the words that reach
+    the operands its site judges (see :func:`_scan_code`): every line that made a value of
+    the operand is named by it; an operand no immediate made is reported when its word, or
+    each of its alternatives, is wholly known."""
+    from itertools import chain
+
+    site = item.site
+    line = item.line
+    at = f" of {item.opcode} at line {line}"
+    # (a PTX tcgen05.mma names its .cta_group: read as cta_group::1 where not)
+    context = IdescContext(site.kinds, site.cta_group or 1, site.ws) if site.kinds else None
+    for so in site.judged:
+        role, family, op = so.role, so.family, item.operands[so.index]
+        hint: Hint = (family, _MMA_OPERAND, True, "it feeds " + role + at)
+        k = context if family == "idesc" else None
+        targets = by_line.get(op.origin[0], []) if op.origin else []
+        alternatives = op.judged
+        if alternatives:  # several values: the lines that made each too
+            targets = list(chain(targets, *[
+                by_line.get(w[0], ()) for w in dict.fromkeys([a.origin for a in alternatives])
+                if w is not None and w != op.origin]))
+        for e in targets:
+            if hint not in e[4]:
+                e[4].append(hint)
+                e[5] = k or e[5]
+        if targets:
+            continue
+        # no immediate made it: the operand's word(s), when wholly known
+        for kb in [a.bits for a in alternatives] if alternatives else [op.value]:
+            if kb is not None and kb.is_const:
+                add(line, op.text, kb.value, 64 if kb.width == 64 else 32, [hint], k, kb,
+                    None, here)
 
 
 def _sass_mma(item: Any, by_line: dict[int, list[list[Any]]], add: Any,
