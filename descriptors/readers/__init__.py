@@ -36,8 +36,8 @@ from itertools import chain
 
 from ..structs import Struct
 from ..isa.sites import MmaSite
-from ..words.layouts import SMEM
 from .knownbits import KnownBits
+from .ksteps import K_STEP_ASSUMPTION, K_STEP_BITS, K_STEP_MAX
 from .values import Alternative
 
 __all__ = ["KnownBits", "Alternative", "Operand", "Instruction", "Fact", "MAX_LINE", "MAX_FUNCTION", "sniff",
@@ -48,17 +48,6 @@ __all__ = ["KnownBits", "Alternative", "Operand", "Instruction", "Fact", "MAX_LI
 MAX_LINE = 4096
 #: Instructions of one function analysed together (memory bound).
 MAX_FUNCTION = 50_000
-
-#: Bits a K step may change in a shared memory descriptor: the start address and the unused
-#: bits above it, up to the leading byte offset (Table 40, from descriptors.words.layouts).  A K step
-#: adds (bytes >> 4) to the start address and must not carry out of it (9.7.16.4.1; spec
-#: notes), so the fields above keep their bits.
-K_STEP_BITS = SMEM.by_name["leading_byte_offset"].lsb
-#: A K step is smaller than the start address field's range.
-K_STEP_MAX = SMEM.by_name["start_address"].max + 1
-K_STEP_ASSUMPTION = (f"assuming K-step adds do not carry out of the "
-                     f"{SMEM.by_name['start_address'].width}-bit start address (Table 40)")
-
 
 class Operand(Struct, frozen=True):
     """One operand of an instruction as written (``text``, 1-based ``col``), its known bits

@@ -46,9 +46,9 @@ from itertools import chain, repeat
 from typing import Any
 
 from ..isa.instructions import MODELS, RegisterDecls
-from . import (K_STEP_ASSUMPTION, K_STEP_BITS, K_STEP_MAX, MAX_FUNCTION, Fact, Instruction,
-               Operand)
+from . import MAX_FUNCTION, Fact, Instruction, Operand
 from ..isa.sites import ptx_site
+from .ksteps import K_STEP_ASSUMPTION, is_k_step, k_stepped
 from .knownbits import KnownBits
 from ..words.literals import parse_immediate, split_operands
 from .values import Alternative, ValueSet, combine, join, meet
@@ -357,7 +357,7 @@ def _k_step(st: _Stmt) -> tuple[str, str] | None:
         return None
     imm = parse_immediate(st.ops[2][0])
     d, src = st.ops[0][0].strip(), st.ops[1][0].strip()
-    if imm is None or not 0 < abs(imm) < K_STEP_MAX or not _REG.match(d) or not _REG.match(src):
+    if not is_k_step(imm) or not _REG.match(d) or not _REG.match(src):
         return None
     return d, src
 
@@ -418,10 +418,6 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:  
                 declared.clear()
             got = declared[name] = decls.get(name)
         return got  # type: ignore[return-value]
-
-    def k_stepped(kb: KnownBits) -> KnownBits:
-        low = (1 << K_STEP_BITS) - 1
-        return KnownBits(kb.width, kb.zero & ~low, kb.one & ~low)
 
     def val(text: str, width: int) -> KnownBits:
         text = text.strip()

@@ -71,13 +71,13 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import lru_cache
 
-from . import (K_STEP_ASSUMPTION, K_STEP_BITS, K_STEP_MAX, MAX_FUNCTION, SASS_FUNCTION, Fact,
-               Instruction, Operand)
+from . import MAX_FUNCTION, SASS_FUNCTION, Fact, Instruction, Operand
 from ..errors import DescgenError
 from .dataflow import EVERY, Code, Step, solve
 from .knownbits import KnownBits
 from .values import Alternative, ValueSet, join, meet, single
 from ..isa.sites import MmaSite, sass_site
+from .ksteps import K_STEP_ASSUMPTION, is_k_step, k_stepped
 from ..isa.sass import (MEMORY_OPERAND as _MEM, SASS_4X, SASS_4X_SUFFIXES,
                         SASS_CTA_GROUP, SASS_MMA, SASS_SCALE_VEC, SASS_TMEM_REDUCTIONS,
                         SASS_TMEM_SHAPES, SASS_WGMMA, TmemAccess, WgmmaDescriptor, cta_group,
@@ -481,12 +481,12 @@ def _step(ins: _Ins, reg: str, gdesc: set[str]) -> Step | None:  # noqa: C901 - 
         if ks is not None:
             form, dest, src = ks
             if form == "lo":
-                return Step((dest,), lambda a: (_low_stepped(a),), "eval", K_STEP_ASSUMPTION)
+                return Step((dest,), lambda a: (k_stepped(a),), "eval", K_STEP_ASSUMPTION)
             if form == "hi":
                 return Step((dest,), lambda a: (a,), "copy", K_STEP_ASSUMPTION)
             hi = _pair(src) or src
             gdesc.update((src, hi))
-            return Step((src, hi), lambda a, b: (_low_stepped(a), b), "eval", K_STEP_ASSUMPTION)
+            return Step((src, hi), lambda a, b: (k_stepped(a), b), "eval", K_STEP_ASSUMPTION)
     if base in ("MOV", "UMOV", "MOV32I", "R2UR"):
         if len(ds) == 1 and len(srcs) == 1:
             s = _src(srcs[0])
@@ -603,14 +603,6 @@ def _step_kept(fn: _Function, i: int, reg: str, gdesc: set[str]) -> Step | None:
     return got[0]
 
 
-def _low_stepped(kb: KnownBits) -> KnownBits:
-    return KnownBits(kb.width, kb.zero & ~_K_STEP_LOW, kb.one & ~_K_STEP_LOW)
-
-
-#: The bits a K step may change: the start address and the unused bits above it, as in PTX.
-_K_STEP_LOW = (1 << K_STEP_BITS) - 1
-
-
 def _k_step(ins: _Ins, regs: list[str] | None = None) -> tuple[str, str, str] | None:
     """How a K loop steps a shared memory descriptor in SASS, as ``(form, dest, source)``:
     ``lo`` -- ``UIADD3 d, UPn, UPT, d, IMM, URZ`` (the low word plus a step); ``hi`` --
@@ -630,7 +622,8 @@ def _k_step(ins: _Ins, regs: list[str] | None = None) -> tuple[str, str, str] | 
             return "hi", d, d
         return None
     imm = _immediate(b)
-    if imm is None or not 0 < imm < K_STEP_MAX or c not in ("URZ", "RZ") or _reg_name(a) is None:
+    if imm is None or imm < 0 or not is_k_step(imm) or c not in ("URZ", "RZ") \
+            or _reg_name(a) is None:
         return None
     if ins.op.endswith(".64"):
         return "pair", d, _reg_name(a) or ""
