@@ -187,8 +187,8 @@ def test_lint_dump_and_live_read_one_site(path, monkeypatch):
         monkeypatch.setattr(name[0], name[1], wrapped)
     spy((lint, "_check_mma"), lint._check_mma, "lint")
     spy((lint, "_check_wgmma"), lint._check_wgmma, "lint")
-    for fn in ("_sass_mma", "_sass_wgmma", "_ptx_mma"):
-        spy((dump, fn), getattr(dump, fn), "dump")
+    for fn in ("sass_mma", "sass_wgmma", "ptx_mma"):
+        spy((dump._CodeWords, fn), getattr(dump._CodeWords, fn), "dump")
     list(lint.lint_lines(lines, file=path.name))
     dump.scan("\n".join(lines))
     expected = {i.line: i.site for i in instructions}
