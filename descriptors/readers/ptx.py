@@ -597,29 +597,21 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:  
         results = st.fixed
         if results is False:
             results = _eval(st, val) if st.evaluates and not st.pred else None
-        if not stepped and len(defs) == 1:
-            # the common case, the loop below for one register written out: the loop costs
-            # 3-8% of read_ptx on a 10 MB module
-            d = defs[0]
-            kb = results[0] if results else None
+        # (one register written, the common case: no zip, chain and repeat to make, which
+        # cost 3-8% of read_ptx on a 10 MB module)
+        pairs = ((defs[0], results[0] if results else None),) if len(defs) == 1 else \
+            zip(defs, chain(results or (), repeat(None)))
+        for d, kb in pairs:
+            if stepped and d in stepped and kb is not None and kb.width == 64 and len(defs) == 1:
+                env[d] = (k_stepped(kb), (line, st.text))
+                assumed.add(d)
+                continue
             if kb is None or count[d] != 1:
                 env.pop(d, None)
             else:
                 env[d] = (kb, (line, st.text))
             if assumed:
                 assumed.discard(d)
-        else:
-            for d, kb in zip(defs, chain(results or (), repeat(None))):
-                if d in stepped and kb is not None and kb.width == 64 and len(defs) == 1:
-                    env[d] = (k_stepped(kb), (line, st.text))
-                    assumed.add(d)
-                    continue
-                if kb is None or count[d] != 1:
-                    env.pop(d, None)
-                else:
-                    env[d] = (kb, (line, st.text))
-                if assumed:
-                    assumed.discard(d)
         # constants the code materialises (for dump)
         for col, kb in st.facts:
             yield Fact(line, col, kb, "immediate", st.text, "ptx", arch=arch)
