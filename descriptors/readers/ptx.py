@@ -175,7 +175,10 @@ def _statements(lines: Iterable[str]) -> Iterator[tuple[str, int, object]]:
     """("target", line, arch) / ("function", line, name) / ("reg", line, text) /
     ("stmt", line, _Stmt) items.  A line read from a clean state (not inside a comment or a
     statement) that ends in one is remembered with its items, so that a recurring line is
-    parsed once."""
+    parsed once.
+
+    (Long: one loop over the lines with the comment and statement state in locals; every line
+    of a module passes through it.)"""
     in_comment = False
     pending = ""
     pending_line = pending_col = 0
@@ -399,6 +402,12 @@ def _immediate(text: str, width: int) -> KnownBits:
 
 
 def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:  # noqa: C901
+    """The instructions and facts of one function: a register defined once holds what its
+    definition computes, a K-stepped one its other definition's bits above the start address
+    (:mod:`descriptors.readers.ksteps`), any other is unknown.
+
+    (Long: the statement loop is read_ptx's hot path; the environment and what reads it are
+    locals of one function, a call per statement less.)"""
     stmts = fn.stmts
     count: dict[str, int] = Counter(chain.from_iterable([st.defs for _, st in stmts]))
     selfsteps = [st.selfstep for _, st in stmts if st.selfstep is not None]

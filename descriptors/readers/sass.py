@@ -468,7 +468,9 @@ def _shf(op: str, lo: KnownBits, n: int, hi: KnownBits) -> KnownBits:
 
 def _step(ins: _Ins, reg: str, gdesc: set[str]) -> Step | None:  # noqa: C901 - one case per opcode
     """The :class:`~descriptors.readers.dataflow.Step` of one instruction (what it computes),
-    or ``None`` when the reader does not follow it (its result is unknown)."""
+    or ``None`` when the reader does not follow it (its result is unknown).
+
+    (Long: one case per opcode family the data flow follows, each a few lines.)"""
     op = ins.op
     base = op.split(".", 1)[0]
     regs = [t for t, _ in ins.ops if not _is_predicate(t)]
@@ -1081,7 +1083,10 @@ def read_sass(lines: Iterable[str], first_line: int = 1, *,
 
     Every line is matched once; what an instruction writes is worked out once per spelling of
     its opcode and first operand (:func:`_dests`); the rest of a line is read only when the
-    data flow or a check needs it."""
+    data flow or a check needs it.
+
+    (Long: every line of a listing passes through this loop, with the function's lists bound
+    in locals; a helper per line would cost a call per line.)"""
     state: dict[str, object] = {}
     arch = reason = None
     fn = _Function()

@@ -575,7 +575,10 @@ def _wgmma_plausibility(d: Decoded) -> tuple[float, list[str]]:
 def _structural(word: int, size: int, as_: str | None, kind: str | None, arch: str | None,
                 narrow: bool) -> list[_Base]:
     """Readings whose layout structure holds, with their base confidence: of the families of
-    the target (:func:`_families`), or of ``as_`` alone."""
+    the target (:func:`_families`), or of ``as_`` alone.
+
+    (Long: one case per family and form, each a few lines of the same shape -- the fixed bits,
+    the decode, the base confidence and its reason -- read best side by side.)"""
     out: list[_Base] = []
     wanted = (as_,) if as_ is not None else _families(arch)
     for family, form in _forms(size, word, narrow):
