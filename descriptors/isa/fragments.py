@@ -234,7 +234,7 @@ def tcgen05_footprint(text: str | ParsedInstruction, taddr: int | str = 0,
                       imm_half_splitoff: int | None = None):
     """:func:`descriptors.tmem.footprint` of a tcgen05.ld/st line at ``taddr`` (default lane 0,
     column 0; the line's ``taddr`` is a register).  ``immHalfSplitoff`` comes from the line."""
-    from .. import tmem
+    from . import tmem
     p = text if isinstance(text, ParsedInstruction) else parse_instruction(text)
     if p.mnemonic not in ("tcgen05.ld", "tcgen05.st"):
         raise ParameterError(f"{p.mnemonic} is not tcgen05.ld/st")

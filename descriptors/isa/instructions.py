@@ -515,7 +515,7 @@ WMMA_LOAD = InstructionModel(
 def _tcgen05_model(op: str) -> InstructionModel:
     """tcgen05.ld (9.7.16.8.3) or tcgen05.st (9.7.16.8.4); shapes, nums, register counts, the
     .red shapes/ops/types and arches come from :mod:`descriptors.isa.tmem`."""
-    from .. import tmem
+    from . import tmem
 
     section = tmem.TABLES[op][2]
     src = f"PTX {section}"
@@ -1319,7 +1319,7 @@ def _taddr_findings(model: InstructionModel, q: Mapping[str, str | None],
                     specs: list[OperandSpec], ops: list[tuple[str, int]],
                     constants: Mapping[str, int]) -> list[Finding]:
     """A constant ``taddr``: :func:`descriptors.tmem.footprint`'s errors and warnings."""
-    from .. import tmem
+    from . import tmem
     values: dict[str, str] = {spec.name: text for spec, (text, _) in zip(specs, ops)}
     m = _ADDR.match(values.get("taddr", ""))
     if m is None or m.group("base") not in constants:
