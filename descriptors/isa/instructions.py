@@ -100,7 +100,7 @@ from typing import Any
 
 from ..structs import Struct, field
 from ..errors import ParameterError, shorten, shorten_text
-from ..words.literals import parse_immediate, split_operands
+from ..words.literals import MAX_LINE, parse_immediate, split_operands
 from ..rules.targets import ArchRequirement, Target, parse_target
 from ..rules.validate import SEVERITIES, Finding
 
@@ -113,8 +113,6 @@ __all__ = [
     "vector_size", "vector_sizes", "VALUE_RULES", "Target", "parse_target",
 ]
 
-#: Longest instruction text read (a longer one is refused, not scanned).
-MAX_LINE = 4096
 #: Longest register vector read; PTX's longest is 128 (tcgen05 .x128).
 MAX_VECTOR = 256
 

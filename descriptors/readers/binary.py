@@ -49,7 +49,8 @@ from typing import IO
 
 from ..structs import Struct
 from ..errors import InputError, ToolNotFoundError, shorten_text
-from . import MAX_LINE, TextLines
+from ..words.literals import MAX_LINE
+from . import TextLines
 
 __all__ = ["ELF_MAGIC", "FATBIN_MAGIC", "GZIP_MAGIC", "CUOBJDUMP_ENV", "INSTALL_HINT", "Input",
            "detect", "find_cuobjdump", "open_input", "sass_lines"]

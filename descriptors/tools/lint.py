@@ -90,10 +90,9 @@ from ..readers.values import MAX_ALTERNATIVES, Alternative
 from ..isa.tmem import ALLOC_MIN, check_alloc
 from ..rules.validate import PAIR_UNREAD, SEVERITIES, Finding, pair_rules, validate
 from ..rules.validate import ARCHES, TCGEN05_ARCHES
+from ..rules.targets import DEFAULT_ARCH
 
 __all__ = ["LintFinding", "lint_lines", "check_instruction", "order", "SASS_MMA", "DEFAULT_ARCH"]
-
-DEFAULT_ARCH = "sm_100a"
 
 class LintFinding(Struct, frozen=True):
     """One diagnostic: ``file``, ``line`` and ``col`` (1-based; ``col`` of the operand, 0 for a

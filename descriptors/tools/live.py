@@ -28,7 +28,8 @@ from ..readers import Instruction
 from ..readers.sass import SASS_WGMMA, instruction, read_sass, wgmma_descriptors
 from ..rules.validate import TCGEN05_ARCHES, validate
 from ..words.codec import decode
-from .lint import DEFAULT_ARCH, LintFinding, check_instruction, order
+from ..rules.targets import DEFAULT_ARCH
+from .lint import LintFinding, check_instruction, order
 
 __all__ = ["LiveOperand", "LiveMMA", "judge", "target", "registers_named", "LIVE_FILE",
            "G_COMMIT_GROUP"]
