@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..structs import Struct, asdict
-from ..words.codec import DESCRIPTOR_ALIASES, Decoded, _parse_bool, decode, encode, parse_int
+from ..words.codec import DESCRIPTOR_ALIASES, Decoded, decode, encode, parse_bool, parse_int
 from ..words.enums import KINDS, MAJOR, SWIZZLE, Kind
 from ..errors import FieldError, ParameterError, shorten
 from ..words.layouts import SMEM, TMEM
@@ -783,7 +783,7 @@ def _int_or_none(value: Any, what: str) -> int | None:
 
 
 def _bool_or_none(value: Any, what: str) -> bool | None:
-    return None if value is None else _parse_bool(value, what)
+    return None if value is None else parse_bool(value, what)
 
 
 def validate(descriptor: str, word: int | None = None, *, kind: str | None = None,
