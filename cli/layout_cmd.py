@@ -23,9 +23,9 @@ from descriptors import ParameterError, parse_int
 from descriptors.layout.cute_layout import CuteDescriptor, cute_layout_descriptor, descriptor_cute_layout
 from descriptors.tools.output import DEFAULT_NAMES, NAMED_FORMATS, describe_params, render_word
 from .common import NameOpt, NoColorOpt, PlainOpt, _alias, _console, _name_unused, format_option
-from descriptors.layout.smem_layout import (DTYPES, DescriptorLayout, KStep, SmemLayout, _tile,
+from descriptors.layout.smem_layout import (DTYPES, DescriptorLayout, KStep, SmemLayout,
                                      atom_table, explain_descriptor, layout_descriptor,
-                                     tiling_table)
+                                     parse_tile, tiling_table)
 
 
 #: Formats of ``descgen layout``.
@@ -113,7 +113,7 @@ def layout_cmd(
             raise ParameterError(f"--arch {arch!r}: layout reads tcgen05's word (sm_100a, the "
                                  "default) or sm_90a's wgmma word")
         result = explain_descriptor(word, major=major, dtype=dtype, kind=kind, arch=arch)
-        rows, kk = _tile(tile) if tile is not None else (None, None)
+        rows, kk = parse_tile(tile) if tile is not None else (None, None)
         if result.lbo_mode == "relative":
             from descriptors.words.codec import wgmma_to_smem
             same = wgmma_to_smem(word) if result.descriptor == "wgmma" else word
