@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from descriptors.tools.diff import WordDiff, diff_words
-from descriptors.tools.printer import _finding_line, _verdict
+from descriptors.tools.printer import finding_line, verdict_line
 
 from .common import (AllocOpt, CtaOpt, DecodeFormat, DecodeFormatOpt, Descriptor,
                      KindOpt, MOpt, NOpt, NoColorOpt, PlainOpt, ScaleVecOpt, ShiftOpt, WordArchOpt,
@@ -73,8 +73,8 @@ def _text(d: WordDiff) -> list[str]:
     pairs = [("both", d.a, d.findings_a)] if d.equal else \
         [("a", d.a, d.findings_a), ("b", d.b, d.findings_b)]
     for label, dec, fs in pairs:
-        lines.append(f"{label} {dec.hex}: {_verdict(fs)}")
-        lines += [f"  {_finding_line(f)}" for f in fs]
+        lines.append(f"{label} {dec.hex}: {verdict_line(fs)}")
+        lines += [f"  {finding_line(f)}" for f in fs]
     return lines
 
 
