@@ -16,7 +16,7 @@ from descriptors.tools.printer import finding_line, verdict_line
 
 from .common import (AllocOpt, CtaOpt, DecodeFormat, DecodeFormatOpt, Descriptor,
                      KindOpt, MOpt, NOpt, NoColorOpt, PlainOpt, ScaleVecOpt, ShiftOpt, WordArchOpt,
-                     WsOpt, _context, word_for_arch)
+                     WsOpt, context_options, word_for_arch)
 from .main import EXIT_INVALID, EXIT_OK
 
 
@@ -47,7 +47,7 @@ def diff_cmd(
         from descriptors.errors import KindRequiredError
         raise KindRequiredError("an instruction descriptor does not name its kind: give --kind "
                                 "(tf32, f16, f8f6f4, i8, mxf8f6f4, mxf4, mxf4nvf4)")
-    ctx = _context(descriptor, cta_group, ws, m, alloc, n, scale_vec, shift)
+    ctx = context_options(descriptor, cta_group, ws, m, alloc, n, scale_vec, shift)
     d = diff_words(descriptor, a, b, kind=kind, arch=arch, **ctx)
     if fmt is DecodeFormat.json:
         typer.echo(json.dumps(d.to_dict(), indent=2))
