@@ -1,6 +1,6 @@
 """``descgen decode`` and ``descgen check``: read a word back, judge a word or a parameter set.
 
-JSON: ``decode`` gives :func:`descriptors.printer.to_json` (or, for an idesc without --kind,
+JSON: ``decode`` gives :func:`descriptors.tools.printer.to_json` (or, for an idesc without --kind,
 ``{"descriptor", "kind": null, "word", "readings"}``; schema ``decode``); ``check`` gives
 ``{"valid", "findings"}`` (schema ``check``).
 """

@@ -9,7 +9,7 @@ coordinate of the slice** against the layout the descriptor makes the hardware r
 layout no descriptor can express is refused with the mode, the coordinate and what was
 expected, never answered with a word that describes something else.
 
->>> from descriptors.cute_layout import cute_descriptor
+>>> from descriptors.layout.cute_layout import cute_descriptor
 >>> hex(cute_descriptor("Sw<3,4,3>_smem_ptr[16b](0x400) o (_128,_16):(_64,_1)",
 ...                     dtype="bf16", major="K"))
 '0x4000404000010040'
@@ -34,7 +34,7 @@ starts its pattern at the layout's origin, and an origin off the repeat boundary
 ``Swizzle<B,M,S> o L`` (byte units), with a start off the repeat boundary says neither, and is
 refused.
 
-Every error is a :class:`~descriptors.smem_layout.LayoutError` (what the PTX text or CuTe's
+Every error is a :class:`~descriptors.layout.smem_layout.LayoutError` (what the PTX text or CuTe's
 semantics rule out, with the source) or a :class:`~descriptors.errors.ParameterError` (text that
 does not parse, a malformed parameter).
 """
@@ -457,7 +457,7 @@ def cute_layout_descriptor(layout: str | CuteLayout, *, dtype: str | None = None
     every MMA's word (the word advanced by each K block's offset) in ``k_steps``.  The K of one
     MMA comes from ``kind``, or from the type when every kind taking it has one K.
 
-    Raises :class:`~descriptors.smem_layout.LayoutError` when the layout is not a canonical
+    Raises :class:`~descriptors.layout.smem_layout.LayoutError` when the layout is not a canonical
     layout (9.7.16.3.3) of that major-ness and swizzle, or breaks Tables 40, 41, 52, 53;
     :class:`~descriptors.errors.ParameterError` for text that does not parse or contradicting
     parameters.
@@ -599,8 +599,8 @@ def descriptor_cute_layout(word: Any, *, major: str, dtype: str, kind: str | Non
     composed with the layout (element units) whose origin -- the pattern start -- is the
     returned address (pass it as ``start_address``).
 
-    Raises :class:`~descriptors.smem_layout.LayoutError` for words no layout fits
-    (:func:`~descriptors.smem_layout.explain_descriptor`) and for the absolute
+    Raises :class:`~descriptors.layout.smem_layout.LayoutError` for words no layout fits
+    (:func:`~descriptors.layout.smem_layout.explain_descriptor`) and for the absolute
     leading-dimension address mode (one K slice split across two places: no single strided
     layout).
     """

@@ -5,7 +5,7 @@ Users think in layouts -- "a 128x64 bf16 tile, K-major, 128B swizzle, at 0x400" 
 descriptor bugs are wrong LBO/SBO/base offsets.  This module derives those fields from the
 canonical layouts of PTX ISA 9.7.16.3.3 and the swizzle atoms of Table 53:
 
->>> from descriptors.smem_layout import layout_descriptor
+>>> from descriptors.layout.smem_layout import layout_descriptor
 >>> lay = layout_descriptor("K", "128B", "bf16", (128, 64))
 >>> lay.hex, lay.T, lay.m, lay.k, lay.sbo_bytes
 ('0x4000404000010000', 8, 16, 4, 1024)
@@ -506,7 +506,7 @@ class SmemLayout(Struct, frozen=True):
     whether an MMA follows them); ``swizzle``, ``base_offset``, ``lbo_mode``;
     ``canonical_form`` (PTX's symbolic layout), ``canonical_layout`` (the same with the numbers
     filled in, element units) and ``tile_layout`` (the whole tile as a CuTe layout print,
-    ``(M/N mode, K mode)`` in elements, as :func:`~descriptors.cute_layout.cute_descriptor`
+    ``(M/N mode, K mode)`` in elements, as :func:`~descriptors.layout.cute_layout.cute_descriptor`
     reads it); ``atom`` (Table 53), ``atoms`` (atom counts along M/N and K), ``tile_order``
     (``mn_first`` or ``k_first``) and the atoms' strides; ``notes``; ``caveats``, the notes
     the word rests on (an assumption the input did not state, under which another reading gives

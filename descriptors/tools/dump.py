@@ -31,7 +31,7 @@ styles are recognised:
   (unless A comes from registers), B's in URk+2:URk+3 (``gdesc[URk] (A)``, ``(B)``).
 
 The line recognisers live in :mod:`descriptors.readers` (``gdb``, ``printf``, ``sass`` whose
-:func:`~descriptors.readers.sass.instruction_fact` turns each SASS line into a fact -- a constant
+:func:`~descriptors.readers.sass.read_sass` reads a listing into facts and instructions -- a constant
 moved into a register, a copy, registers overwritten, an MMA's descriptor operands -- and
 ``ptx`` whose data flow also feeds ``descgen lint``); this module keeps the state across lines
 (register pairs, printed expressions, SASS registers awaiting their MMA) and the scoring.

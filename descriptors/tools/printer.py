@@ -223,8 +223,8 @@ def _ranges(columns: Sequence[int]) -> str:
 
 
 def plain_mask(z: Any) -> str:
-    """Plain text of a :class:`descriptors.zcm.ZcmMask`: masks as bit strings (column 0 first and
-    as a 0b literal), sub-masks, zeroed columns and the B columns read."""
+    """Plain text of a :class:`descriptors.words.zcm.ZcmMask`: masks as bit strings (column 0
+    first and as a 0b literal), sub-masks, zeroed columns and the B columns read."""
     k = len(z.submasks)
     lines = [f"zcm {z.word:#018x}  M={z.m} N={z.n}: {k} sub-mask(s) of {z.width} columns, "
              f"column shift {z.column_shift}"]
@@ -260,7 +260,7 @@ def render_mask(z: Any) -> RenderableType:
 
 
 def render_datapath(layout: Any) -> RenderableType:
-    """A data-path layout (:class:`descriptors.tmem.DatapathLayout`, PTX 9.7.16.10.5) as a rich
+    """A data-path layout (:class:`descriptors.isa.tmem.DataPathLayout`, PTX 9.7.16.10.5) as a rich
     table: what the MMA is, the organisation and the lanes it starts at, where the PTX text
     draws it.  Booleans read yes/no and lists as text (never Python reprs)."""
     from rich.table import Table
@@ -315,7 +315,7 @@ def _register_text(fp: Any) -> str:
 
 
 def plain_footprint(fp: Any) -> str:
-    """Plain text of a :class:`descriptors.tmem.Footprint` (``descgen tmem --ld/--st``): the
+    """Plain text of a :class:`descriptors.isa.tmem.Footprint` (``descgen tmem --ld/--st``): the
     instruction, registers per thread, one line per access (address, lanes, columns), the
     non-error findings and ``valid``/``INVALID`` (errors are reported on stderr)."""
     lines = [fp.ptx, f"registers per thread: {_register_text(fp)}"]
