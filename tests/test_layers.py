@@ -82,6 +82,11 @@ def _module_of(path: Path, top: Path) -> list[str]:
     return parts[:-1] if parts[-1] == "__init__" else parts
 
 
+def _package_parts(path: Path, top: Path) -> list[str]:
+    """The package ``path`` is in (its relative imports' base), as parts."""
+    return [top.name, *path.relative_to(top).parent.parts]
+
+
 def _target(node: ast.ImportFrom, package: list[str]) -> list[str]:
     """The module an ``ImportFrom`` in a module of ``package`` (its parts) reads, as parts."""
     module = node.module.split(".") if node.module else []
@@ -110,11 +115,6 @@ def _front_imports(path: Path, top: Path = PACKAGE) -> list[tuple[int, str]]:
               and node.value.id == top.name and node.attr not in ROOT_MODULES):
             found.append((node.lineno, f"{top.name}.{node.attr}"))
     return sorted(found)
-
-
-def _package_parts(path: Path, top: Path) -> list[str]:
-    """The package ``path`` is in (its relative imports' base), as parts."""
-    return [top.name, *path.relative_to(top).parent.parts]
 
 
 def _private_imports(path: Path, top: Path) -> list[tuple[int, str]]:
