@@ -63,7 +63,7 @@ COMMANDS: dict[str, str] = {
     "tmem": "cli.word_cmds", "decode": "cli.decode_cmd", "check": "cli.decode_cmd",
     "diff": "cli.diff_cmd",
     "batch": "cli.batch_cmd", "layout": "cli.layout_cmd", "dump": "cli.dump_cmd",
-    "lint": "cli.lint_cmd", "explain": "cli.explain_cmd",
+    "lint": "cli.lint_cmd", "explain": "cli.explain_cmd", "rules": "cli.rules_cmd",
 }
 
 

@@ -67,6 +67,8 @@ CASES = [
                             "{r0,r1,r2,r3,r4,r5,r6,r7}, [p];"], 0),
     ("explain", ["explain", "wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.bf16.bf16 "
                             "{f0,f1,f2,f3}, {a0,a1,a2,a3}, db, meta, 1, p, 1, -1, 1;"], 0),
+    ("rules", ["rules"], 0),
+    ("rules", ["rules", "tmem.ld."], 0),
 ]
 
 

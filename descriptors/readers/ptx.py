@@ -46,8 +46,9 @@ from itertools import chain, repeat
 from typing import Any
 
 from ..isa.instructions import MODELS, RegisterDecls
-from . import (K_STEP_ASSUMPTION, K_STEP_BITS, K_STEP_MAX, MAX_FUNCTION, Fact, Instruction,
-               Operand)
+from . import MAX_FUNCTION, Fact, Instruction, Operand
+from ..isa.sites import ptx_site
+from .ksteps import K_STEP_ASSUMPTION, is_k_step, k_stepped
 from .knownbits import KnownBits
 from ..words.literals import parse_immediate, split_operands
 from .values import Alternative, ValueSet, combine, join, meet
@@ -356,7 +357,7 @@ def _k_step(st: _Stmt) -> tuple[str, str] | None:
         return None
     imm = parse_immediate(st.ops[2][0])
     d, src = st.ops[0][0].strip(), st.ops[1][0].strip()
-    if imm is None or not 0 < abs(imm) < K_STEP_MAX or not _REG.match(d) or not _REG.match(src):
+    if not is_k_step(imm) or not _REG.match(d) or not _REG.match(src):
         return None
     return d, src
 
@@ -417,10 +418,6 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:  
                 declared.clear()
             got = declared[name] = decls.get(name)
         return got  # type: ignore[return-value]
-
-    def k_stepped(kb: KnownBits) -> KnownBits:
-        low = (1 << K_STEP_BITS) - 1
-        return KnownBits(kb.width, kb.zero & ~low, kb.one & ~low)
 
     def val(text: str, width: int) -> KnownBits:
         text = text.strip()
@@ -566,7 +563,7 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:  
                     declared.clear()
                 declared[st.names] = regs
             yield Instruction("ptx", line, st.col, st.opcode, tuple(ops), st.text, arch, fn.name,
-                              regs)
+                              regs, site=ptx_site(st.opcode, tuple([o[0] for o in st.operands])))
             for d in defs:
                 env.pop(d, None)
                 if multi:
@@ -694,33 +691,21 @@ def _eval(st: _Stmt, val) -> list[KnownBits] | None:  # noqa: C901 - one case pe
 
 
 def mma_operands(ins: Instruction) -> dict[str, Operand]:
-    """The descriptor operands of a PTX ``tcgen05.mma`` by role: ``a_desc`` (absent when A is
-    in Tensor Memory, ``[a-tmem]``), ``b_desc``, ``idesc`` and, for ``.ws``, ``zcm`` when given.
-    Operand order (9.7.16.10.9): ``[d], a, b, {[sp-meta],} idesc, ...``; ``.ws``:
-    ``..., idesc, enable-input-d {, zero-column-mask-desc}``."""
-    ops = ins.operands
-    head = ins.opcode.split(".kind")[0]
-    sp, ws = ".sp" in head, ".ws" in head
-    out: dict[str, Operand] = {}
-    if len(ops) > 1 and not ops[1].memory:
-        out["a_desc"] = ops[1]
-    if len(ops) > 2:
-        out["b_desc"] = ops[2]
-    i = 4 if sp else 3
-    if len(ops) > i:
-        out["idesc"] = ops[i]
-    if ws and len(ops) > i + 2:
-        out["zcm"] = ops[i + 2]
-    return out
+    """The judged operands of a PTX ``tcgen05.mma`` by role (:attr:`Instruction.site`,
+    :func:`descriptors.isa.sites.ptx_site`): ``a_desc`` (absent when A is in Tensor Memory,
+    ``[a-tmem]``), ``b_desc``, ``idesc`` and, for ``.ws``, ``zcm`` when given."""
+    return _by_role(ins)
 
 
 def wgmma_operands(ins: Instruction) -> dict[str, Operand]:
-    """The matrix descriptor operands of a PTX ``wgmma.mma_async`` by role: ``a_desc`` (absent
-    when A comes from registers, a ``{...}`` vector) and ``b_desc``.  Operand order (PTX ISA
-    9.7.15.5.2; ``.sp`` 9.7.15.6): ``d, a-desc|a, b-desc, ...``, ``d`` a ``{...}`` vector."""
-    ops = [o for o in ins.operands if not o.text.startswith("{")]
-    a_from_registers = sum(o.text.startswith("{") for o in ins.operands) > 1
-    return dict(zip(("b_desc",) if a_from_registers else ("a_desc", "b_desc"), ops))
+    """The matrix descriptor operands of a PTX ``wgmma.mma_async`` by role (as
+    :func:`mma_operands`): ``a_desc`` (absent when A comes from registers) and ``b_desc``."""
+    return _by_role(ins)
+
+
+def _by_role(ins: Instruction) -> dict[str, Operand]:
+    s = ins.site
+    return {} if s is None else {o.role: ins.operands[o.index] for o in s.judged}
 
 
 def read_ptx(lines: Iterable[str]) -> Iterator[Instruction | Fact]:

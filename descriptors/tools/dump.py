@@ -125,6 +125,7 @@ from .printer import to_json
 from ..readers import SASS_FUNCTION, SASS_INSTRUCTION, TextLines, gdb, printf
 from ..rules.targets import DEFAULT_ARCH
 from ..words.literals import MAX_LINE
+from ..isa.sites import IdescContext
 from ..rules.validate import TMEM_COLUMNS as _TMEM_COLUMNS
 from ..rules.validate import TMEM_LANES as _TMEM_LANES
 from ..rules.validate import ARCHES, SHAPES, WORD_ARCHES, Finding, is_valid, validate
@@ -493,34 +494,10 @@ _IDESC_GROUPS = tuple(
     for lay in dict.fromkeys(KINDS[k].layout for k in KINDS))
 
 
-class _MmaContext(tuple):
-    """The kinds an MMA instruction serves (a tuple, as ``kind`` is elsewhere) with the
-    context its instruction descriptor is judged under: ``cta_group`` (PTX ``.cta_group::N``,
-    SASS ``.2CTA``) and ``ws`` (``.ws`` / ``.WS``), as ``descgen lint`` judges it -- M=256 under
-    cta_group::1 is no valid reading (Table 39)."""
-
-    cta_group: int
-    ws: bool
-
-    def __new__(cls, kinds: tuple[str, ...], cta_group: int, ws: bool) -> "_MmaContext":
-        obj = super().__new__(cls, kinds)
-        obj.cta_group, obj.ws = cta_group, ws
-        return obj
-
-    def __eq__(self, other: object) -> bool:
-        return (tuple.__eq__(self, other) is True and other.__class__ is _MmaContext
-                and (self.cta_group, self.ws) == (other.cta_group, other.ws))  # type: ignore
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    def __hash__(self) -> int:
-        return hash((tuple(self), self.cta_group, self.ws))
-
-
 def _context(kind: Any) -> dict[str, Any]:
-    """validate()'s context parameters from an :class:`_MmaContext` (none otherwise)."""
-    if kind.__class__ is _MmaContext:
+    """validate()'s context parameters from an :class:`~descriptors.isa.sites.IdescContext`
+    (none for a kind given by name)."""
+    if kind.__class__ is IdescContext:
         return {"cta_group": kind.cta_group, "ws": kind.ws}
     return {}
 
@@ -534,8 +511,8 @@ def _idesc_kinds(word: int, kind: str | None) -> list[str]:
         if word & mask != value:
             continue
         for k, codes in kinds:
-            if kind is not None and (k != kind if kind.__class__ is str else k not in kind):
-                continue  # (a tuple: the kinds a SASS opcode serves)
+            if kind is not None and (k != kind if kind.__class__ is str else k not in kind.kinds):
+                continue  # (an IdescContext: the kinds an MMA serves)
             for lsb, top, ok in codes:
                 if (word >> lsb) & top not in ok:
                     break
@@ -703,7 +680,7 @@ def _broken(family: str, form: str, word: int, kind: str | None,
     if family == "idesc":
         hi = word >> _IDESC_WORD_BITS if form == "idescE" else word
         options = []
-        for k in ([kind] if kind.__class__ is str else kind if kind else KINDS):
+        for k in ([kind] if kind.__class__ is str else kind.kinds if kind else KINDS):
             findings = validate("idesc", hi, kind=k, arch=arch, **_context(kind))
             d = decode("idesc", hi, kind=k)
             errors = sum(f.severity == "error" for f in findings)
@@ -1390,8 +1367,6 @@ def scan_lines(lines: Iterable[str | bytes], *, as_: str | None = None, kind: st
                  lines.__class__ is TextLines)
 
 
-#: Family a PTX tcgen05.mma operand tells (descriptors.readers.ptx.mma_operands roles).
-_PTX_ROLE_FAMILY = {"idesc": "idesc", "a_desc": "smem", "b_desc": "smem", "zcm": "zcm"}
 
 
 def _decoded_lines(lines: Iterable[str | bytes]) -> Iterator[str]:
@@ -1421,9 +1396,6 @@ def _scan(lines: Iterable[str | bytes], as_: str | None, kind: str | None, arch:
     return _scan_text(chain(head, it), as_, kind, arch, min_confidence, window)
 
 
-#: The kind an MMA's opcode names (``tcgen05.mma.cta_group::1.kind::f16``).
-_PTX_MMA_KIND = re.compile(r"\.kind::(\w+)")
-_PTX_MMA_CTA = re.compile(r"\.cta_group::([12])")
 #: Readings of words no text names kept by one PTX scan (they depend on the word only).
 _PTX_PLAIN_MEMO = 1 << 14
 
@@ -1445,47 +1417,107 @@ def _scan_code(lines: Iterable[str], dialect: str, as_: str | None, kind: str | 
     ``BGMMA``, PTX ``wgmma.mma_async``) name their A and B descriptors alike, as wgmma words.
     Each word is read for ``arch``, or (``None``) for the target its code names (the
     reader's ``arch`` of each fact and instruction), else :data:`DEFAULT_ARCH`'s families."""
-    from itertools import chain
-
     from ..readers import Fact
-    from ..readers.ptx import mma_operands, read_ptx, wgmma_operands
-    from ..readers.sass import SASS_WGMMA
-    from ..readers.sass import mma_kinds as sass_kinds
+    from ..readers.ptx import read_ptx
     from ..readers.sass import read_sass
 
     items = read_ptx(lines) if dialect == "ptx" else read_sass(lines, first_line)
-    # [line, text, word, size, hints, kind, value, register, arch]: value is the known bits of
-    # an MMA operand (its pattern is added to the text when the word is reported), None for an
-    # immediate; arch the target the word is read for
-    pending: deque[list[Any]] = deque()
-    by_line: dict[int, list[list[Any]]] = {}
-    plain: dict[tuple[Any, ...], tuple[Candidate, ...] | None] = {}
-    named: dict[tuple[Any, ...], tuple[Any, ...]] = {}
-    mma_kinds: dict[str, Any] = {}  # the kinds and context an MMA's opcode names
+    words = _CodeWords(dialect, as_, kind, arch, min_confidence)
+    for item in items:
+        line = item.line
+        if words.pending and words.pending[0].line < line - window:
+            yield from words.due(line - window)  # waited the window out: no later MMA names it
+        if item.__class__ is Fact:
+            if item.use == "immediate":
+                v = item.value  # type: ignore[union-attr]
+                words.add(line, item.text, v.one, 64 if v.width == 64 else 32, [], None, None,
+                          item.register, words.target(item.arch))  # type: ignore[union-attr]
+        elif item.site is not None and item.site.mma:  # type: ignore[union-attr]
+            words.mma(item)
+    yield from words.due(1 << 62)  # the end: every word is due
 
-    def target(named_arch: str | None) -> str | None:
+
+class _Word:
+    """A word the code holds, waiting for an MMA that names it: ``line`` and ``text`` where it
+    is; ``word`` (``None``: a SASS half taken into its 64-bit pair) and ``size`` in bits;
+    the evidence naming it (``hints``); the idesc context the MMA gives (``kind``: an
+    :class:`~descriptors.isa.sites.IdescContext`); ``value``, the known bits of an MMA operand
+    (their pattern is added to the text when the word is reported; ``None`` for an
+    immediate); the ``register`` it is written to; ``arch``, the target it is read for."""
+
+    __slots__ = ("line", "text", "word", "size", "hints", "kind", "value", "register", "arch")
+
+    def __init__(self, line: int, text: str, word: int | None, size: int, hints: list[Hint],
+                 kind: Any, value: Any, register: str | None, arch: str | None) -> None:
+        self.line, self.text, self.word, self.size, self.hints = line, text, word, size, hints
+        self.kind, self.value, self.register, self.arch = kind, value, register, arch
+
+
+class _CodeWords:
+    """The words of one PTX or SASS input (:func:`_scan_code`): each waits (``pending``, and
+    by its line in ``by_line``) until no later MMA within the window can name it, then is
+    classified; the readings of words met again are kept (``plain``: no evidence; ``named``:
+    by the kinds of evidence)."""
+
+    def __init__(self, dialect: str, as_: str | None, kind: str | None, arch: str | None,
+                 min_confidence: float) -> None:
+        self.dialect, self.as_, self.kind, self.arch = dialect, as_, kind, arch
+        self.min_confidence = min_confidence
+        self.pending: deque[_Word] = deque()
+        self.by_line: dict[int, list[_Word]] = {}
+        self.plain: dict[tuple[Any, ...], tuple[Candidate, ...] | None] = {}
+        self.named: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+
+    def target(self, named_arch: str | None) -> str | None:
         """The target a word of code for ``named_arch`` (the reader's) is read for."""
-        if arch is not None:
-            return arch
+        if self.arch is not None:
+            return self.arch
         return named_arch if named_arch in _KNOWN_ARCHES else None
 
-    def readings(word: int, size: int, k: str | None, here: str | None
+    def add(self, line: int, text: str, word: int, size: int, hints: list[Hint], k: Any,
+            value: Any, register: str | None, here: str | None) -> None:
+        e = _Word(line, text, word, size, hints, k, value, register, here)
+        self.pending.append(e)
+        group = self.by_line.get(line)
+        if group is None:
+            self.by_line[line] = [e]
+        else:
+            group.append(e)
+
+    def due(self, limit: int) -> Iterator[DumpFinding]:
+        """Emit the words no later line can name (defined before ``limit``)."""
+        pending, by_line = self.pending, self.by_line
+        while pending and pending[0].line < limit:
+            e = pending.popleft()
+            group = by_line.get(e.line)
+            if group is not None and e in group:
+                group.remove(e)
+                if not group:
+                    del by_line[e.line]
+            if e.word is None:
+                continue  # a SASS half taken into its 64-bit pair
+            found = self.classify(e)
+            if found is not None:
+                yield found
+
+    def readings(self, word: int, size: int, k: Any, here: str | None
                  ) -> tuple[Candidate, ...] | None:
         """The readings of a word no text names, None when none is reported."""
-        if as_ is None and not _possible(word, size, True, min_confidence, here):
+        if self.as_ is None and not _possible(word, size, True, self.min_confidence, here):
             return None
-        cands = _candidates(word, size, (), as_, kind or k, here, True)
-        return cands if _reported(cands, (), min_confidence) else None
+        cands = _candidates(word, size, (), self.as_, self.kind or k, here, True)
+        return cands if _reported(cands, (), self.min_confidence) else None
 
-    def classify(e: list[Any]) -> DumpFinding | None:
-        line, text, word, size, hints, k, value, register, here = e
+    def classify(self, e: _Word) -> DumpFinding | None:
+        word, size, hints, k, here = e.word, e.size, e.hints, e.kind, e.arch
+        assert word is not None
         if not hints:
             key = (word, size, k, here)
-            cands = plain.get(key, False)
+            cands = self.plain.get(key, False)
             if cands is False:
-                if len(plain) >= _PTX_PLAIN_MEMO:
-                    plain.clear()
-                cands = plain[key] = readings(word, size, k, here)
+                if len(self.plain) >= _PTX_PLAIN_MEMO:
+                    self.plain.clear()
+                cands = self.plain[key] = self.readings(word, size, k, here)
             if cands is None:
                 return None
         else:
@@ -1493,205 +1525,133 @@ def _scan_code(lines: Iterable[str], dialect: str, as_: str | None, kind: str | 
             # kept by the kinds of evidence, the sentences attached per occurrence
             kinds = tuple([h[:3] for h in hints])
             key = (word, size, kinds, k, here)
+            as_ = self.as_
             forced = as_ if as_ is None else _on_arch(as_, here)
-            got = named.get(key)
+            got = self.named.get(key)
             if got is None:
-                if len(named) >= _PTX_PLAIN_MEMO:
-                    named.clear()
-                scored = _scored(word, size, _signature(kinds), forced, kind or k, here, True)
-                if not _reported(scored, kinds, min_confidence):
-                    got = named[key] = ()
+                if len(self.named) >= _PTX_PLAIN_MEMO:
+                    self.named.clear()
+                scored = _scored(word, size, _signature(kinds), forced, self.kind or k, here,
+                                 True)
+                if not _reported(scored, kinds, self.min_confidence):
+                    got = self.named[key] = ()
                 else:
-                    got = named[key] = (scored, _evidence_plan(
+                    got = self.named[key] = (scored, _evidence_plan(
                         scored, tuple([h[:2] for h in kinds]), forced))
             if not got:
                 return None
             cands = _with_evidence(got[0], tuple(hints), forced, got[1])
-        if value is not None:
-            text = f"{text} = {value.pattern()}"
-        return _finding(line, dialect, register, None, text, word, size, tuple(cands))
+        text = e.text if e.value is None else f"{e.text} = {e.value.pattern()}"
+        return _finding(e.line, self.dialect, e.register, None, text, word, size, tuple(cands))
 
-    def add(line: int, text: str, word: int, size: int, hints: list[Hint], k: Any,
-            value: Any, register: str | None, here: str | None) -> None:
-        e = [line, text, word, size, hints, k, value, register, here]
-        pending.append(e)
-        group = by_line.get(line)
-        if group is None:
-            by_line[line] = [e]
+    # ------------------------------------------------------------------ evidence of MMAs
+
+    def mma(self, item: Any) -> None:
+        """The evidence an MMA gives the words that reach the operands its site judges."""
+        if self.dialect == "ptx":
+            self.ptx_mma(item)
+        elif item.site.family == "wgmma":
+            self.sass_wgmma(item)
         else:
-            group.append(e)
+            self.sass_mma(item)
 
-    def due(limit: int) -> Iterator[DumpFinding]:
-        """Emit the words no later line can name (defined before ``limit``)."""
-        while pending and pending[0][0] < limit:
-            e = pending.popleft()
-            group = by_line.get(e[0])
-            if group is not None and e in group:
-                group.remove(e)
-                if not group:
-                    del by_line[e[0]]
-            if e[2] is None:
-                continue  # a SASS half taken into its 64-bit pair
-            found = classify(e)
-            if found is not None:
-                yield found
+    def named_by(self, e: _Word, hint: Hint, k: Any) -> None:
+        if hint not in e.hints:
+            e.hints.append(hint)
+            e.kind = k or e.kind
 
-    def ptx_operands(item: Any, operands: dict[str, Any], family_of: dict[str, str],
-                     mma_kind: Any) -> None:
-        """The evidence a PTX MMA gives the words that reach its descriptor operands
-        (``operands``: role -> operand; ``family_of``: role -> family)."""
-        line, here = item.line, target(item.arch)
+    def ptx_mma(self, item: Any) -> None:
+        """A PTX MMA (``tcgen05.mma``, ``wgmma.mma_async``): every line that made a value of
+        an operand is named by it; an operand no immediate made is reported when its word,
+        or each of its alternatives, is wholly known."""
+        site, line, by_line = item.site, item.line, self.by_line
+        here = self.target(item.arch)
         at = f" of {item.opcode} at line {line}"
-        for role, op in operands.items():
-            family = family_of[role]
+        # (a PTX tcgen05.mma names its .cta_group: read as cta_group::1 where not)
+        context = IdescContext(site.kinds, site.cta_group or 1, site.ws) if site.kinds else None
+        for so in site.judged:
+            role, family, op = so.role, so.family, item.operands[so.index]
             hint: Hint = (family, _MMA_OPERAND, True, "it feeds " + role + at)
-            k = mma_kind if family == "idesc" else None
-            targets = by_line.get(op.origin[0], []) if op.origin else []
+            k = context if family == "idesc" else None
+            targets = list(by_line.get(op.origin[0], ())) if op.origin else []
             alternatives = op.judged
             if alternatives:  # several values: the lines that made each too
-                targets = list(chain(targets, *[
-                    by_line.get(w[0], ()) for w in dict.fromkeys(
-                        [a.origin for a in alternatives])
-                    if w is not None and w != op.origin]))
+                for w in dict.fromkeys([a.origin for a in alternatives]):
+                    if w is not None and w != op.origin:
+                        targets += by_line.get(w[0], ())
             for e in targets:
-                if hint not in e[4]:
-                    e[4].append(hint)
-                    e[5] = k or e[5]
+                self.named_by(e, hint, k)
             if targets:
                 continue
             # no immediate made it: the operand's word(s), when wholly known
             for kb in [a.bits for a in alternatives] if alternatives else [op.value]:
                 if kb is not None and kb.is_const:
-                    add(line, op.text, kb.value, 64 if kb.width == 64 else 32, [hint],
-                        k, kb, None, here)
+                    self.add(line, op.text, kb.value, 64 if kb.width == 64 else 32, [hint], k,
+                             kb, None, here)
 
-    for item in chain(items, (None,)):
-        if item is None:  # the end: every word is due
-            yield from due(1 << 62)
-        else:
-            line = item.line
-            if pending and pending[0][0] < line - window:
-                yield from due(line - window)  # waited the window out: no later MMA names it
-            if item.__class__ is Fact:
-                if item.use == "immediate":
-                    v = item.value  # type: ignore[union-attr]
-                    add(line, item.text, v.one, 64 if v.width == 64 else 32, [], None, None,
-                        item.register, target(item.arch))  # type: ignore[union-attr]
-            elif dialect == "sass":
-                opcode = item.opcode  # type: ignore[union-attr]
-                if opcode.startswith("UTC") and "MMA" in opcode:
-                    _sass_mma(item, sass_kinds, by_line, add, target(item.arch))
-                elif opcode.split(".", 1)[0] in SASS_WGMMA:
-                    _sass_wgmma(item, by_line, add, target(item.arch))
-            elif item.opcode.startswith("tcgen05.mma"):
-                opcode = item.opcode
-                mma_kind = mma_kinds.get(opcode, False)
-                if mma_kind is False:
-                    if len(mma_kinds) >= _PTX_PLAIN_MEMO:
-                        mma_kinds.clear()
-                    m = _PTX_MMA_KIND.search(opcode)
-                    cta = _PTX_MMA_CTA.search(opcode)
-                    mma_kind = mma_kinds[opcode] = _MmaContext(
-                        (m.group(1),), int(cta.group(1)) if cta else 1, ".ws" in opcode) \
-                        if m and m.group(1) in KINDS else None
-                ptx_operands(item, mma_operands(item), _PTX_ROLE_FAMILY,  # type: ignore[arg-type]
-                             mma_kind)
-            elif item.opcode.startswith("wgmma.mma_async"):
-                ptx_operands(item, wgmma_operands(item),  # type: ignore[arg-type]
-                             _PTX_WGMMA_FAMILY, None)
+    def sass_mma(self, item: Any) -> None:
+        """A SASS tcgen05 MMA: the descriptors and zero-column mask (register pairs), the
+        instruction descriptor, the Tensor Memory addresses it reads."""
+        site, line = item.site, item.line
+        here = self.target(item.arch)
+        at = f" of {item.opcode} at line {line}"
+        context = IdescContext(site.kinds, site.cta_group, site.ws) if site.kinds else None
+        for so in site.judged:
+            op = item.operands[so.index]
+            family, text = so.family, op.text
+            if op.value is None or family is None or family == "zcm" and op.value.width != 64:
+                continue
+            if family in ("smem", "zcm"):
+                self.pair(op, text, ":".join(so.registers), family, at, line, here)
+                continue
+            hint: Hint = (family, _MMA_OPERAND, True, f"it feeds {text}{at}")
+            k = context if family == "idesc" else None
+            targets = self.made(op)
+            for e in targets:
+                self.named_by(e, hint, k)
+            if not targets and op.value.is_const:
+                self.add(line, text, op.value.value, 32, [hint], k, op.value, None, here)
+
+    def sass_wgmma(self, item: Any) -> None:
+        """A SASS ``HGMMA``/``IGMMA``/``QGMMA``/``BGMMA``: its descriptors (A in URn:URn+1
+        unless A comes from registers, B in URn+2:URn+3), as wgmma words named ``gdesc[URn]
+        (A)`` and ``gdesc[URn] (B)``."""
+        at = f" of {item.opcode} at line {item.line}"
+        here = self.target(item.arch)
+        for so in item.site.judged:
+            op = item.operands[so.index]
+            text = f"{op.text.split(']', 1)[0]}] ({'A' if so.role == 'a_desc' else 'B'})"
+            self.pair(op, text, ":".join(so.registers), "wgmma", at, item.line, here)
+
+    def made(self, op: Any) -> list[_Word]:
+        """The waiting words of the lines that made the values of an MMA operand: those of
+        the alternatives lint judges (not those only a skipped predicated write leaves), or
+        of its one value."""
+        lines = sorted({a.origin[0] for a in op.judged if a.origin}) if op.alternatives \
+            else ([op.origin[0]] if op.origin else [])
+        return [e for ln in lines for e in self.by_line.get(ln, ()) if e.word is not None]
+
+    def pair(self, op: Any, text: str, pair: str, family: str, at: str, line: int,
+             here: str | None) -> None:
+        """A 64-bit descriptor an MMA reads from the register pair ``pair``: a constant pair
+        is one word at the MMA (the immediates of its halves are not reported again), a pair
+        known in part names the immediate of its upper half."""
+        targets = self.made(op)
+        if op.value.is_const:
+            for e in targets:  # the upper half's immediate: now part of the pair
+                e.word = None
+            self.add(line, text, op.value.value, 64,
+                     [(family, _MMA_OPERAND, True, f"it feeds {text}{at}")], None, op.value,
+                     pair, here)
+            return
+        hint: Hint = (family, _MMA_OPERAND, True, f"it feeds the upper register of {text}{at}")
+        for e in targets:
+            if e.size == 32 and hint not in e.hints:
+                e.hints.append(hint)
 
 
 #: The targets a word can be read for (:data:`~descriptors.rules.validate.ARCHES`).
 _KNOWN_ARCHES = frozenset(ARCHES)
-#: Family a PTX wgmma.mma_async operand tells (descriptors.readers.ptx.wgmma_operands roles).
-_PTX_WGMMA_FAMILY = {"a_desc": "wgmma", "b_desc": "wgmma"}
-
-
-def _operand_lines(op: Any) -> list[int]:
-    """The lines that made the values of an MMA operand: those of the alternatives lint
-    judges (not those only a skipped predicated write leaves), or of its one value."""
-    return sorted({a.origin[0] for a in op.judged if a.origin}) if op.alternatives \
-        else ([op.origin[0]] if op.origin else [])
-
-
-def _pair_operand(op: Any, text: str, pair: str, family: str, at: str, line: int,
-                  by_line: dict[int, list[list[Any]]], add: Any, here: str | None) -> None:
-    """A 64-bit descriptor an MMA reads from the register pair ``pair``: a constant pair is
-    one word at the MMA (the immediates of its halves are not reported again), a pair known
-    in part names the immediate of its upper half."""
-    targets = [e for ln in _operand_lines(op) for e in by_line.get(ln, ()) if e[2] is not None]
-    if op.value.is_const:
-        for e in targets:  # the upper half's immediate: now part of the pair
-            e[2] = None
-        add(line, text, op.value.value, 64, [(family, _MMA_OPERAND, True, f"it feeds {text}{at}")],
-            None, op.value, pair, here)
-        return
-    hint: Hint = (family, _MMA_OPERAND, True, f"it feeds the upper register of {text}{at}")
-    for e in targets:
-        if e[3] == 32 and hint not in e[4]:
-            e[4].append(hint)
-
-
-def _sass_mma(item: Any, sass_kinds: Any, by_line: dict[int, list[list[Any]]], add: Any,
-              here: str | None = None) -> None:
-    """The evidence a SASS tcgen05 MMA gives the words that reach its operands (see
-    :func:`_scan_code`)."""
-    opcode, line = item.opcode, item.line
-    kinds, _block_scaled = sass_kinds(opcode, [o.text for o in item.operands])
-    at = f" of {opcode} at line {line}"
-    seen_idesc = False
-    for op in item.operands:
-        text = op.text
-        if op.value is None:
-            continue
-        if text.startswith("gdesc["):
-            family, size = "smem", 64
-        elif text.startswith("idesc["):
-            family, size, seen_idesc = "idesc", 32, True
-        elif text.startswith("tmem["):
-            family, size = "tmem", 32
-        elif seen_idesc and ".WS" in opcode and op.value.width == 64:
-            family, size = "zcm", 64  # the zero-column mask of .ws, a register pair
-        else:
-            continue
-        if size == 64:
-            reg = text[text.index("[") + 1:text.index("]")] if "[" in text else text
-            _pair_operand(op, text, f"{reg}:{_next_register(reg)}", family, at, line, by_line,
-                          add, here)
-            continue
-        hint: Hint = (family, _MMA_OPERAND, True, f"it feeds {text}{at}")
-        k = _MmaContext(kinds, 2 if ".2CTA" in opcode else 1, ".WS" in opcode) \
-            if family == "idesc" and kinds else None
-        targets = [e for ln in _operand_lines(op) for e in by_line.get(ln, ())
-                   if e[2] is not None]
-        for e in targets:
-            if hint not in e[4]:
-                e[4].append(hint)
-                e[5] = k or e[5]
-        if not targets and op.value.is_const:
-            add(line, text, op.value.value, 32, [hint], k, op.value, None, here)
-
-
-def _sass_wgmma(item: Any, by_line: dict[int, list[list[Any]]], add: Any,
-                here: str | None) -> None:
-    """The evidence a SASS ``HGMMA``/``IGMMA``/``QGMMA``/``BGMMA`` gives the words that reach
-    its descriptors (:func:`descriptors.readers.sass.wgmma_operands`: ``gdesc[URn]`` is A in
-    URn:URn+1 unless A comes from registers, and B in URn+2:URn+3), as wgmma words: named
-    ``gdesc[URn] (A)`` and ``gdesc[URn] (B)``."""
-    from ..readers.sass import wgmma_operands
-
-    at = f" of {item.opcode} at line {item.line}"
-    for d, op in wgmma_operands(item):
-        text = f"{op.text.split(']', 1)[0]}] ({'A' if d.name == 'a_desc' else 'B'})"
-        _pair_operand(op, text, ":".join(d.registers), "wgmma", at, item.line, by_line, add,
-                      here)
-
-
-def _next_register(reg: str) -> str:
-    """The partner of an even register (``UR4`` -> ``UR5``)."""
-    prefix = reg.rstrip("0123456789")
-    digits = reg[len(prefix):]
-    return f"{prefix}{int(digits) + 1}" if digits else reg
 
 
 def _scan_text(lines: Iterable[str | bytes], as_: str | None, kind: str | None,
