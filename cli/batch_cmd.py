@@ -12,7 +12,7 @@ from descriptors import format_word
 from descriptors.tools.batch import (BATCH_FORMATS, HEX_COLUMNS, encode_batch, load_batch,
                                      read_batch, render)
 
-from .common import ForceOpt, NoColorOpt, PlainOpt, _console, format_option
+from .common import ForceOpt, NoColorOpt, PlainOpt, format_option, rich_console
 
 BatchFormat, BatchFormatOpt = format_option("BatchFormat", BATCH_FORMATS, {
     "hex": "a table of name, word, descriptor (--plain: aligned text under a title line)",
@@ -49,7 +49,7 @@ def batch_cmd(
         for r in results:
             table.add_row(r.config.name, format_word(r.config.descriptor, r.word),
                           r.config.descriptor)
-        _console(no_color).print(table)
+        rich_console(no_color).print(table)
         return
     text = render(results, fmt.value, origin=origin)
     if output is None:

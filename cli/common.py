@@ -2,7 +2,7 @@
 the exit codes and the helpers that turn findings into stderr lines.
 
 It loads only what a word command needs (the codec, the validator, the output formats); rich
-loads in :func:`_console`, when a command prints a rich renderable.
+loads in :func:`rich_console`, when a command prints a rich renderable.
 """
 
 from __future__ import annotations
@@ -112,7 +112,10 @@ def _warn(findings: list[Finding], force: bool) -> None:
             sys.stderr.write(f"descgen: {text}\n")
 
 
-def _checked(findings: list[Finding], force: bool, what: str) -> None:
+def enforce_rules(findings: list[Finding], force: bool, what: str) -> None:
+    """Refuse a word whose ``findings`` hold an error (:class:`InvalidDescriptorError`, naming
+    ``what`` and the rules), unless ``force``; then write the warnings (and forced errors) to
+    stderr."""
     if not is_valid(findings) and not force:
         raise InvalidDescriptorError(f"{what} {broken_rules(findings)}", findings)
     _warn(findings, force)
@@ -126,7 +129,7 @@ def broken_rules(findings: list[Finding]) -> str:
             f"({', '.join(ids)})")
 
 
-def _name_unused(name: str | None, fmt: str, why: str | None = None) -> None:
+def warn_name_unused(name: str | None, fmt: str, why: str | None = None) -> None:
     """A warning on stderr when ``--name`` is given where no constant is named (it used to be
     ignored silently)."""
     if name is not None and (why is not None or fmt not in NAMED_FORMATS):
@@ -135,39 +138,37 @@ def _name_unused(name: str | None, fmt: str, why: str | None = None) -> None:
                          f"(--name applies to --format {'/'.join(NAMED_FORMATS)})\n")
 
 
-#: A parameter as JSON gives it (integer text as a number): :func:`descriptors.tools.output.json_value`.
-_typed = json_value
-
-
-def _params_for(fmt: str, params: dict[str, Any], keep: tuple[str, ...] = ()) -> dict[str, Any]:
+def params_for(fmt: str, params: dict[str, Any], keep: tuple[str, ...] = ()) -> dict[str, Any]:
     """``params`` as the output shows them: for JSON numbers as numbers (the keys in ``keep``
     stay as they are: a zero-column mask is hex text, like the word, because it may be wider
     than the integers JSON readers keep exactly); the other formats echo the options as given."""
     if fmt != "json":
         return params
-    return {k: v if k in keep else _typed(v) for k, v in params.items()}
+    return {k: v if k in keep else json_value(v) for k, v in params.items()}
 
 
-def _emit(descriptor: str, params: dict[str, Any], fmt: OutFormat, name: str | None, arch: str,
-          force: bool, context: dict[str, Any] | None = None, plain_: bool = False,
-          no_color: bool = False) -> None:
+def emit_word(descriptor: str, params: dict[str, Any], fmt: OutFormat, name: str | None, arch: str,
+              force: bool, context: dict[str, Any] | None = None, plain_: bool = False,
+              no_color: bool = False) -> None:
+    """A word command's output: encode ``params``, judge the word (``context``: the options the
+    word does not store), refuse it as :func:`enforce_rules` does, and print it in ``fmt``."""
     given = {k: v for k, v in params.items() if v is not None}
     word = descriptors.encode(descriptor, check=False, **given)  # validated below (--force)
     ctx = {k: v for k, v in (context or {}).items() if v is not None}
     if descriptor == "idesc":
         ctx.update({k: given[k] for k in ("cta_group", "ws") if k in given})
     findings = validate(descriptor, word, kind=given.get("kind"), arch=arch, **ctx)
-    _checked(findings, force, f"the {descriptor} descriptor {descriptors.format_word(descriptor, word)}")
-    _name_unused(name, fmt.value)
+    enforce_rules(findings, force, f"the {descriptor} descriptor {descriptors.format_word(descriptor, word)}")
+    warn_name_unused(name, fmt.value)
     if fmt.value == "text":
-        _show_word(descriptor, word, given.get("kind"), findings, plain_, no_color)
+        show_word(descriptor, word, given.get("kind"), findings, plain_, no_color)
         return
     typer.echo(render_word(descriptor, word, fmt.value, name=name,
-                           params=_params_for(fmt.value, given), findings=findings))
+                           params=params_for(fmt.value, given), findings=findings))
 
 
-def _show_word(descriptor: str, word: int, kind: str | None, findings: list[Finding],
-               plain_: bool, no_color: bool) -> None:
+def show_word(descriptor: str, word: int, kind: str | None, findings: list[Finding],
+              plain_: bool, no_color: bool) -> None:
     """``--format text`` of a word command: the decoded word as ``descgen decode`` shows it."""
     from descriptors.tools import printer
 
@@ -175,10 +176,10 @@ def _show_word(descriptor: str, word: int, kind: str | None, findings: list[Find
     if plain_:
         typer.echo(printer.plain(decoded, findings))
     else:
-        _console(no_color).print(printer.render(decoded, findings))
+        rich_console(no_color).print(printer.render(decoded, findings))
 
 
-def _list(values: list[str] | None) -> list[str] | None:
+def option_values(values: list[str] | None) -> list[str] | None:
     """Comma-separated and/or repeated option values as one list."""
     if not values:
         return None
@@ -196,9 +197,9 @@ KindOpt = Annotated[str | None, typer.Option("--kind", help="MMA kind of an inst
 AsOpt = Annotated[Descriptor | None, typer.Option("--as", help="Which descriptor the word is.")]
 
 
-def _context(descriptor: str, cta_group: str | None, ws: bool | None, m: str | None,
-             alloc: str | None, n: str | None = None, scale_vec: str | None = None,
-             shift: bool = False) -> dict[str, Any]:
+def context_options(descriptor: str, cta_group: str | None, ws: bool | None, m: str | None,
+                    alloc: str | None, n: str | None = None, scale_vec: str | None = None,
+                    shift: bool = False) -> dict[str, Any]:
     """The context options that apply to ``descriptor``; one given for another descriptor is
     refused (it would be silently ignored)."""
     options = {"cta_group": ("idesc", cta_group), "ws": ("idesc", ws),
@@ -211,7 +212,7 @@ def _context(descriptor: str, cta_group: str | None, ws: bool | None, m: str | N
     return {k: v for k, (owner, v) in options.items() if owner == descriptor and v is not None}
 
 
-def _console(no_color: bool, piped_width: int = 140) -> Console:
+def rich_console(no_color: bool, piped_width: int = 140) -> Console:
     """The console every command prints rich output on: colour in a terminal; no colour when
     piped or with --no-color, and then a page ``piped_width`` columns wide."""
     from rich.console import Console
@@ -223,7 +224,7 @@ def _console(no_color: bool, piped_width: int = 140) -> Console:
     return console
 
 
-def _alias(new: Any, old: Any, new_name: str, old_name: str, unset: Any = None) -> Any:
+def renamed_option(new: Any, old: Any, new_name: str, old_name: str, unset: Any = None) -> Any:
     """One value from a renamed option and its hidden old spelling (``old_name``, still
     accepted): both given with different values is refused."""
     if old == unset or old is None:
@@ -234,9 +235,9 @@ def _alias(new: Any, old: Any, new_name: str, old_name: str, unset: Any = None) 
     return old
 
 
-def _show(renderable: Any, plain_text: str, plain_: bool, no_color: bool) -> None:
+def show_output(renderable: Any, plain_text: str, plain_: bool, no_color: bool) -> None:
     """A human output: the rich ``renderable``, or with ``--plain`` its stable ``plain_text``."""
     if plain_:
         typer.echo(plain_text)
     else:
-        _console(no_color).print(renderable)
+        rich_console(no_color).print(renderable)

@@ -1,6 +1,6 @@
 """``descgen decode`` and ``descgen check``: read a word back, judge a word or a parameter set.
 
-JSON: ``decode`` gives :func:`descriptors.printer.to_json` (or, for an idesc without --kind,
+JSON: ``decode`` gives :func:`descriptors.tools.printer.to_json` (or, for an idesc without --kind,
 ``{"descriptor", "kind": null, "word", "readings"}``; schema ``decode``); ``check`` gives
 ``{"valid", "findings"}`` (schema ``check``).
 """
@@ -14,6 +14,7 @@ import typer
 
 import descriptors
 from descriptors.errors import shorten
+from descriptors.tools.output import json_value
 from descriptors.tools.printer import plain, rank_readings, to_json
 from descriptors.tools.printer import render as render_rich
 from descriptors.rules.validate import Finding, is_valid, validate, validate_pair
@@ -21,7 +22,7 @@ from descriptors.rules.validate import Finding, is_valid, validate, validate_pai
 from .main import EXIT_INVALID
 from .common import (AllocOpt, ArchOpt, AsOpt, WordArchOpt, word_for_arch, CtaOpt, DecodeFormat, DecodeFormatOpt, Descriptor,
                      KindOpt, MOpt, NOpt, NoColorOpt, PlainOpt, ScaleVecOpt, ShiftOpt, WsOpt,
-                     _console, _context, _typed)
+                     context_options, rich_console)
 
 
 def decode_cmd(
@@ -44,7 +45,7 @@ def decode_cmd(
     """Decode a word: every field (bits, raw value, meaning), a bit diagram and the findings."""
     descriptor, arch = word_for_arch(as_.value if as_ else None, arch, "decode")
     value = descriptors.parse_int(word, "word")
-    ctx = _context(descriptor, cta_group, ws, m, alloc, n, scale_vec, shift)
+    ctx = context_options(descriptor, cta_group, ws, m, alloc, n, scale_vec, shift)
     if descriptor == "idesc" and kind is None:
         readings = rank_readings([(r, validate("idesc", value, kind=r.kind, arch=arch, **ctx))
                                   for r in descriptors.readings("idesc", value)])
@@ -72,7 +73,7 @@ def _show(decoded: descriptors.Decoded, findings: list[Finding], plain_: bool, n
     if plain_:
         typer.echo(plain(decoded, findings))
     else:
-        _console(no_color).print(render_rich(decoded, findings))
+        rich_console(no_color).print(render_rich(decoded, findings))
 
 
 def check_cmd(
@@ -118,7 +119,7 @@ def check_cmd(
             raise descriptors.ParameterError("a pair check needs --kind for --idesc")
         if word is not None or param:
             raise descriptors.ParameterError("a pair check takes --idesc/--a-desc/--b-desc only")
-        _context("idesc", cta_group, ws, m, alloc, n, scale_vec, shift)  # refuses the others
+        context_options("idesc", cta_group, ws, m, alloc, n, scale_vec, shift)  # refuses the others
         findings = validate_pair(
             descriptors.parse_int(idesc, "--idesc"), kind=kind, arch=arch or "sm_100a",
             a_desc=None if a_desc is None else descriptors.parse_int(a_desc, "--a-desc"),
@@ -129,7 +130,7 @@ def check_cmd(
         if as_ is None and arch != "sm_90a":
             raise descriptors.ParameterError("say which descriptor with --as (or give --idesc)")
         descriptor, arch = word_for_arch(as_.value if as_ else None, arch)
-        ctx = _context(descriptor, cta_group, ws, m, alloc, n, scale_vec, shift)
+        ctx = context_options(descriptor, cta_group, ws, m, alloc, n, scale_vec, shift)
         if param:
             if word is not None:
                 raise descriptors.ParameterError("give a word or --param values, not both")
@@ -152,14 +153,14 @@ def check_cmd(
                                 arch=arch, **ctx)
     if fmt is DecodeFormat.json:
         typer.echo(json.dumps({"valid": is_valid(findings),
-                               "findings": [{**f.to_dict(), "value": _typed(f.value)}
+                               "findings": [{**f.to_dict(), "value": json_value(f.value)}
                                             for f in findings]}, indent=2))
     elif plain_:
         from descriptors.tools.printer import plain_findings
         typer.echo(plain_findings(findings))
     else:
         from descriptors.tools.printer import render_findings
-        _console(no_color).print(render_findings(findings))
+        rich_console(no_color).print(render_findings(findings))
     if not is_valid(findings):
         raise typer.Exit(EXIT_INVALID)
 

@@ -12,11 +12,11 @@ from typing import Annotated
 import typer
 
 from descriptors.tools.diff import WordDiff, diff_words
-from descriptors.tools.printer import _finding_line, _verdict
+from descriptors.tools.printer import finding_line, verdict_line
 
 from .common import (AllocOpt, CtaOpt, DecodeFormat, DecodeFormatOpt, Descriptor,
                      KindOpt, MOpt, NOpt, NoColorOpt, PlainOpt, ScaleVecOpt, ShiftOpt, WordArchOpt,
-                     WsOpt, _context, word_for_arch)
+                     WsOpt, context_options, word_for_arch)
 from .main import EXIT_INVALID, EXIT_OK
 
 
@@ -47,7 +47,7 @@ def diff_cmd(
         from descriptors.errors import KindRequiredError
         raise KindRequiredError("an instruction descriptor does not name its kind: give --kind "
                                 "(tf32, f16, f8f6f4, i8, mxf8f6f4, mxf4, mxf4nvf4)")
-    ctx = _context(descriptor, cta_group, ws, m, alloc, n, scale_vec, shift)
+    ctx = context_options(descriptor, cta_group, ws, m, alloc, n, scale_vec, shift)
     d = diff_words(descriptor, a, b, kind=kind, arch=arch, **ctx)
     if fmt is DecodeFormat.json:
         typer.echo(json.dumps(d.to_dict(), indent=2))
@@ -73,8 +73,8 @@ def _text(d: WordDiff) -> list[str]:
     pairs = [("both", d.a, d.findings_a)] if d.equal else \
         [("a", d.a, d.findings_a), ("b", d.b, d.findings_b)]
     for label, dec, fs in pairs:
-        lines.append(f"{label} {dec.hex}: {_verdict(fs)}")
-        lines += [f"  {_finding_line(f)}" for f in fs]
+        lines.append(f"{label} {dec.hex}: {verdict_line(fs)}")
+        lines += [f"  {finding_line(f)}" for f in fs]
     return lines
 
 

@@ -34,7 +34,7 @@ from rich.console import Console, Group
 from rich.text import Text
 
 from .common import REPORT_FORMATS, format_option
-from .common import _console as _common_console
+from .common import rich_console as _common_console
 from .inputs import opened, report
 from descriptors.tools.dump import DEFAULT_MIN_CONFIDENCE, DumpFinding, scan_lines, scan_stream
 from descriptors.errors import InputError

@@ -24,7 +24,7 @@ from descriptors import parse_int
 from descriptors.isa.fragments import StmatrixMap, WgmmaForm, WmmaFragment, explain_instruction
 from descriptors.tools.printer import render_footprint, render_properties
 
-from .common import REPORT_FORMATS, NoColorOpt, PlainOpt, _console, format_option
+from .common import REPORT_FORMATS, NoColorOpt, PlainOpt, format_option, rich_console
 
 
 ExplainFormat, ExplainFormatOpt = format_option("ExplainFormat", REPORT_FORMATS, {
@@ -212,7 +212,7 @@ def explain_cmd(
     elif plain_:
         typer.echo("\n".join(_stmatrix_lines(result) if plain_lines is None else plain_lines))
     else:
-        _console(no_color, piped_width=200).print(picture())
+        rich_console(no_color, piped_width=200).print(picture())
 
 
 def _warn_as_lint(instruction: str) -> None:

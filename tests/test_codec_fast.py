@@ -39,7 +39,7 @@ def slow_decode(descriptor, word, kind):
     """The reference: dispatch through layout_for, check the word, parse with Construct."""
     lay = descriptors.layout_for(descriptor, kind)
     kind = codec._kind(kind).name if kind is not None else None
-    word = codec._word(lay, word)
+    word = codec.parse_word(lay, word)
     fields = lay.construct_parse(word)
     return descriptor, kind, lay, word, fields
 

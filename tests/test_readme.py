@@ -16,14 +16,32 @@ Doctest-style rules, as Sphinx's doctest or pytest-console-scripts apply them:
   is the repository's ``fixtures/``: relative fixture paths work as from the repository root, and
   files an example writes (``--svg atom.svg``, ``> descriptors.hpp``) land in the temporary
   directory, where the test checks they were written.
+
+Every ```python block runs too, statement by statement, the blocks of one section (the README
+heading above them) in order in one namespace, in such a directory (where ``kernel.cubin``, the
+binary a sample opens, is ``fixtures/binaries/bad_m256_cta1.cubin``):
+
+- A comment that starts with a Python literal, at the end of a statement's last line, shows
+  its value (``word = encode(...)  # 0x08400490``, ``# 0x08420490: the raw packing``,
+  ``# (32, 256)``): the value of the expression, or of the one name an assignment binds, must
+  equal it.  Other comments are prose.
+- A comparison on its own (``int(d) == word``) must hold.
+- A comment line ``# SomeError: message`` right under a statement shows that it raises: an
+  exception of that class (or a subclass), whose message matches (``...`` for any text).
 """
 
 from __future__ import annotations
 
+import ast
+import contextlib
+import io
 import re
 import shlex
-from dataclasses import dataclass
+import shutil
+import tokenize
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -128,3 +146,173 @@ def test_readme_example(example: Example, workdir: Path):
         assert (workdir / words[words.index("--svg") + 1]).stat().st_size > 0
     if redirect:
         assert (workdir / redirect[0]).stat().st_size > 0
+
+
+# ---------------------------------------------------------------------------- ```python blocks
+
+#: Files the README's Python samples open, as the fixtures that stand for them.
+SAMPLE_FILES = {"kernel.cubin": ROOT / "fixtures" / "binaries" / "bad_m256_cta1.cubin"}
+_RAISES = re.compile(r"#\s*([A-Za-z_]\w*(?:Error|Exception)):\s?(.*)")
+
+
+@dataclass
+class PythonBlock:
+    line: int  #: README line number of the block's first line of code
+    section: str  #: the heading above it
+    code: str
+
+
+@dataclass
+class Statement:
+    line: int  #: README line number
+    source: str
+    node: ast.stmt = field(repr=False)
+    shows: tuple[bool, Any] = (False, None)  #: (whether a value is shown, the value)
+    raises: tuple[str, str] | None = None  #: (exception class name, message) shown under it
+
+    def __str__(self) -> str:
+        return f"README.md:{self.line}: {self.source.splitlines()[0]}"
+
+
+def python_blocks(text: str) -> dict[str, list[PythonBlock]]:
+    """The ```python blocks of ``text`` by section (the heading above them), in order."""
+    groups: dict[str, list[PythonBlock]] = {}
+    section, fence, start, body = "", None, 0, []
+    for number, line in enumerate(text.splitlines(), 1):
+        if fence is None:
+            if line.startswith("```"):
+                fence, start, body = line.strip()[3:], number + 1, []
+            elif line.startswith("#"):
+                section = line.lstrip("#").strip()
+        elif line.strip().startswith("```"):
+            if fence == "python":
+                groups.setdefault(section, []).append(PythonBlock(start, section, "\n".join(body)))
+            fence = None
+        else:
+            body.append(line)
+    return groups
+
+
+def _shown_value(comment: str) -> tuple[bool, Any]:
+    """(True, value) when ``comment`` starts with a Python literal (all of it, or what comes
+    before its first colon), else (False, None)."""
+    text = comment.lstrip("#").strip()
+    for candidate in (text, text.split(":", 1)[0]):
+        try:
+            return True, ast.literal_eval(candidate)
+        except (ValueError, SyntaxError, TypeError):
+            pass
+    return False, None
+
+
+def statements(block: PythonBlock) -> list[Statement]:
+    """The block's top-level statements with the value or the exception each one shows."""
+    lines = block.code.splitlines()
+    comments = {tok.start[0]: tok for tok in tokenize.generate_tokens(io.StringIO(block.code).readline)
+                if tok.type == tokenize.COMMENT}
+    found = []
+    for node in ast.parse(block.code).body:
+        end = node.end_lineno or node.lineno
+        st = Statement(block.line + node.lineno - 1, ast.get_source_segment(block.code, node) or "",
+                       node)
+        trailing = comments.get(end)
+        if trailing is not None and lines[end - 1][:trailing.start[1]].strip():
+            st.shows = _shown_value(trailing.string)
+        under = comments.get(end + 1)
+        if under is not None and not lines[end][:under.start[1]].strip():
+            m = _RAISES.fullmatch(under.string.strip())
+            if m:
+                st.raises = (m.group(1), m.group(2).strip())
+        found.append(st)
+    return found
+
+
+def _message_matches(shown: str, actual: str) -> bool:
+    pattern = ".*?".join(re.escape(part) for part in shown.split("..."))
+    return re.fullmatch(pattern, actual, re.DOTALL) is not None
+
+
+def run_statement(st: Statement, namespace: dict[str, Any]) -> None:
+    """Run one statement in ``namespace``; an AssertionError names the README line when it does
+    not do what the README shows."""
+    node = st.node
+    if st.raises is not None:
+        name, message = st.raises
+        try:
+            exec(compile(ast.Module([node], []), "README.md", "exec"), namespace)
+        except Exception as exc:  # noqa: BLE001 - the README names the class
+            names = [c.__name__ for c in type(exc).__mro__]
+            assert name in names, f"{st}: raised {type(exc).__name__}, README shows {name}"
+            assert _message_matches(message, str(exc)), (
+                f"{st}: README shows\n  {name}: {message}\nit raises\n  {name}: {exc}")
+            return
+        raise AssertionError(f"{st}: README shows it raises {name}; it does not")
+    if isinstance(node, ast.Expr):
+        value = eval(compile(ast.Expression(node.value), "README.md", "eval"), namespace)
+        if isinstance(node.value, ast.Compare):
+            assert value, f"{st}: the comparison does not hold"
+    else:
+        exec(compile(ast.Module([node], []), "README.md", "exec"), namespace)
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        value = (namespace[targets[0].id] if len(targets) == 1 and isinstance(targets[0], ast.Name)
+                 else None)
+    shown, expected = st.shows
+    if shown:
+        assert value == expected, f"{st}: README shows {_shown(expected)}, it gives {_shown(value)}"
+
+
+def _shown(value: Any) -> str:
+    return f"{value:#x}" if isinstance(value, int) and not isinstance(value, bool) else repr(value)
+
+
+PYTHON_GROUPS = python_blocks(README.read_text(encoding="utf-8"))
+
+
+def test_the_readme_has_python_samples():
+    """The parser finds the README's Python samples and what they show (the test below cannot
+    pass vacuously)."""
+    every = [st for blocks in PYTHON_GROUPS.values() for b in blocks for st in statements(b)]
+    assert len(every) >= 20
+    assert sum(st.shows[0] for st in every) >= 4 and sum(st.raises is not None for st in every) >= 1
+    assert "Library" in PYTHON_GROUPS
+
+
+def test_python_sample_rules(tmp_path):
+    """The rules above, on a sample README: values, comparisons, an exception and its message
+    are checked, and a wrong value, a false comparison or a missing exception fails."""
+    text = ("# A\n```python\nx = 1 + 1  # 2\nx * 3  # 6: six\nx == 2  # prose\n"
+            "int('z')\n# ValueError: invalid literal ... 'z'\n```\n```sh\n# no heading\n```\n"
+            "```python\ny = x  # prose, 1\n```\n")
+    groups = python_blocks(text)
+    assert list(groups) == ["A"] and [b.line for b in groups["A"]] == [3, 13]
+    sts = [st for b in groups["A"] for st in statements(b)]
+    assert [(st.line, st.shows, st.raises) for st in sts] == [
+        (3, (True, 2), None), (4, (True, 6), None), (5, (False, None), None),
+        (6, (False, None), ("ValueError", "invalid literal ... 'z'")), (13, (False, None), None)]
+    namespace: dict[str, Any] = {}
+    for st in sts:
+        run_statement(st, namespace)
+    for bad in ("x = 1  # 2", "1 == 2", "int('1')\n# ValueError: ...", "int('z')\n# KeyError: ...",
+                "int('z')\n# ValueError: other"):
+        (st,) = statements(PythonBlock(1, "A", bad))
+        with pytest.raises(AssertionError):
+            run_statement(st, {})
+
+
+@pytest.mark.parametrize("section", PYTHON_GROUPS, ids=lambda s: s.replace(" ", "_"))
+def test_readme_python(section: str, workdir: Path):
+    for name, fixture in SAMPLE_FILES.items():
+        shutil.copyfile(fixture, workdir / name)
+    namespace: dict[str, Any] = {"__name__": "__readme__"}
+    with contextlib.redirect_stdout(io.StringIO()):
+        for block in PYTHON_GROUPS[section]:
+            for st in statements(block):
+                try:
+                    run_statement(st, namespace)
+                except AssertionError:
+                    raise
+                except Exception as exc:
+                    from descriptors.errors import ToolNotFoundError
+                    if isinstance(exc, ToolNotFoundError):
+                        pytest.skip(f"{st}: {exc}")
+                    raise AssertionError(f"{st}: {type(exc).__name__}: {exc}") from exc

@@ -36,6 +36,7 @@ from itertools import chain
 
 from ..structs import Struct
 from ..isa.sites import MmaSite
+from ..words.literals import MAX_LINE
 from .knownbits import KnownBits
 from .ksteps import K_STEP_ASSUMPTION, K_STEP_BITS, K_STEP_MAX
 from .values import Alternative
@@ -44,8 +45,6 @@ __all__ = ["KnownBits", "Alternative", "Operand", "Instruction", "Fact", "MAX_LI
            "read", "iter_text_lines", "TextLines", "SNIFF_LINES", "SASS_INSTRUCTION",
            "SASS_FUNCTION", "K_STEP_BITS", "K_STEP_MAX", "K_STEP_ASSUMPTION"]
 
-#: Characters of one line that are read; the rest of a longer line is dropped.
-MAX_LINE = 4096
 #: Instructions of one function analysed together (memory bound).
 MAX_FUNCTION = 50_000
 

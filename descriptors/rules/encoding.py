@@ -15,14 +15,14 @@ from typing import Any
 
 from ..errors import InvalidDescriptorError
 from ..words import codec
-from .validate import _CONTEXT, WORD_ARCHES, Finding, is_valid, validate
+from .validate import CONTEXT_PARAMETERS, WORD_ARCHES, Finding, is_valid, validate
 
 __all__ = ["encode"]
 
 #: Context each descriptor's rules take that the codec does not (``cta_group`` and ``ws`` the
 #: codec takes too: it checks them, and keeps them out of the word).
 _RULES_ONLY = {d: tuple(k for k in names if k not in codec.PARAMETERS[d])
-               for d, names in _CONTEXT.items()}
+               for d, names in CONTEXT_PARAMETERS.items()}
 
 
 def encode(descriptor: str, /, *, check: bool = True, arch: str | None = None,

@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..structs import Struct, asdict
-from ..words.codec import DESCRIPTOR_ALIASES, Decoded, _parse_bool, decode, encode, parse_int
+from ..words.codec import DESCRIPTOR_ALIASES, Decoded, decode, encode, parse_bool, parse_int
 from ..words.enums import KINDS, MAJOR, SWIZZLE, Kind
 from ..errors import FieldError, ParameterError, shorten
 from ..words.layouts import SMEM, TMEM
@@ -30,7 +30,7 @@ from .diagnostics import Severity, declare, diagnostic
 
 __all__ = ["Finding", "Rule", "RULES", "ARCHES", "TCGEN05_ARCHES", "WORD_ARCHES", "validate",
            "validate_pair", "pair_rules", "is_valid",
-           "shape_rule", "SHAPES"]
+           "shape_rule", "SHAPES", "CONTEXT_PARAMETERS"]
 
 #: The targets of the tcgen05 words (PTX ISA 9.7.16, Target ISA Notes).
 TCGEN05_ARCHES = ("sm_100a", "sm_100f", "sm_103a", "sm_103f", "sm_110a", "sm_110f")
@@ -801,8 +801,11 @@ def _tmem_shift(ctx: _Ctx) -> Iterator[Finding]:
 
 # ====================================================================== entry points
 
-_CONTEXT = {"idesc": ("cta_group", "ws", "sp", "scale_vec"), "smem": (), "zcm": ("m", "n"),
-            "tmem": ("alloc", "shift")}
+#: The parameters of each descriptor's rules that its word does not store: the instruction's
+#: context (``cta_group``, ``.ws``, ``.sp``, ``.scale_vec``; the M and N of the MMA of a
+#: zero-column mask; the allocated columns and ``tcgen05.shift`` of a Tensor Memory address).
+CONTEXT_PARAMETERS = {"idesc": ("cta_group", "ws", "sp", "scale_vec"), "smem": (),
+                      "zcm": ("m", "n"), "tmem": ("alloc", "shift")}
 
 
 def _arch(arch: str) -> str:
@@ -816,7 +819,7 @@ def _int_or_none(value: Any, what: str) -> int | None:
 
 
 def _bool_or_none(value: Any, what: str) -> bool | None:
-    return None if value is None else _parse_bool(value, what)
+    return None if value is None else parse_bool(value, what)
 
 
 def validate(descriptor: str, word: int | None = None, *, kind: str | None = None,
@@ -835,7 +838,7 @@ def validate(descriptor: str, word: int | None = None, *, kind: str | None = Non
     """
     if descriptor.__class__ is str and descriptor in DESCRIPTOR_ALIASES:
         descriptor = DESCRIPTOR_ALIASES[descriptor]
-    if word is not None and params.keys() <= set(_CONTEXT.get(descriptor, ())):
+    if word is not None and params.keys() <= set(CONTEXT_PARAMETERS.get(descriptor, ())):
         try:
             key = (descriptor, word, kind, arch, tuple(sorted(params.items())))
             hash(key)
@@ -859,7 +862,7 @@ _MEMO: dict[tuple, tuple[Finding, ...]] = {}
 def _validate(descriptor: str, word: int | None, kind: str | None, arch: str | None,
               params: dict[str, Any]) -> list[Finding]:
     arch = _arch(arch if arch is not None else WORD_ARCHES.get(descriptor, ("sm_100a",))[0])
-    context = {k: params.pop(k) for k in _CONTEXT.get(descriptor, ()) if k in params}
+    context = {k: params.pop(k) for k in CONTEXT_PARAMETERS.get(descriptor, ()) if k in params}
     if word is None:
         if descriptor == "idesc":  # encode checks the context parameters cta_group, ws too
             params.update({k: context[k] for k in ("cta_group", "ws") if k in context})
@@ -872,7 +875,7 @@ def _validate(descriptor: str, word: int | None, kind: str | None, arch: str | N
     elif params:
         raise ParameterError(f"validate takes a word or encode parameters, not both (got "
                              f"{', '.join(sorted(params))}; context parameters of {descriptor}: "
-                             f"{', '.join(_CONTEXT.get(descriptor, ())) or 'none'})")
+                             f"{', '.join(CONTEXT_PARAMETERS.get(descriptor, ())) or 'none'})")
     decoded = decode(descriptor, word, kind=kind)
     ctx = _Ctx(decoded, arch,
                cta_group=_int_or_none(context.get("cta_group"), "cta_group"),

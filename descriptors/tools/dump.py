@@ -31,7 +31,7 @@ styles are recognised:
   (unless A comes from registers), B's in URk+2:URk+3 (``gdesc[URk] (A)``, ``(B)``).
 
 The line recognisers live in :mod:`descriptors.readers` (``gdb``, ``printf``, ``sass`` whose
-:func:`~descriptors.readers.sass.instruction_fact` turns each SASS line into a fact -- a constant
+:func:`~descriptors.readers.sass.read_sass` reads a listing into facts and instructions -- a constant
 moved into a register, a copy, registers overwritten, an MMA's descriptor operands -- and
 ``ptx`` whose data flow also feeds ``descgen lint``); this module keeps the state across lines
 (register pairs, printed expressions, SASS registers awaiting their MMA) and the scoring.
@@ -123,6 +123,8 @@ from ..errors import ParameterError, shorten
 from ..words.layouts import IDESC, LAYOUTS, SMEM, TMEM, WGMMA, ZCM
 from .printer import to_json
 from ..readers import SASS_FUNCTION, SASS_INSTRUCTION, TextLines, gdb, printf
+from ..rules.targets import DEFAULT_ARCH
+from ..words.literals import MAX_LINE
 from ..isa.sites import IdescContext
 from ..rules.validate import TMEM_COLUMNS as _TMEM_COLUMNS
 from ..rules.validate import TMEM_LANES as _TMEM_LANES
@@ -133,8 +135,6 @@ __all__ = [
     "MAX_LINE", "WINDOW", "DEFAULT_MIN_CONFIDENCE", "FAMILIES", "DEFAULT_ARCH",
 ]
 
-#: Characters of a line that are scanned; the rest of a longer line is ignored.
-MAX_LINE = 4096
 #: Lines a SASS immediate waits for an MMA instruction that says what it is.
 WINDOW = 4096
 _MEMO_SIZE = 1 << 16
@@ -147,10 +147,6 @@ _CONTEXTS = 64
 DEFAULT_MIN_CONFIDENCE = 0.5
 #: Descriptor families, in the order ties are broken.
 FAMILIES = ("smem", "idesc", "zcm", "tmem", "wgmma")
-#: The target a word is read for when neither the options nor the input name one (a log); a
-#: word of another target (wgmma, named by the text or ``as_``) is then judged on its own
-#: (:data:`descriptors.rules.validate.WORD_ARCHES`: sm_90a).
-DEFAULT_ARCH = "sm_100a"
 
 
 @lru_cache(maxsize=None)

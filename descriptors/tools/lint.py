@@ -16,7 +16,7 @@ for every instruction checks its descriptor operands **for that instruction**:
   suffix: a sparsity bit that disagrees with the idescE low word (0 for dense forms, the
   sparse metadata address for ``.sp``, as nvcc writes them) is a warning, not an error.
 * ``tcgen05.alloc`` / ``tcgen05.dealloc`` -- a constant column count
-  (:func:`descriptors.tmem.check_alloc`).
+  (:func:`descriptors.isa.tmem.check_alloc`).
 * ``tcgen05.cp`` -- its shared memory descriptor (PTX and SASS ``UTCCP``).
 * ``tcgen05.shift`` -- a constant ``taddr`` (lane aligned to 32, 9.7.16.9.3).
 * ``tcgen05.ld`` / ``tcgen05.st`` -- in PTX the register vector against Tables 47/48; when
@@ -88,15 +88,14 @@ from ..readers.values import MAX_ALTERNATIVES, Alternative
 from ..isa.tmem import ALLOC_MIN, check_alloc
 from ..rules.validate import PAIR_UNREAD, SEVERITIES, Finding, pair_rules, validate
 from ..rules.validate import ARCHES, TCGEN05_ARCHES
+from ..rules.targets import DEFAULT_ARCH
 
 __all__ = ["LintFinding", "lint_lines", "check_instruction", "order", "SASS_MMA", "DEFAULT_ARCH"]
-
-DEFAULT_ARCH = "sm_100a"
 
 class LintFinding(Struct, frozen=True):
     """One diagnostic: ``file``, ``line`` and ``col`` (1-based; ``col`` of the operand, 0 for a
     whole-file note), ``severity`` (error / warning / note), ``rule`` (a
-    :data:`descriptors.rules.validate.RULES` or :data:`descriptors.tmem.ACCESS_RULES` id, or a
+    :data:`descriptors.rules.validate.RULES` or :data:`descriptors.isa.tmem.ACCESS_RULES` id, or a
     ``lint.*`` id), ``message`` (the instruction's context, the field with its bit range, the
     rule's text and its PTX source), ``instruction`` (its text), ``operand`` (``idesc``,
     ``a_desc``, ``b_desc``, ``zcm``, ``s_desc``, ``taddr``, ``ncols``, ``registers``), ``word``
@@ -674,7 +673,7 @@ def _check_sass_alloc(em: _Emitter, ins: Instruction) -> None:
 
 def _check_ncols(em: _Emitter, op: Operand | None, label: str, unit: int) -> None:
     """A column count (``unit`` columns per unit of the operand) against
-    :func:`descriptors.tmem.check_alloc`; a run-time count is a note."""
+    :func:`descriptors.isa.tmem.check_alloc`; a run-time count is a note."""
     if op is None or op.value is None:
         return
     if not op.value.is_const:
@@ -691,7 +690,7 @@ _LDST = re.compile(r"tcgen05\.(ld|st)\b.*?\.(\d+x\d+b(?:x2)?)\.x(\d+)")
 
 def _check_ldst(em: _Emitter, ins: Instruction, arch: str) -> None:
     """tcgen05.ld/st: the register vector against Tables 47/48, and the access's footprint
-    (:func:`descriptors.tmem.footprint`) when the Tensor Memory address is constant."""
+    (:func:`descriptors.isa.tmem.footprint`) when the Tensor Memory address is constant."""
     from ..errors import ParameterError
     from ..isa.tmem import registers
     m = _LDST.match(ins.opcode)
@@ -822,7 +821,7 @@ _LDST_OWNED = ("vector", "num", "taddr")
 
 def _check_model(em: _Emitter, ins: Instruction, arch: str) -> None:
     """stmatrix, wmma.load, tcgen05.ld/st: the instruction model
-    (:func:`descriptors.instructions.check_parsed`) -- qualifiers, operands, vector size and
+    (:func:`descriptors.isa.instructions.check_parsed`) -- qualifiers, operands, vector size and
     register types (from the module's ``.reg`` declarations), target, and with constant
     operands address alignment and wmma strides."""
     from ..isa.instructions import (InstructionError, check_parsed, model_for, parse_instruction,

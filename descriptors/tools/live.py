@@ -30,7 +30,8 @@ from ..isa.sites import sass_site
 from ..readers.sass import SASS_WGMMA, instruction, read_live
 from ..rules.validate import TCGEN05_ARCHES, validate
 from ..words.codec import decode
-from .lint import DEFAULT_ARCH, LintFinding, check_instruction, order
+from ..rules.targets import DEFAULT_ARCH
+from .lint import LintFinding, check_instruction, order
 
 __all__ = ["LiveOperand", "LiveMMA", "judge", "target", "registers_named", "LIVE_FILE",
            "G_COMMIT_GROUP"]

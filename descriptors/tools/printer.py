@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 __all__ = ["render", "plain", "to_json", "diagram_rows", "rank_readings", "render_datapath",
            "render_findings", "plain_findings", "render_footprint", "plain_footprint",
-           "render_properties"]
+           "render_properties", "finding_line", "verdict_line"]
 
 _PALETTE = ("cyan", "magenta", "green", "yellow", "blue", "bright_cyan", "bright_magenta",
             "bright_green", "bright_yellow", "bright_blue")
@@ -91,12 +91,15 @@ def _header(decoded: Decoded) -> str:
     return f"{decoded.descriptor} {decoded.hex}{kind}  ({lay.title}; {lay.size}-bit; PTX {lay.source})"
 
 
-def _finding_line(f: Finding) -> str:
+def finding_line(f: Finding) -> str:
+    """One finding as a line: ``severity: [rule] field[bits]: message (source)``."""
     where = f"{f.field}{f.bits or ''}: " if f.field else ""
     return f"{f.severity}: [{f.rule}] {where}{f.message} ({f.source})"
 
 
-def _verdict(findings: Sequence[Finding]) -> str:
+def verdict_line(findings: Sequence[Finding]) -> str:
+    """The verdict on a word's findings: ``valid: 0 error(s), 1 warning(s), 2 note(s)``, or
+    ``INVALID: ...`` when one is an error."""
     counts = {s: sum(f.severity == s for f in findings) for s in ("error", "warning", "note")}
     head = "valid" if is_valid(findings) else "INVALID"
     return f"{head}: {counts['error']} error(s), {counts['warning']} warning(s), {counts['note']} note(s)"
@@ -134,8 +137,8 @@ def plain(decoded: Decoded, findings: Sequence[Finding] = ()) -> str:
     lines.extend(_diagram_plain(decoded))
     lines.append("  " + _legend(decoded))
     lines.append("")
-    lines.append(_verdict(findings))
-    lines.extend("  " + _finding_line(f) for f in findings)
+    lines.append(verdict_line(findings))
+    lines.extend("  " + finding_line(f) for f in findings)
     return "\n".join(lines)
 
 
@@ -181,8 +184,8 @@ def render(decoded: Decoded, findings: Sequence[Finding] = ()) -> RenderableType
     for name, n in numbers.items():
         legend.append(f"{n}={name}", style=styles[name])
         legend.append("  ")
-    verdict = Text(_verdict(findings), style="bold green" if is_valid(findings) else "bold red")
-    found = [Text(_finding_line(f), style=_SEVERITY_STYLE[f.severity]) for f in findings]
+    verdict = Text(verdict_line(findings), style="bold green" if is_valid(findings) else "bold red")
+    found = [Text(finding_line(f), style=_SEVERITY_STYLE[f.severity]) for f in findings]
     return Group(table, Text(""), diagram, legend, Text(""), verdict, *found)
 
 
@@ -220,8 +223,8 @@ def _ranges(columns: Sequence[int]) -> str:
 
 
 def plain_mask(z: Any) -> str:
-    """Plain text of a :class:`descriptors.zcm.ZcmMask`: masks as bit strings (column 0 first and
-    as a 0b literal), sub-masks, zeroed columns and the B columns read."""
+    """Plain text of a :class:`descriptors.words.zcm.ZcmMask`: masks as bit strings (column 0
+    first and as a 0b literal), sub-masks, zeroed columns and the B columns read."""
     k = len(z.submasks)
     lines = [f"zcm {z.word:#018x}  M={z.m} N={z.n}: {k} sub-mask(s) of {z.width} columns, "
              f"column shift {z.column_shift}"]
@@ -257,7 +260,7 @@ def render_mask(z: Any) -> RenderableType:
 
 
 def render_datapath(layout: Any) -> RenderableType:
-    """A data-path layout (:class:`descriptors.tmem.DatapathLayout`, PTX 9.7.16.10.5) as a rich
+    """A data-path layout (:class:`descriptors.isa.tmem.DataPathLayout`, PTX 9.7.16.10.5) as a rich
     table: what the MMA is, the organisation and the lanes it starts at, where the PTX text
     draws it.  Booleans read yes/no and lists as text (never Python reprs)."""
     from rich.table import Table
@@ -282,7 +285,7 @@ def render_datapath(layout: Any) -> RenderableType:
 def plain_findings(findings: Sequence[Finding]) -> str:
     """Plain text of a list of findings: one line each (``severity: [rule] field[bits]: message
     (source)``) and the verdict line (``valid: 0 error(s), ...`` or ``INVALID: ...``)."""
-    return "\n".join([str(f) for f in findings] + [_verdict(findings)])
+    return "\n".join([str(f) for f in findings] + [verdict_line(findings)])
 
 
 def render_findings(findings: Sequence[Finding]) -> RenderableType:
@@ -301,7 +304,7 @@ def render_findings(findings: Sequence[Finding]) -> RenderableType:
             table.add_row(Text(f.severity, style=_SEVERITY_STYLE[f.severity]), f.rule,
                           f"{f.field}{f.bits or ''}" if f.field else "", f.message, f.source)
         parts.append(table)
-    parts.append(Text(_verdict(findings), style="bold green" if is_valid(findings) else "bold red"))
+    parts.append(Text(verdict_line(findings), style="bold green" if is_valid(findings) else "bold red"))
     return Group(*parts)
 
 
@@ -312,7 +315,7 @@ def _register_text(fp: Any) -> str:
 
 
 def plain_footprint(fp: Any) -> str:
-    """Plain text of a :class:`descriptors.tmem.Footprint` (``descgen tmem --ld/--st``): the
+    """Plain text of a :class:`descriptors.isa.tmem.Footprint` (``descgen tmem --ld/--st``): the
     instruction, registers per thread, one line per access (address, lanes, columns), the
     non-error findings and ``valid``/``INVALID`` (errors are reported on stderr)."""
     lines = [fp.ptx, f"registers per thread: {_register_text(fp)}"]
@@ -342,7 +345,7 @@ def render_footprint(fp: Any, findings: Sequence[Finding] | None = None,
         table.add_row(str(i), f"{a.address.word:#010x}", f"{a.lanes[0]}-{a.lanes[1]}",
                       f"{a.columns[0]}-{a.columns[1]}")
     shown = [f for f in fp.verdict if f.severity != "error"] if findings is None else findings
-    found = [Text(_finding_line(f), style=_SEVERITY_STYLE[f.severity]) for f in shown]
+    found = [Text(finding_line(f), style=_SEVERITY_STYLE[f.severity]) for f in shown]
     head = [title] if caption is None else [title, Text(caption)]
     if not verdict:
         return Group(*head, table, *found)

@@ -25,7 +25,8 @@ from .layouts import IDESC, LAYOUTS, SMEM, TMEM, WGMMA, ZCM
 
 __all__ = ["DESCRIPTOR_ALIASES", 
     "DESCRIPTORS", "PARAMETERS", "Decoded", "encode", "encode_raw", "decode", "readings",
-    "layout_for", "format_word", "parse_int", "word_bits", "smem_to_wgmma",
+    "layout_for", "format_word", "parse_int", "word_bits", "smem_to_wgmma", "parse_bool",
+    "parse_word", "MAX_DIGITS",
 ]
 
 #: The descriptor families, by the name every call takes.
@@ -77,9 +78,9 @@ def parse_int(value: Any, what: str) -> int:
         return value  # type: ignore[no-any-return]
     if isinstance(value, str):
         text = value.strip().replace("_", "").replace("'", "")
-        if len(text) > _MAX_DIGITS:
+        if len(text) > MAX_DIGITS:
             raise ParameterError(f"{what}: a number of {len(text)} characters is longer than "
-                                 f"any descriptor value ({_MAX_DIGITS} at most)")
+                                 f"any descriptor value ({MAX_DIGITS} at most)")
         try:
             return int(text, 0)
         except ValueError:
@@ -90,11 +91,13 @@ def parse_int(value: Any, what: str) -> int:
 
 
 #: Longest integer text parse_int reads: a 256-bit zero-column mask in binary with its 0b prefix.
-_MAX_DIGITS = 260
+MAX_DIGITS = 260
 
 
 
-def _parse_bool(value: Any, what: str) -> bool:
+def parse_bool(value: Any, what: str) -> bool:
+    """A boolean from a bool, 0/1 or a word (``true``/``false``, ``yes``/``no``, ``1``/``0``; any
+    case).  Raises :class:`ParameterError` naming ``what`` for anything else."""
     if value is True or value is False:
         return value
     if value.__class__ is int and value in (0, 1):
@@ -111,7 +114,7 @@ def _bit(field: Field, value: Any, what: str) -> int:
     """A one-bit field from a bool, 0/1 or a boolean word; anything else is refused."""
     if value.__class__ is int:
         return field.check(value)
-    return int(_parse_bool(value, what))
+    return int(parse_bool(value, what))
 
 
 def _choice(table: EnumTable, field: Field, value: Any, what: str, *, ints: bool = False) -> int:
@@ -206,7 +209,7 @@ def _absent(kind: Kind, p: Mapping[str, Any], name: str, default: Any, why: str)
     if value is None:
         return
     try:
-        same = value == default or (isinstance(default, bool) and _parse_bool(value, name) == default)
+        same = value == default or (isinstance(default, bool) and parse_bool(value, name) == default)
     except ParameterError:
         same = False
     if not same:
@@ -236,9 +239,9 @@ def _encode_idesc(params: Mapping[str, Any]) -> int:
     raw["n_dim"] = _scaled(f["n_dim"], p["n"], "N", _N_SHIFT, "")
     raw["transpose_a"] = _choice(MAJOR, f["transpose_a"], p.get("a_major", "K"), "a_major", ints=True)
     raw["transpose_b"] = _choice(MAJOR, f["transpose_b"], p.get("b_major", "K"), "b_major", ints=True)
-    raw["negate_a"] = int(_parse_bool(p.get("negate_a", False), "negate_a"))
-    raw["negate_b"] = int(_parse_bool(p.get("negate_b", False), "negate_b"))
-    sparse = _parse_bool(p.get("sparse", False), "sparse")
+    raw["negate_a"] = int(parse_bool(p.get("negate_a", False), "negate_a"))
+    raw["negate_b"] = int(parse_bool(p.get("negate_b", False), "negate_b"))
+    sparse = parse_bool(p.get("sparse", False), "sparse")
     raw["sparse"] = int(sparse)
     if kind.block_scaled:
         assert kind.scale_types is not None
@@ -249,7 +252,7 @@ def _encode_idesc(params: Mapping[str, Any]) -> int:
         _absent(kind, p, "sparsity_selector", 0, f"bits 0-1 are reserved in {src}")
         _absent(kind, p, "max_shift", 0, f"{src} has no max shift field (.ws is not allowed)")
     else:
-        raw["saturate"] = int(_parse_bool(p.get("saturate", False), "saturate"))
+        raw["saturate"] = int(parse_bool(p.get("saturate", False), "saturate"))
         raw["sparsity_selector"] = f["sparsity_selector"].check(
             parse_int(p.get("sparsity_selector", 0), "sparsity_selector"))
         raw["max_shift"] = _choice(MAX_SHIFT, f["max_shift"], p.get("max_shift", 0), "max_shift",
@@ -484,7 +487,7 @@ def _idesc_steps(kind: Kind) -> tuple[list[_Step], list[_Step]]:
         return (name, 0, name, lambda v: f[name].check(parse_int(v, name)))
 
     def flag(name: str) -> _Step:
-        return (name, False, name, lambda v: int(_parse_bool(v, name)))
+        return (name, False, name, lambda v: int(parse_bool(v, name)))
 
     def major(name: str, field: str) -> _Step:
         return (name, "K", field, lambda v: _choice(MAJOR, f[field], v, name, ints=True))
@@ -678,7 +681,7 @@ def _idesc_context(kind: Kind, p: Mapping[str, Any], word: int) -> int:
     if cta is not None and parse_int(cta, "cta_group") not in (1, 2):
         raise ParameterError(f"cta_group={_short(cta)}: allowed 1 or 2")
     if p.get("ws") is not None:
-        _parse_bool(p["ws"], "ws")
+        parse_bool(p["ws"], "ws")
     return k96
 
 
@@ -743,6 +746,10 @@ def _descriptor(descriptor: Any) -> str:
 
 def layout_for(descriptor: str, kind: str | None = None) -> Layout:
     """The :class:`~descriptors.words.bits.Layout` of ``descriptor`` (an idesc needs its ``kind``)."""
+    try:  # a canonical (descriptor, kind): decode's table
+        return _DISPATCH[descriptor, kind][0]
+    except (KeyError, TypeError):
+        pass
     d = _descriptor(descriptor)
     if d != "idesc":
         if kind is not None:
@@ -965,7 +972,7 @@ class Decoded:
             raise ParameterError(f"{descriptor}: layout {layout.name} is not the layout of "
                                  f"{descriptor}{f' kind {kind}' if kind else ''} ({sub.layout.name})")
         obj: Decoded = object.__new__(sub)
-        obj.word = _word(sub.layout, word)
+        obj.word = parse_word(sub.layout, word)
         obj._fields = fields
         obj._values = None
         return obj
@@ -1077,7 +1084,10 @@ class Decoded:
         return f"<Decoded {self.descriptor}{kind} {self.hex}>"
 
 
-def _word(layout: Layout, word: Any) -> int:
+def parse_word(layout: Layout, word: Any) -> int:
+    """``word`` as an int of ``layout``'s size: text is read as :func:`parse_int` reads it.
+    Raises :class:`ParameterError` for text that is no integer and :class:`WordError` for
+    anything but an integer in ``0 .. 2**bits - 1``."""
     if isinstance(word, str):
         word = parse_int(word, f"{layout.name} word")
     return layout.check_word(word)
@@ -1096,7 +1106,7 @@ def decode(descriptor: str, word: int, *, kind: str | None = None) -> Decoded:
     except (KeyError, TypeError):
         _lay, cls, top = _dispatch(descriptor, kind)
     if word.__class__ is not int or word < 0 or word > top:
-        word = _word(cls.layout, word)
+        word = parse_word(cls.layout, word)
     obj = _new_decoded(cls)
     obj.word = word
     obj._fields = obj._values = None
