@@ -27,6 +27,7 @@ import descriptors
 from cli.main import app
 from descriptors import DescgenError, ParameterError
 from descriptors.errors import InputError
+from descriptors.tools.dump.score import name_hints
 from descriptors.tools.dump import (MAX_LINE, Candidate, DumpFinding, classify, iter_lines, scan,
                               scan_lines, scan_stream)
 
@@ -282,10 +283,10 @@ def test_name_hint_families():
              "smem_desc": "smem", "taddr": "tmem", "tmem_addr": "tmem", "zcm": "zcm",
              "zero_col_mask": "zcm"}
     for name, family in cases.items():
-        hints = descriptors.dump._name_hints(name)
+        hints = name_hints(name)
         assert hints and hints[0][0] == family and hints[0][2], name
-    assert descriptors.dump._name_hints("ptr") == ()
-    weak = descriptors.dump._name_hints("desc")
+    assert name_hints("ptr") == ()
+    weak = name_hints("desc")
     assert {h[0] for h in weak} == {"smem", "idesc", "zcm"} and not any(h[2] for h in weak)
 
 

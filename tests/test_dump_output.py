@@ -24,7 +24,8 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from cli.main import app
-from descriptors.tools.dump import DumpFinding, _finding, scan
+from descriptors.tools.dump import DumpFinding, scan
+from descriptors.tools.dump.score import make_finding as _finding
 from descriptors.readers import printf
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -14,6 +14,9 @@ from descriptors.isa.sites import MmaSite, ptx_site, sass_site, site
 from descriptors.readers import Instruction, read
 from descriptors.readers.sass import instruction, read_live
 from descriptors.tools import dump, lint, live
+from descriptors.tools.dump import code as dump_code
+from descriptors.tools.dump import logs as dump_logs
+from descriptors.tools.dump import score as dump_score
 
 ROOT = Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -188,7 +191,7 @@ def test_lint_dump_and_live_read_one_site(path, monkeypatch):
     spy((lint, "_check_mma"), lint._check_mma, "lint")
     spy((lint, "_check_wgmma"), lint._check_wgmma, "lint")
     for fn in ("sass_mma", "sass_wgmma", "ptx_mma"):
-        spy((dump._CodeWords, fn), getattr(dump._CodeWords, fn), "dump")
+        spy((dump_code._CodeWords, fn), getattr(dump_code._CodeWords, fn), "dump")
     list(lint.lint_lines(lines, file=path.name))
     dump.scan("\n".join(lines))
     expected = {i.line: i.site for i in instructions}
@@ -227,7 +230,8 @@ def _role_syntax(source: str) -> set[str]:
             for s in _ROLE_SYNTAX if s in n.value}
 
 
-@pytest.mark.parametrize("module", [lint, dump, live], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [lint, live, dump, dump_code, dump_logs, dump_score],
+                         ids=lambda m: m.__name__)
 def test_tools_read_no_role_from_text(module):
     """The tools take roles, kinds, cta_group and .ws from the site only: their code has no
     string that spells operand syntax or the qualifiers (docstrings and comments aside)."""
