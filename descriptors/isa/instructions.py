@@ -26,7 +26,7 @@ statement (label, predicate guard, qualifiers, operands; comments and ``;`` stri
 with the function's ``.reg`` declarations and the constants its data flow finds.
 
 What decides legality: ptxas (CUDA 13.0, ``-arch=sm_100a``; sm_103a for ``.red``) is the
-judge; ``tests/test_instructions_ptxas.py`` assembles generated forms (a fixed sample by
+judge; ``tests/oracles/test_instructions_ptxas.py`` assembles generated forms (a fixed sample by
 default, all 44,018 with ``-m ptxas_full``) and requires the same verdict from
 :func:`check_instruction` and from ``descgen lint`` -- on every rule but the value rules,
 which ptxas does not check.
@@ -72,7 +72,7 @@ qualifiers ``.dtype.atype.btype`` share names: a value fills the first of its gr
 empty (:func:`resolve`).  Whether A comes from registers or a descriptor is read from the
 operand (:attr:`InstructionModel.operand_facts`, ``a_src``), and decides whether imm-trans-a
 is present.  Judge: ptxas 13.0 ``-arch=sm_90a`` on the 3,232 committed forms of
-``fixtures/hopper/wgmma-forms.json.gz`` (``tests/test_wgmma_ptxas.py``: all agree, a sample by
+``fixtures/hopper/wgmma-forms.json.gz`` (``tests/oracles/test_wgmma_ptxas.py``: all agree, a sample by
 default, every form with ``-m ptxas_full``), plus forms assembled while writing the model
 (register types, qualifier order).  Where ptxas and the text differ (the last entries of
 :data:`PTXAS_VS_TEXT`):

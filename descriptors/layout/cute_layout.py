@@ -185,7 +185,7 @@ def slice_start(lay: CuteLayout, el: ElementType, start_address: Any) -> tuple[i
         if ptr.bits < 8 and addr is not None:
             # CuTe advances a pointer to a 4-bit type (sizeof == 1) one byte per element, so a
             # sliced tensor prints base + element offset: not its byte address (observed with
-            # the nvidia-cutlass 4.2 headers; tests/test_cutlass_layout_oracle.py).
+            # the nvidia-cutlass 4.2 headers; tests/oracles/test_cutlass_layout_oracle.py).
             if given is None:
                 raise ParameterError(
                     f"{ptr}: CuTe advances pointers to {ptr.bits}-bit elements one byte per "

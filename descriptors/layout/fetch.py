@@ -26,7 +26,7 @@ address, and the base offset shifts its phase back.
 
 For the **wgmma** descriptor (sm_90a) every term, every swizzle, both majors, every base offset
 and each unused bit (ignored) was measured on an H100: 192 words, 235,520 elements read back
-exactly as the model says (``fixtures/hopper/hardware``, ``tests/test_fetch_model.py``).  For
+exactly as the model says (``fixtures/hopper/hardware``, ``tests/oracles/test_fetch_model.py``).  For
 tcgen05's ``smem`` descriptor the same model is the PTX text's canonical layouts (9.7.16.3.3),
 not measured on hardware (no sm_100 machine): ``measured`` says which.  tcgen05's
 ``128B_base32B`` swizzle and the absolute leading-dimension mode are not modelled

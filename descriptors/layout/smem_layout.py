@@ -20,7 +20,7 @@ from swizzle atoms (Table 53) stacked over the tile in a *tile order* -- CuTe's
 (``Step<_1,_2>``, the default; CUTLASS's order for K-major operands and the PTX worked
 examples') or K first (``Step<_2,_1>``; CUTLASS's order for MN-major operands).  The order
 decides which of LBO and SBO spans one atom and which a whole row or column of atoms; the
-CUTLASS oracle (tests/test_cutlass_layout_oracle.py) checks both.  Layouts given as CuTe prints
+CUTLASS oracle (tests/oracles/test_cutlass_layout_oracle.py) checks both.  Layouts given as CuTe prints
 are read by :mod:`descriptors.layout.cute_layout`.  Element types are normalised
 to 128 bits: ``T = 128 / bits`` elements fill one 16-byte chunk, where ``bits`` is the element's
 shared-memory container (9.7.16.10.4): 4- and 6-bit types of ``kind::f8f6f4`` /

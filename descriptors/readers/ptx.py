@@ -33,7 +33,7 @@ written, K step, immediates, operand split, and the value when every source is a
 worked out then; register declarations are read once per distinct set of ``.reg`` lines (with
 the declared registers an instruction names) and immediates once per text.  Every memo is bounded
 (:data:`_LINE_CACHE` lines of at most :data:`_LINE_CACHE_CHARS` characters, 256 declaration
-sets, 4096 immediates), and none changes an item (``tests/test_ptx_dump.py`` reads with them
+sets, 4096 immediates), and none changes an item (``tests/unit/tools/test_ptx_dump.py`` reads with them
 off and on).
 """
 

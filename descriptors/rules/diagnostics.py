@@ -29,7 +29,7 @@ listing's idescE low word).  One override holds for every id: ``descgen lint`` r
 finding that only some of an operand's possible values break as a ``note``, its message
 starting :data:`SOME_PATHS` (whether each value can happen is not known).
 
-``tests/test_diagnostics_catalogue.py`` holds the catalogue to the code: every id the sources
+``tests/unit/rules/test_diagnostics_catalogue.py`` holds the catalogue to the code: every id the sources
 pass to an emitter, and every id ``lint`` and ``dump`` report over the fixtures, is declared,
 with a severity the declaration allows; every declaration is used.
 """

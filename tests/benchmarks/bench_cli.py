@@ -1,6 +1,6 @@
 """Benchmark (issue 12, item 3): ``descgen`` cold start against ``python -c "import typer"``.
 
-Run as ``python tests/bench_cli.py`` (not collected by pytest).  Each command line runs in a
+Run as ``python tests/benchmarks/bench_cli.py`` (not collected by pytest).  Each command line runs in a
 fresh interpreter, as a script calling ``descgen`` per constant does; the time is the best of
 ``--repeat`` rounds (each round runs every command once, interleaved), wall clock, output to
 /dev/null.  The baseline, ``python -c "import

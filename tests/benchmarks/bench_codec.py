@@ -1,6 +1,6 @@
 """Benchmark: descgen's compiled codecs against Construct's interpreter on the same definition.
 
-Run as ``python tests/bench_codec.py [--quick]`` (not collected by pytest). For every layout it
+Run as ``python tests/benchmarks/bench_codec.py [--quick]`` (not collected by pytest). For every layout it
 times, per word: (a) raw encode ``layout.encode_fields(fields)`` vs
 ``layout.struct.build(fields)``, (b) raw decode ``layout.decode(word)`` vs
 ``layout.struct.parse(bytes)``; then (c) the public ``descriptors.decode(...).fields`` and semantic
@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import descriptors  # noqa: E402
 from descriptors import LAYOUTS  # noqa: E402
 
-#: ``--quick``: a few words each -- checks the script works (tests/test_benchmarks.py), measures
+#: ``--quick``: a few words each -- checks the script works (tests/benchmarks/test_benchmarks.py), measures
 #: nothing
 QUICK = "--quick" in sys.argv
 N_CHECK = 50 if QUICK else 2000  # random words checked for bit-identity per layout

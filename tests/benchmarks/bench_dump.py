@@ -1,6 +1,6 @@
 """Benchmark: the ``descgen dump FILE`` command, against a plain Python regex scan of the file.
 
-Run as ``python tests/bench_dump.py [--sizes 10,100] [--big] [--tree DIR ...] [--kinds ...]``
+Run as ``python tests/benchmarks/bench_dump.py [--sizes 10,100] [--big] [--tree DIR ...] [--kinds ...]``
 ``[--before-max-mb N] [--before-json-max-mb N] [--repeat N]``
 (not collected by pytest).  For each kind of log and each size it generates a realistic file in
 a temporary directory, then times, side by side in the same run (``--repeat`` rounds, default

@@ -19,7 +19,7 @@ then more than the whole regex pass); ``--hopper``: the 13 sm_90a production lis
 through the same data flow).  Best of ``--repeat`` interleaved rounds.  The modules are
 byte-compiled first (``compileall``, as an install does), so no round pays for compiling
 them.  It prints lines per second and the ratio to the regex pass; the goal is lint within 4x
-of it.  Not a test: ``tests/test_benchmarks.py`` runs it with ``--quick`` so it cannot rot.
+of it.  Not a test: ``tests/benchmarks/test_benchmarks.py`` runs it with ``--quick`` so it cannot rot.
 """
 
 from __future__ import annotations

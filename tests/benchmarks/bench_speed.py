@@ -1,10 +1,10 @@
 """Benchmark (issue 12): the public codec calls against Construct, the bulk path against NumPy.
 
-Run as ``python tests/bench_speed.py`` (not collected by pytest).  ``--tree DIR`` imports
+Run as ``python tests/benchmarks/bench_speed.py`` (not collected by pytest).  ``--tree DIR`` imports
 descgen from another checkout; ``--before DIR`` measures that checkout and this one side by
 side in one run (two worker processes, one per checkout, each row timed in both alternately, so
 both see the same machine load); ``--quick`` runs every row with a few calls (a check that
-the script works, as tests/test_benchmarks.py does; its numbers mean nothing).  Every ratio is
+the script works, as tests/benchmarks/test_benchmarks.py does; its numbers mean nothing).  Every ratio is
 measured in the same run, min of repeats:
 
 * per call, as users call it -- ``descriptors.decode("smem", w)``, ``decode("idesc", w,

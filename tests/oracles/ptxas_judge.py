@@ -184,7 +184,7 @@ def _settle(arch: str, lines: Sequence[str], idx: list[int], rejected: dict[int,
 
 
 #: Models judged from a committed fixture instead of generated forms (wgmma.mma_async:
-#: fixtures/hopper/wgmma-forms.json.gz, tests/test_wgmma_ptxas.py).
+#: fixtures/hopper/wgmma-forms.json.gz, tests/oracles/test_wgmma_ptxas.py).
 FIXTURE_JUDGED = ("wgmma.mma_async",)
 
 

@@ -1,6 +1,6 @@
 """CUTLASS oracle of the sm_90 wgmma matrix descriptor (PTX ISA 9.7.15.5.1), bit for bit.
 
-``tests/oracle/cutlass_gmma_oracle.cpp`` is compiled once per module against the headers of the
+``tests/oracles/cpp/cutlass_gmma_oracle.cpp`` is compiled once per module against the headers of the
 PyPI wheel ``nvidia-cutlass==4.2.0.0`` (``cute/arch/mma_sm90_desc.hpp``): raw field values are
 assigned to ``GMMA::GmmaDescriptor``'s bitfields at run time and the words compared with
 ``descriptors.encode_raw("wgmma", ...)`` and, from byte values, ``encode("wgmma", ...)``; the

@@ -3,9 +3,9 @@
 The output of ``descgen dump`` (rich text, ``--plain``, ``--plain --table-only`` and
 ``--format json``) on every dump fixture and on a log that repeats them (the rows and JSON of
 words met again are built from caches) is pinned by its SHA-256 in
-``tests/dump_output_digests.json``, recorded before the caches existed.  After an intended
+``tests/production/dump_output_digests.json``, recorded before the caches existed.  After an intended
 change of the output, regenerate it with ``DESCGEN_UPDATE_GOLDEN=1 python -m pytest
-tests/test_dump_output.py`` and review the output's diff against the previous commit.  The JSON
+tests/production/test_dump_output.py`` and review the output's diff against the previous commit.  The JSON
 document is also rebuilt from :func:`descriptors.dump.scan` and ``json.dumps(f.to_dict())``.
 """
 

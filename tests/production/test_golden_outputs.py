@@ -2,7 +2,7 @@
 
 Each case is one command line, run in-process through typer's ``CliRunner`` on ``cli.main:app``;
 its record (the exit code, the bytes of stdout and of stderr, and of any file the command
-wrote) is pinned by its SHA-256 in ``tests/golden_outputs.json``, keyed by the command line.
+wrote) is pinned by its SHA-256 in ``tests/production/golden_outputs.json``, keyed by the command line.
 The cases:
 
 - ``lint`` (text and ``--format json``) on every listing lint reads in ``fixtures/``: lint/
@@ -13,9 +13,9 @@ The cases:
   on fixtures/lint's own files and one file of each other directory and kind; and some of
   lint's options, several files, stdin;
 - ``dump`` (``--plain`` and ``--format json``) on the same code fixtures but sass-forms/ (and
-  dumps/, pinned by ``tests/test_dump_output.py``), the rich text on one file of each
+  dumps/, pinned by ``tests/production/test_dump_output.py``), the rich text on one file of each
   directory and kind, and some of dump's options;
-- every ``$ descgen`` example of README.md's console blocks (as ``tests/test_readme.py``
+- every ``$ descgen`` example of README.md's console blocks (as ``tests/project/test_readme.py``
   extracts them; ``--version`` excepted: it prints the package's version);
 - for each other command a set of representative cases: each descriptor, kind and output
   format, ``--plain``, and a bad input (exit 2) or a broken rule (exit 1);
@@ -25,9 +25,9 @@ Every case runs in a fresh directory in which ``fixtures`` is the repository's `
 the paths printed are the relative ones a user types, whatever the checkout's place.  After an
 intended change of the output, regenerate the digests with::
 
-    DESCGEN_UPDATE_GOLDEN=1 python -m pytest tests/test_golden_outputs.py
+    DESCGEN_UPDATE_GOLDEN=1 python -m pytest tests/production/test_golden_outputs.py
 
-and review the change: ``python tests/test_golden_outputs.py [CASE ...] > out.txt`` prints the
+and review the change: ``python tests/production/test_golden_outputs.py [CASE ...] > out.txt`` prints the
 record of every case (or of the named ones) in full, to diff against the same run on the
 previous commit.
 """

@@ -7,7 +7,7 @@
   docstrings name the module where a thing lives (``descriptors.isa.tmem.footprint``), while
   README and CHANGELOG may use the submodules the package lends as attributes
   (``descriptors.tmem.footprint``; README, "Package layout").  (README's ```python blocks and
-  console examples run in ``tests/test_readme.py``.)
+  console examples run in ``tests/project/test_readme.py``.)
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ The list below is written from the spec (``shared/spec/ptx-9.7.16-tcgen05.md``),
 statement, not from descgen's rule table: each row quotes where the PTX text says it, gives one
 input that breaks it, and what descgen must answer -- an error finding of a named rule (a
 warning where the text leaves the intent open), or a refusal to encode.  A statement descgen
-does not enforce shows up here as a failing row.  (``tests/test_validate_rules.py`` is the
+does not enforce shows up here as a failing row.  (``tests/unit/rules/test_validate_rules.py`` is the
 other direction: every rule of the code, legal and illegal.)
 
 Out of scope -- rules about instructions and programs rather than words, which no descriptor

@@ -3,7 +3,7 @@
 Fixtures in ``fixtures/dumps`` are written as cuda-gdb, printf, cuobjdump and nvdisasm print
 them; each has its expected findings next to it (``<fixture>.expected.json``).  After an
 intended change of the scanner, regenerate them with
-``DESCGEN_UPDATE_GOLDEN=1 python -m pytest tests/test_dump.py`` and review the diff; the
+``DESCGEN_UPDATE_GOLDEN=1 python -m pytest tests/unit/tools/test_dump.py`` and review the diff; the
 explicit tests below pin the real values independently of the golden files.
 """
 

@@ -1,7 +1,7 @@
 """The pretty-printer: golden files of the plain dump, the rich table, the bit diagram, JSON.
 
 Golden files live in ``fixtures/golden``; after an intended change of the output, regenerate
-them with ``DESCGEN_UPDATE_GOLDEN=1 python -m pytest tests/test_printer.py`` and review the diff.
+them with ``DESCGEN_UPDATE_GOLDEN=1 python -m pytest tests/unit/tools/test_printer.py`` and review the diff.
 """
 
 from __future__ import annotations
