@@ -1,5 +1,8 @@
 """Tensor Memory: addresses, ``tcgen05.ld``/``tcgen05.st`` footprints, allocations, data-path layouts.
 
+(Long: the Tensor Memory tables of PTX ISA 9.7.16 -- shapes, data-path layouts, warp lane
+access, allocation -- and the footprint rules that read them, data first.)
+
 A library layer on top of the ``tmem`` codec (:func:`descriptors.words.codec.encode` /
 :func:`~descriptors.words.codec.decode`); every bit position comes from :data:`descriptors.TMEM`.
 

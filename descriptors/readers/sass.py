@@ -1,6 +1,11 @@
 """SASS reader: ``cuobjdump -sass`` / ``nvdisasm`` listings (header lines and all), SASS pasted
 into a log, cuda-gdb's ``x/i`` (no ``;``), as known-bits facts.
 
+(Long: one pipeline over one representation of a listing -- the line lexer, what each opcode
+writes and computes, the control flow and the driver share ``_Ins`` and ``_Function`` and their
+caches.  The opcode tables are :mod:`descriptors.isa.sass`, the meaning of an instruction
+:mod:`descriptors.isa.sites`, the solver :mod:`descriptors.readers.dataflow`.)
+
 Each function (``Function : name``, ``.text.name``) is analysed as a whole by the path-sensitive
 data flow of :mod:`descriptors.readers.dataflow`: basic blocks from the branches (``BRA``,
 ``BRX``, ``EXIT``, ``RET``, ``CALL`` ...), reaching definitions (a later write kills an earlier

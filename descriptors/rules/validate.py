@@ -1,5 +1,7 @@
 """Validation: every rule the PTX text states about a descriptor, each a named rule.
 
+(Long: the rule registry -- one declared rule per statement of the PTX tables, a table of data.)
+
 ``validate(descriptor, word=None, *, kind=None, arch="sm_100a", **params)`` returns a list of
 :class:`Finding` (severity ``error`` / ``warning`` / ``note``, rule id, field, bit range, value,
 message, PTX source).  A well-formed question never raises: a parameter set whose values do not

@@ -1,6 +1,9 @@
 """``descgen lint``: judge the descriptors in compiled tcgen05 code against the instruction that
 uses them.
 
+(Long: one short check per instruction family -- MMA, alloc, ld/st, cp, shift, wgmma -- over one
+emitter, one way of judging several paths and one store of kept findings, which they share.)
+
 :func:`lint_lines` reads a PTX module, bare PTX instruction lines or a SASS listing
 (:mod:`descriptors.readers`, recognised by content), follows constant values as known bits, and
 for every instruction checks its descriptor operands **for that instruction**:
