@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from .bits import Layout
-from .codec import _DISPATCH, _word, encode, layout_for
+from .codec import _BY_KIND, _word, encode, layout_for
 from ..errors import DescgenError, ParameterError
 from ..errors import shorten as _short
 
@@ -48,7 +48,7 @@ def numpy_or_none() -> Any:
 
 def _layout(descriptor: Any, kind: Any) -> Layout:
     try:
-        return _DISPATCH[descriptor, kind][0]
+        return _BY_KIND[kind][descriptor][0]
     except (KeyError, TypeError):
         return layout_for(descriptor, kind)
 
