@@ -250,7 +250,7 @@ class _Steps:
         the caller's to check).  Raises what the first step, in order, to refuse ``p`` raises."""
         for name in self.required:
             if name not in p:
-                self.refuse(p)
+                self.refuse(p)  # raises: the step of a missing required parameter refuses
         word = self.base
         by_name, memo = self.by_name, self.memo
         for name, v in p.items():
@@ -260,7 +260,7 @@ class _Steps:
             key: Any = (name, v.__class__, v)
             try:
                 r = memo.get(key)
-            except TypeError:  # unhashable (a list): computed, never remembered
+            except Exception:  # noqa: BLE001 - unhashable (a list): computed, never remembered
                 r = key = None
             if r is None:
                 try:
