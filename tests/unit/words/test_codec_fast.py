@@ -131,7 +131,16 @@ def encode_calls(draw):
 
 
 def slow_encode(descriptor, params):
-    return codec._ENCODERS[descriptor](params)
+    """The encoder with no memo: below the whole-set memos, its per-parameter memo empty."""
+    tables = [*codec._IDESC_STEPS.values(), codec._SMEM_STEPS]
+    saved = [table.memo for table in tables]
+    for table in tables:
+        table.memo = {}
+    try:
+        return codec._ENCODERS[descriptor](params)
+    finally:
+        for table, memo in zip(tables, saved):
+            table.memo = memo
 
 
 @FAST
@@ -228,10 +237,11 @@ def test_encode_memo_is_bounded():
 
 # ------------------------------------------------------------------ memos against the reference
 #
-# ``encode`` runs the checks through a per-parameter memo (``codec._FAST_ENCODERS``) below the
-# whole-set memo; ``Decoded.fields``/``values`` copy from per-word memos.  These compare both with
-# the reference route (``codec._ENCODERS``: every check afresh; Construct's parse and the
-# ``_values_*`` functions), over the same generated calls, repeated so that memo hits are taken.
+# ``encode`` runs the checks of idesc and smem through a per-parameter memo (``codec._PARTS``)
+# below the whole-set memo; ``Decoded.fields``/``values`` copy from per-word memos.  These compare
+# both with the route without memos (``slow_encode``: every check afresh; Construct's parse and
+# the ``_values_*`` functions), over the same generated calls, repeated so that memo hits are
+# taken.
 
 PROPS = settings(max_examples=int(os.environ.get("DESCGEN_PROPERTY_EXAMPLES", "150")),
                  deadline=None, derandomize=True)
@@ -239,10 +249,10 @@ PROPS = settings(max_examples=int(os.environ.get("DESCGEN_PROPERTY_EXAMPLES", "1
 
 @PROPS
 @given(calls=st.lists(encode_calls(), min_size=1, max_size=4))
-def test_fast_encoders_equal_reference(calls):
+def test_parameter_memo_equals_no_memo(calls):
     for descriptor, params in calls * 2:  # the second round meets what the first remembered
-        want = outcome(lambda: codec._ENCODERS[descriptor](params))
-        assert outcome(lambda: codec._FAST_ENCODERS[descriptor](params)) == want
+        want = outcome(lambda: slow_encode(descriptor, params))
+        assert outcome(lambda: codec._ENCODERS[descriptor](params)) == want
         assert outcome(lambda: descriptors.encode(descriptor, check=False, **params)) == want
 
 
@@ -252,21 +262,22 @@ def test_parameter_memo_not_poisoned_by_mutable_values():
     counts[0] = 7  # the same list object, changed: the word must follow it
     assert descriptors.encode("zcm", check=False, start_count=counts) == \
         codec._ENCODERS["zcm"]({"start_count": [7, 2, 3, 0]}) != first
-    lane = [64]  # an unhashable value where an int belongs: refused each time, nothing kept
+    sbo = [1024]  # an unhashable value where an int belongs: refused each time, nothing kept
     for _ in range(2):
-        assert outcome(lambda: descriptors.encode("tmem", check=False, lane=lane)) == \
-            outcome(lambda: codec._ENCODERS["tmem"]({"lane": lane}))
-    assert all(key[1] in codec._PART_TYPES for memo in codec._PARTS.values() for key in memo
-               if isinstance(key, tuple))
+        assert outcome(lambda: descriptors.encode("smem", check=False, sbo=sbo)) == \
+            outcome(lambda: slow_encode("smem", {"stride_byte_offset": sbo}))
+        assert outcome(lambda: descriptors.encode("smem", check=False, sbo=sbo))[0] == "raise"
+    assert all(key[1] in codec._PLAIN_TYPES for memo in codec._PARTS.values() for key in memo)
 
 
 def test_parameter_memo_is_bounded():
     saved = {name: dict(memo) for name, memo in codec._PARTS.items()}
     try:
-        for lane in range(codec._PART_SIZE + 10):
-            codec._FAST_ENCODERS["tmem"]({"lane": lane})
-        assert 0 < len(codec._PARTS["tmem"]) <= codec._PART_SIZE
-        assert codec._FAST_ENCODERS["tmem"]({"lane": 5, "column": 3}) == (5 << 16) | 3
+        for i in range(codec._MEMO_SIZE + 10):
+            codec._ENCODERS["smem"]({"start_address": 16 * i})
+        assert 0 < len(codec._PARTS["smem"]) <= codec._MEMO_SIZE
+        assert codec._ENCODERS["smem"]({"start_address": 32, "base_offset": 3}) == \
+            2 | 3 << 49 | 1 << 46
     finally:
         for name, memo in codec._PARTS.items():
             memo.clear()
