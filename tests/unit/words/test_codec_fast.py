@@ -228,10 +228,10 @@ def test_a_mutable_value_is_never_served_from_the_memo():
 
 
 def test_encode_memo_is_bounded():
-    for lane in range(codec._MEMO_SIZE + 10):
+    for lane in range(codec.MEMO_SIZE + 10):
         descriptors.encode("tmem", check=False, lane=lane % 65536, column=lane // 65536)
     info = codec._memo.cache_info()
-    assert info.maxsize == codec._MEMO_SIZE and info.currsize == codec._MEMO_SIZE
+    assert info.maxsize == codec.MEMO_SIZE and info.currsize == codec.MEMO_SIZE
     assert descriptors.encode("tmem", check=False, lane=5) == 5 << 16
 
 
@@ -267,15 +267,15 @@ def test_parameter_memo_not_poisoned_by_mutable_values():
         assert outcome(lambda: descriptors.encode("smem", check=False, sbo=sbo)) == \
             outcome(lambda: slow_encode("smem", {"stride_byte_offset": sbo}))
         assert outcome(lambda: descriptors.encode("smem", check=False, sbo=sbo))[0] == "raise"
-    assert all(key[1] in codec._PLAIN_TYPES for memo in codec._PARTS.values() for key in memo)
+    assert all(key[1] in codec.PLAIN_TYPES for memo in codec._PARTS.values() for key in memo)
 
 
 def test_parameter_memo_is_bounded():
     saved = {name: dict(memo) for name, memo in codec._PARTS.items()}
     try:
-        for i in range(codec._MEMO_SIZE + 10):
+        for i in range(codec.MEMO_SIZE + 10):
             codec._ENCODERS["smem"]({"start_address": 16 * i})
-        assert 0 < len(codec._PARTS["smem"]) <= codec._MEMO_SIZE
+        assert 0 < len(codec._PARTS["smem"]) <= codec.MEMO_SIZE
         assert codec._ENCODERS["smem"]({"start_address": 32, "base_offset": 3}) == \
             2 | 3 << 49 | 1 << 46
     finally:
