@@ -840,25 +840,7 @@ def validate(descriptor: str, word: int | None = None, *, kind: str | None = Non
     """
     if descriptor.__class__ is str and descriptor in DESCRIPTOR_ALIASES:
         descriptor = DESCRIPTOR_ALIASES[descriptor]
-    if word is not None and params.keys() <= set(CONTEXT_PARAMETERS.get(descriptor, ())):
-        try:
-            key = (descriptor, word, kind, arch, tuple(sorted(params.items())))
-            hash(key)
-        except TypeError:
-            key = None
-        if key is not None:
-            got = _MEMO.get(key)
-            if got is None:
-                if len(_MEMO) >= 1 << 14:
-                    _MEMO.clear()
-                got = _MEMO[key] = tuple(_validate(descriptor, word, kind, arch, params))
-            return list(got)
     return _validate(descriptor, word, kind, arch, params)
-
-
-#: The findings of each word validated (its context included): a word is judged once, however
-#: many instructions name it (bounded; findings are immutable).
-_MEMO: dict[tuple, tuple[Finding, ...]] = {}
 
 
 def _validate(descriptor: str, word: int | None, kind: str | None, arch: str | None,
