@@ -109,7 +109,10 @@ def _warn(findings: list[Finding], force: bool) -> None:
             sys.stderr.write(f"descgen: {text}\n")
 
 
-def _checked(findings: list[Finding], force: bool, what: str) -> None:
+def enforce_rules(findings: list[Finding], force: bool, what: str) -> None:
+    """Refuse a word whose ``findings`` hold an error (:class:`InvalidDescriptorError`, naming
+    ``what`` and the rules), unless ``force``; then write the warnings (and forced errors) to
+    stderr."""
     if not is_valid(findings) and not force:
         raise InvalidDescriptorError(f"{what} {broken_rules(findings)}", findings)
     _warn(findings, force)
@@ -123,7 +126,7 @@ def broken_rules(findings: list[Finding]) -> str:
             f"({', '.join(ids)})")
 
 
-def _name_unused(name: str | None, fmt: str, why: str | None = None) -> None:
+def warn_name_unused(name: str | None, fmt: str, why: str | None = None) -> None:
     """A warning on stderr when ``--name`` is given where no constant is named (it used to be
     ignored silently)."""
     if name is not None and (why is not None or fmt not in NAMED_FORMATS):
@@ -132,55 +135,53 @@ def _name_unused(name: str | None, fmt: str, why: str | None = None) -> None:
                          f"(--name applies to --format {'/'.join(NAMED_FORMATS)})\n")
 
 
-#: A parameter as JSON gives it (integer text as a number): :func:`descriptors.tools.output.json_value`.
-_typed = json_value
-
-
-def _params_for(fmt: str, params: dict[str, Any], keep: tuple[str, ...] = ()) -> dict[str, Any]:
+def params_for(fmt: str, params: dict[str, Any], keep: tuple[str, ...] = ()) -> dict[str, Any]:
     """``params`` as the output shows them: for JSON numbers as numbers (the keys in ``keep``
     stay as they are: a zero-column mask is hex text, like the word, because it may be wider
     than the integers JSON readers keep exactly); the other formats echo the options as given."""
     if fmt != "json":
         return params
-    return {k: v if k in keep else _typed(v) for k, v in params.items()}
+    return {k: v if k in keep else json_value(v) for k, v in params.items()}
 
 
-def _emit(descriptor: str, params: dict[str, Any], fmt: OutFormat, name: str | None, arch: str,
-          force: bool, context: dict[str, Any] | None = None, plain_: bool = False,
-          no_color: bool = False) -> None:
+def emit_word(descriptor: str, params: dict[str, Any], fmt: OutFormat, name: str | None, arch: str,
+              force: bool, context: dict[str, Any] | None = None, plain_: bool = False,
+              no_color: bool = False) -> None:
+    """A word command's output: encode ``params``, judge the word (``context``: the options the
+    word does not store), refuse it as :func:`enforce_rules` does, and print it in ``fmt``."""
     given = {k: v for k, v in params.items() if v is not None}
     word = descriptors.encode(descriptor, check=False, **given)  # validated below (--force)
     ctx = {k: v for k, v in (context or {}).items() if v is not None}
     if descriptor == "idesc":
         ctx.update({k: given[k] for k in ("cta_group", "ws") if k in given})
     findings = validate(descriptor, word, kind=given.get("kind"), arch=arch, **ctx)
-    _checked(findings, force, f"the {descriptor} descriptor {descriptors.format_word(descriptor, word)}")
-    _name_unused(name, fmt.value)
+    enforce_rules(findings, force, f"the {descriptor} descriptor {descriptors.format_word(descriptor, word)}")
+    warn_name_unused(name, fmt.value)
     if fmt.value == "text":
-        _show_word(descriptor, word, given.get("kind"), findings, plain_, no_color)
+        show_word(descriptor, word, given.get("kind"), findings, plain_, no_color)
         return
     typer.echo(render_word(descriptor, word, fmt.value, name=name,
-                           params=_params_for(fmt.value, given), findings=findings))
+                           params=params_for(fmt.value, given), findings=findings))
 
 
-def _show_word(descriptor: str, word: int, kind: str | None, findings: list[Finding],
-               plain_: bool, no_color: bool) -> None:
+def show_word(descriptor: str, word: int, kind: str | None, findings: list[Finding],
+              plain_: bool, no_color: bool) -> None:
     """``--format text`` of a word command: the decoded word as ``descgen decode`` shows it."""
     decoded = descriptors.decode(descriptor, word, kind=kind if descriptor == "idesc" else None)
-    _show_decoded(decoded, findings, plain_, no_color)
+    show_decoded(decoded, findings, plain_, no_color)
 
 
-def _show_decoded(decoded: descriptors.Decoded, findings: list[Finding], plain_: bool,
-                  no_color: bool) -> None:
+def show_decoded(decoded: descriptors.Decoded, findings: list[Finding], plain_: bool,
+                 no_color: bool) -> None:
     """A decoded word and its findings: the rich table and bit diagram, or ``--plain`` text
-    (:mod:`descriptors.render.word`)."""
-    from descriptors.render import word as view
+    (:mod:`descriptors.render.printer`)."""
+    from descriptors.render import printer
 
-    _show(lambda: view.render(decoded, findings), lambda: view.plain(decoded, findings),
-          plain_, no_color)
+    show_output(lambda: printer.render(decoded, findings), lambda: printer.plain(decoded, findings),
+                plain_, no_color)
 
 
-def _list(values: list[str] | None) -> list[str] | None:
+def option_values(values: list[str] | None) -> list[str] | None:
     """Comma-separated and/or repeated option values as one list."""
     if not values:
         return None
@@ -198,9 +199,9 @@ KindOpt = Annotated[str | None, typer.Option("--kind", help="MMA kind of an inst
 AsOpt = Annotated[Descriptor | None, typer.Option("--as", help="Which descriptor the word is.")]
 
 
-def _context(descriptor: str, cta_group: str | None, ws: bool | None, m: str | None,
-             alloc: str | None, n: str | None = None, scale_vec: str | None = None,
-             shift: bool = False) -> dict[str, Any]:
+def context_options(descriptor: str, cta_group: str | None, ws: bool | None, m: str | None,
+                    alloc: str | None, n: str | None = None, scale_vec: str | None = None,
+                    shift: bool = False) -> dict[str, Any]:
     """The context options that apply to ``descriptor``; one given for another descriptor is
     refused (it would be silently ignored)."""
     options = {"cta_group": ("idesc", cta_group), "ws": ("idesc", ws),
@@ -213,7 +214,7 @@ def _context(descriptor: str, cta_group: str | None, ws: bool | None, m: str | N
     return {k: v for k, (owner, v) in options.items() if owner == descriptor and v is not None}
 
 
-def _alias(new: Any, old: Any, new_name: str, old_name: str, unset: Any = None) -> Any:
+def renamed_option(new: Any, old: Any, new_name: str, old_name: str, unset: Any = None) -> Any:
     """One value from a renamed option and its hidden old spelling (``old_name``, still
     accepted): both given with different values is refused."""
     if old == unset or old is None:
@@ -224,8 +225,8 @@ def _alias(new: Any, old: Any, new_name: str, old_name: str, unset: Any = None) 
     return old
 
 
-def _show(renderable: Any, plain_text: Any, plain_: bool, no_color: bool,
-          piped_width: int = 140) -> None:
+def show_output(renderable: Any, plain_text: Any, plain_: bool, no_color: bool,
+                piped_width: int = 140) -> None:
     """A human output: with ``--plain`` the stable text ``plain_text()``, else the rich
     renderable ``renderable()`` (:func:`descriptors.render.console.print_rich`: colour in a
     terminal, a page ``piped_width`` columns wide when piped).  Each is made only when shown."""

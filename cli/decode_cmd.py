@@ -20,7 +20,7 @@ from descriptors.rules.validate import is_valid, validate, validate_pair
 from .main import EXIT_INVALID
 from .common import (AllocOpt, ArchOpt, AsOpt, WordArchOpt, word_for_arch, CtaOpt, DecodeFormat, DecodeFormatOpt, Descriptor,
                      KindOpt, MOpt, NOpt, NoColorOpt, PlainOpt, ScaleVecOpt, ShiftOpt, WsOpt,
-                     _context, _show, _show_decoded)
+                     context_options, show_decoded, show_output)
 
 
 def decode_cmd(
@@ -43,7 +43,7 @@ def decode_cmd(
     """Decode a word: every field (bits, raw value, meaning), a bit diagram and the findings."""
     descriptor, arch = word_for_arch(as_.value if as_ else None, arch, "decode")
     value = descriptors.parse_int(word, "word")
-    ctx = _context(descriptor, cta_group, ws, m, alloc, n, scale_vec, shift)
+    ctx = context_options(descriptor, cta_group, ws, m, alloc, n, scale_vec, shift)
     if descriptor == "idesc" and kind is None:
         readings = rank_readings([(r, validate("idesc", value, kind=r.kind, arch=arch, **ctx))
                                   for r in descriptors.readings("idesc", value)])
@@ -57,14 +57,14 @@ def decode_cmd(
                    "(pass --kind to choose one).")
         for d, f in readings:
             typer.echo("")
-            _show_decoded(d, f, plain_, no_color)
+            show_decoded(d, f, plain_, no_color)
         return
     decoded = descriptors.decode(descriptor, value, kind=kind)
     findings = validate(descriptor, value, kind=kind, arch=arch, **ctx)
     if fmt is DecodeFormat.json:
         typer.echo(json.dumps(to_json(decoded, findings), indent=2))
     else:
-        _show_decoded(decoded, findings, plain_, no_color)
+        show_decoded(decoded, findings, plain_, no_color)
 
 
 def check_cmd(
@@ -110,7 +110,7 @@ def check_cmd(
             raise descriptors.ParameterError("a pair check needs --kind for --idesc")
         if word is not None or param:
             raise descriptors.ParameterError("a pair check takes --idesc/--a-desc/--b-desc only")
-        _context("idesc", cta_group, ws, m, alloc, n, scale_vec, shift)  # refuses the others
+        context_options("idesc", cta_group, ws, m, alloc, n, scale_vec, shift)  # refuses the others
         findings = validate_pair(
             descriptors.parse_int(idesc, "--idesc"), kind=kind, arch=arch or "sm_100a",
             a_desc=None if a_desc is None else descriptors.parse_int(a_desc, "--a-desc"),
@@ -121,7 +121,7 @@ def check_cmd(
         if as_ is None and arch != "sm_90a":
             raise descriptors.ParameterError("say which descriptor with --as (or give --idesc)")
         descriptor, arch = word_for_arch(as_.value if as_ else None, arch)
-        ctx = _context(descriptor, cta_group, ws, m, alloc, n, scale_vec, shift)
+        ctx = context_options(descriptor, cta_group, ws, m, alloc, n, scale_vec, shift)
         if param:
             if word is not None:
                 raise descriptors.ParameterError("give a word or --param values, not both")
@@ -142,12 +142,12 @@ def check_cmd(
         else:
             findings = validate(descriptor, descriptors.parse_int(word, "word"), kind=kind,
                                 arch=arch, **ctx)
-    from descriptors.render import word as view
+    from descriptors.render import printer
     if fmt is DecodeFormat.json:
-        typer.echo(json.dumps(view.check_json(findings), indent=2))
+        typer.echo(json.dumps(printer.check_json(findings), indent=2))
     else:
-        _show(lambda: view.render_findings(findings), lambda: view.plain_findings(findings),
-              plain_, no_color)
+        show_output(lambda: printer.render_findings(findings),
+                    lambda: printer.plain_findings(findings), plain_, no_color)
     if not is_valid(findings):
         raise typer.Exit(EXIT_INVALID)
 

@@ -11,12 +11,12 @@ from typing import Annotated
 
 import typer
 
-from descriptors.render.word import plain_diff
+from descriptors.render.printer import plain_diff
 from descriptors.tools.diff import diff_words
 
 from .common import (AllocOpt, CtaOpt, DecodeFormat, DecodeFormatOpt, Descriptor,
                      KindOpt, MOpt, NOpt, NoColorOpt, PlainOpt, ScaleVecOpt, ShiftOpt, WordArchOpt,
-                     WsOpt, _context, word_for_arch)
+                     WsOpt, context_options, word_for_arch)
 from .main import EXIT_INVALID, EXIT_OK
 
 
@@ -47,7 +47,7 @@ def diff_cmd(
         from descriptors.errors import KindRequiredError
         raise KindRequiredError("an instruction descriptor does not name its kind: give --kind "
                                 "(tf32, f16, f8f6f4, i8, mxf8f6f4, mxf4, mxf4nvf4)")
-    ctx = _context(descriptor, cta_group, ws, m, alloc, n, scale_vec, shift)
+    ctx = context_options(descriptor, cta_group, ws, m, alloc, n, scale_vec, shift)
     d = diff_words(descriptor, a, b, kind=kind, arch=arch, **ctx)
     if fmt is DecodeFormat.json:
         typer.echo(json.dumps(d.to_dict(), indent=2))

@@ -22,7 +22,7 @@ from descriptors import parse_int
 from descriptors.isa.fragments import explain_instruction
 from descriptors.render import explain as view
 
-from .common import REPORT_FORMATS, NoColorOpt, PlainOpt, _show, format_option
+from .common import REPORT_FORMATS, NoColorOpt, PlainOpt, format_option, show_output
 
 
 ExplainFormat, ExplainFormatOpt = format_option("ExplainFormat", REPORT_FORMATS, {
@@ -57,9 +57,9 @@ def explain_cmd(
     if fmt is ExplainFormat.json:
         typer.echo(view.to_json(result, p.text))
     else:
-        _show(lambda: view.picture(result, colour=not no_color, relative=relative),
-              lambda: "\n".join(view.plain_lines(result, relative=relative)), plain_, no_color,
-              piped_width=200)
+        show_output(lambda: view.picture(result, colour=not no_color, relative=relative),
+                    lambda: "\n".join(view.plain_lines(result, relative=relative)), plain_,
+                    no_color, piped_width=200)
 
 
 def _warn_as_lint(instruction: str) -> None:

@@ -21,9 +21,10 @@ from descriptors import ParameterError, parse_int
 from descriptors.layout.cute_layout import CuteDescriptor, cute_layout_descriptor, descriptor_cute_layout
 from descriptors.render import layout as view
 from descriptors.tools.output import NAMED_FORMATS
-from .common import NameOpt, NoColorOpt, PlainOpt, _alias, _name_unused, _show, format_option
-from descriptors.layout.smem_layout import (DTYPES, DescriptorLayout, KStep, SmemLayout, _tile,
-                                     explain_descriptor, layout_descriptor)
+from .common import (NameOpt, NoColorOpt, PlainOpt, format_option, renamed_option, show_output,
+                     warn_name_unused)
+from descriptors.layout.smem_layout import (DTYPES, DescriptorLayout, KStep, SmemLayout,
+                                     explain_descriptor, layout_descriptor, parse_tile)
 
 
 #: Formats of ``descgen layout``.
@@ -74,11 +75,11 @@ def layout_cmd(
     descriptor word implies.  The text is a table of the descriptor's properties and a table
     of the K steps; --plain prints them as aligned plain text (and the --show picture without
     colour)."""
-    umma_k = _alias(k, umma_k_old, "-k/--k", "--umma-k")
+    umma_k = renamed_option(k, umma_k_old, "-k/--k", "--umma-k")
     given_types = {t for t in (a_type, b_type) if t is not None}
     if len(given_types) > 1:
         raise ParameterError("give --a-type or --b-type (the tile's operand), not both")
-    dtype = _alias(next(iter(given_types), None), dtype_old, "--a-type/--b-type", "--dtype")
+    dtype = renamed_option(next(iter(given_types), None), dtype_old, "--a-type/--b-type", "--dtype")
     no_color = no_color or plain_
     if show and fmt is not LayoutFormat.text:
         raise ParameterError("--show draws in the terminal: use it with --format text (or --svg)")
@@ -111,7 +112,7 @@ def layout_cmd(
             raise ParameterError(f"--arch {arch!r}: layout reads tcgen05's word (sm_100a, the "
                                  "default) or sm_90a's wgmma word")
         result = explain_descriptor(word, major=major, dtype=dtype, kind=kind, arch=arch)
-        rows, kk = _tile(tile) if tile is not None else (None, None)
+        rows, kk = parse_tile(tile) if tile is not None else (None, None)
         if result.lbo_mode == "relative":
             from descriptors.words.codec import wgmma_to_smem
             same = wgmma_to_smem(word) if result.descriptor == "wgmma" else word
@@ -141,7 +142,7 @@ def layout_cmd(
         # the word alone: what it rests on goes to stderr (text and JSON carry every note)
         for caveat in getattr(result, "caveats", ()):
             sys.stderr.write(f"descgen: note: {caveat}\n")
-    _name_unused(name, fmt.value)
+    warn_name_unused(name, fmt.value)
     if fmt.value in NAMED_FORMATS:
         given = {"major": major, "swizzle": swizzle, "dtype": dtype, "tile": tile,
                  "tile_order": tile_order, "cute": cute, "start_address": start_address,
@@ -155,8 +156,8 @@ def layout_cmd(
         typer.echo(view.to_json(result, steps, cute_text))
     else:
         lines = view.report(result, steps, sparse, compressed, cute_text)
-        _show(lambda: view.rich_report(lines), lambda: view.plain_report(lines), plain_,
-              no_color, piped_width=160)
+        show_output(lambda: view.rich_report(lines), lambda: view.plain_report(lines), plain_,
+                    no_color, piped_width=160)
         if show and not isinstance(result, CuteDescriptor):
             from descriptors.render.console import picture_console
             picture_console(no_color).print(view.picture(result, colour=not no_color))
@@ -186,7 +187,7 @@ def _wgmma_layout(result: Any, steps: list[KStep] | None, fmt: LayoutFormat, nam
         raise LayoutError(f"{exc}", "9.7.15.5.1") from None
     for caveat in getattr(result, "caveats", ()):
         sys.stderr.write(f"descgen: note: {caveat}\n")
-    _name_unused(name, fmt.value)
+    warn_name_unused(name, fmt.value)
     if fmt.value in NAMED_FORMATS:
         given = {"major": major, "swizzle": swizzle, "dtype": dtype, "tile": tile, "cute": cute}
         params = {k: v for k, v in given.items() if v is not None}

@@ -79,7 +79,7 @@ def _collector_paused() -> Iterator[None]:
     instruction of a function until its data flow is solved (a production listing: tens of
     thousands of objects at a time), and each automatic collection walks them all again:
     about a tenth of a lint of the default production sample.  Linting makes no reference
-    cycles (``tests/test_dataflow.py`` checks the reader and data flow; everything they made
+    cycles (``tests/unit/readers/test_dataflow.py`` checks the reader and data flow; everything they made
     is freed by reference counting), so pausing it keeps nothing alive longer."""
     enabled = gc.isenabled()
     gc.disable()

@@ -18,8 +18,8 @@ from descriptors.tools.output import NAMED_FORMATS, render_word
 from descriptors.rules.validate import validate
 
 from .common import (ArchOpt, ForceOpt, FormatOpt, NameOpt, NoColorOpt, OutFormat, PlainOpt,
-                     _alias, _checked, _emit, _list, _name_unused, _params_for, _show,
-                     _show_word, word_for_arch)
+                     emit_word, enforce_rules, option_values, params_for, renamed_option,
+                     show_output, show_word, warn_name_unused, word_for_arch)
 
 
 def idesc_cmd(
@@ -58,7 +58,7 @@ def idesc_cmd(
                   saturate=saturate, sparse=sparse, sparsity_selector=sparsity_selector,
                   max_shift=max_shift, scale_type=scale_type, a_scale_id=a_scale_id,
                   b_scale_id=b_scale_id, k=k, cta_group=cta_group, ws=ws)
-    _emit("idesc", params, fmt, name, arch, force, {"scale_vec": scale_vec}, plain_, no_color)
+    emit_word("idesc", params, fmt, name, arch, force, {"scale_vec": scale_vec}, plain_, no_color)
 
 
 def smem_cmd(
@@ -87,7 +87,7 @@ def smem_cmd(
                 "--lbo-mode: the sm_90a wgmma matrix descriptor has no leading-dimension mode "
                 "(PTX ISA 9.7.15.5.1)")
         del params["lbo_mode"]
-    _emit(descriptor, params, fmt, name, arch, force, None, plain_, no_color)
+    emit_word(descriptor, params, fmt, name, arch, force, None, plain_, no_color)
 
 
 
@@ -114,15 +114,15 @@ def zcm_cmd(
     """Zero-column mask descriptor of tcgen05.mma.ws (64-bit; PTX Table 45): from raw fields, or
     synthesised from the mask you want; --show renders the masks it generates."""
     from descriptors.words import zcm as zcm_lib
-    from descriptors.render.word import plain_mask, render_mask
+    from descriptors.render.printer import plain_mask, render_mask
 
     for option, value in (("--from-mask", from_mask), ("--conv", conv)):
         if value is not None and not value.strip():
             raise descriptors.ParameterError(f"{option} is empty")
-    if zero_columns is not None and not _list(zero_columns):
+    if zero_columns is not None and not option_values(zero_columns):
         raise descriptors.ParameterError("--zero-columns is empty; give columns such as 3,7-9")
     wanted = [x for x in (from_mask, zero_columns, conv) if x is not None]
-    raw = dict(start_count=_list(start_count), first_span=_list(first_span),
+    raw = dict(start_count=option_values(start_count), first_span=option_values(first_span),
                non_zero_mask=non_zero_mask, skip_span=skip_span, use_span=use_span)
     if len(wanted) > 1:
         raise descriptors.ParameterError("give one of --from-mask, --zero-columns, --conv")
@@ -135,7 +135,7 @@ def zcm_cmd(
         if from_mask is not None:
             mask = descriptors.parse_int(from_mask, "--from-mask")
         elif zero_columns:
-            mask = zcm_lib.mask_from_columns(n, _list(zero_columns) or [])
+            mask = zcm_lib.mask_from_columns(n, option_values(zero_columns) or [])
         else:
             parts = [p.strip() for p in (conv or "").split(",")]
             if len(parts) not in (3, 4):
@@ -155,25 +155,25 @@ def zcm_cmd(
         if m is None or n is None:
             raise descriptors.ParameterError("--show needs -m and -n")
         z = zcm_lib.generate(word, m, n)
-    _checked(findings, force, f"the zcm descriptor {descriptors.format_word('zcm', word)}")
+    enforce_rules(findings, force, f"the zcm descriptor {descriptors.format_word('zcm', word)}")
     if z is not None:
         if fmt in (OutFormat.json, OutFormat.hex, OutFormat.text):
-            _name_unused(name, fmt.value, "--show with --format "
+            warn_name_unused(name, fmt.value, "--show with --format "
                          f"{fmt.value} prints the masks, not a named constant")
         if fmt is OutFormat.json:
             typer.echo(json.dumps(z.to_dict(), indent=2))
         elif fmt in (OutFormat.hex, OutFormat.text):
-            _show(lambda: render_mask(z), lambda: plain_mask(z), plain_, no_color)
+            show_output(lambda: render_mask(z), lambda: plain_mask(z), plain_, no_color)
         else:
             typer.echo(render_word("zcm", word, fmt.value, name=name, params=given))
             typer.echo(plain_mask(z))
         return
-    _name_unused(name, fmt.value)
+    warn_name_unused(name, fmt.value)
     if fmt is OutFormat.text:
-        _show_word("zcm", word, None, findings, plain_, no_color)
+        show_word("zcm", word, None, findings, plain_, no_color)
         return
     typer.echo(render_word("zcm", word, fmt.value, name=name,
-                           params=_params_for(fmt.value, given, keep=("mask",)), findings=findings))
+                           params=params_for(fmt.value, given, keep=("mask",)), findings=findings))
 
 
 def tmem_cmd(
@@ -208,8 +208,8 @@ def tmem_cmd(
     footprint and verdict of a tcgen05.ld/st; with --datapath the data-path layout of an M."""
     from descriptors.isa import tmem as tm
 
-    address = _alias(taddr, address_old, "--taddr", "--address")
-    split = _alias(imm_half_splitoff, split_old, "--imm-half-splitoff", "--split")
+    address = renamed_option(taddr, address_old, "--taddr", "--address")
+    split = renamed_option(imm_half_splitoff, split_old, "--imm-half-splitoff", "--split")
     what = ("--datapath prints a layout" if datapath is not None else
             f"--{'ld' if ld is not None else 'st'} prints a footprint"
             if ld is not None or st is not None else None)
@@ -221,15 +221,16 @@ def tmem_cmd(
                                 cta_group=descriptors.parse_int(cta_group or 1, "--cta-group"),
                                 sparse=sparse, ws=ws)
         # warnings only once the input is good: a refusal stays one line
-        _name_unused(name, fmt.value, "--datapath prints a layout, not a constant")
+        warn_name_unused(name, fmt.value, "--datapath prints a layout, not a constant")
         if fmt is OutFormat.json:
             typer.echo(json.dumps(dl.to_dict(), indent=2))
         else:
-            from descriptors.render.word import plain_datapath, render_datapath
-            _show(lambda: render_datapath(dl), lambda: plain_datapath(dl), plain_, no_color)
+            from descriptors.render.printer import plain_datapath, render_datapath
+            show_output(lambda: render_datapath(dl), lambda: plain_datapath(dl), plain_,
+                        no_color)
         return
     if ld is None and st is None:
-        _emit("tmem", dict(lane=lane, column=column), fmt, name, arch, force,
+        emit_word("tmem", dict(lane=lane, column=column), fmt, name, arch, force,
               {"alloc": alloc, "shift": shift or None}, plain_, no_color)
         return
     if shift:
@@ -248,13 +249,13 @@ def tmem_cmd(
                       red_type=red_type,
                       imm_half_splitoff=None if split is None else descriptors.parse_int(split, "--split"),
                       arch=arch if red is not None else None)
-    _name_unused(name, fmt.value, f"--{op} prints a footprint, not a constant")
+    warn_name_unused(name, fmt.value, f"--{op} prints a footprint, not a constant")
     if fmt is OutFormat.json:
         typer.echo(json.dumps(fp.to_dict(), indent=2))
     else:  # errors go to stderr, below
-        from descriptors.render.word import plain_footprint, render_footprint
-        _show(lambda: render_footprint(fp), lambda: plain_footprint(fp), plain_, no_color)
-    _checked(fp.verdict, force, f"the {fp.ptx}")
+        from descriptors.render.printer import plain_footprint, render_footprint
+        show_output(lambda: render_footprint(fp), lambda: plain_footprint(fp), plain_, no_color)
+    enforce_rules(fp.verdict, force, f"the {fp.ptx}")
 
 
 def register(app: typer.Typer) -> None:

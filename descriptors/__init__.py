@@ -32,8 +32,6 @@ installed) and :func:`encode_many`.
 Every error is a :class:`DescgenError`.
 """
 
-import sys
-import types
 from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
@@ -59,13 +57,13 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     **{n: (".layout.smem_layout", n) for n in ("KStepCarryError", "layout_descriptor",
                                          "explain_descriptor")},
     **{n: (".layout.cute_layout", n) for n in ("cute_descriptor", "cute_layout_descriptor")},
-    # submodules reachable as attributes (``descriptors.zcm.synthesise(...)``), where they live
+    # the submodules README ("Package layout") names as attributes of the package
+    # (``descriptors.zcm.synthesise(...)``); an import, and the package's own code, use the
+    # module's real path (``descriptors.words.zcm``)
     **{n: (f".{pkg}.{n}", None) for pkg, names in (
         ("words", ("zcm",)), ("isa", ("tmem", "instructions", "fragments")),
         ("layout", ("smem_layout", "cute", "cute_layout")),
-        ("tools", ("dump", "lint"))) for n in names},
-    # the renderers of a decoded word (plain, render) and its JSON form (to_json)
-    "printer": (".render.word", None),
+        ("tools", ("dump", "lint")), ("render", ("printer",))) for n in names},
 }
 
 if TYPE_CHECKING:  # what the lazy table gives, for type checkers and IDEs
@@ -99,23 +97,6 @@ def __getattr__(name: str) -> object:
 def __dir__() -> list[str]:
     return sorted({*globals(), *_LAZY})
 
-
-class _Package(types.ModuleType):
-    """``descriptors.validate`` is the function, as it always was, though a submodule of that
-    name exists: importing a submodule binds it on the package after it runs, which would
-    shadow the lazily loaded function; this property keeps the function."""
-
-    @property
-    def validate(self) -> object:
-        from .rules.validate import validate
-        return validate
-
-    @validate.setter
-    def validate(self, value: object) -> None:  # the import system binding the submodule
-        pass
-
-
-sys.modules[__name__].__class__ = _Package
 
 __all__ = [
     "DESCRIPTORS", "PARAMETERS", "KINDS", "LAYOUTS", "Kind", "Field", "Layout", "Decoded",

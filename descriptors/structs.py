@@ -9,7 +9,7 @@ compiled package (``descriptors/gdb``), or one whose msgspec was built for anoth
 version -- the same classes are dataclasses: the same fields, constructors, defaults,
 equality, hashing, immutability (``frozen``) and ``repr``.  The modules take :class:`Struct`,
 :func:`field`, :func:`replace` and :func:`asdict` from here, never from either library, so
-the two cannot drift apart; ``tests/test_structs.py`` checks that a Python without msgspec
+the two cannot drift apart; ``tests/unit/words/test_structs.py`` checks that a Python without msgspec
 gives the same results.
 
 ``FAST``: whether msgspec is in use.

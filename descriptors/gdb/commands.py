@@ -154,7 +154,7 @@ and 32 bits as an instruction descriptor (every kind, without --kind)."""
                 if what == "idesc" and kind is None:
                     gdb.write(_every_kind(word, arch, colour()))
                     return
-                from ..render.word import plain
+                from ..render.printer import plain
                 d = decode(what, word, kind=kind) if kind else decode(what, word)
                 extra = {"kind": kind} if kind else {}
                 findings = validate(what, word, arch=arch, **extra)

@@ -25,7 +25,7 @@
   bytes for ``.b8``).
 
 * ``tcgen05.ld`` / ``tcgen05.st`` -- :func:`tcgen05_footprint`: the lanes and columns
-  :func:`descriptors.tmem.footprint` gives (relative to ``taddr``).
+  :func:`descriptors.isa.tmem.footprint` gives (relative to ``taddr``).
 * ``wmma.load`` -- :func:`wmma_fragment`: PTX leaves the fragment layout unspecified
   ("Matrix Fragments for WMMA": the distribution of elements over threads is not given); what
   is specified is the vector size, the element type and the packing per register.
@@ -127,7 +127,7 @@ def _checked(text: str | ParsedInstruction, mnemonic: str) -> tuple[ParsedInstru
 
 def stmatrix_map(text: str | ParsedInstruction) -> StmatrixMap:
     """The fragment map of a stmatrix instruction (see the module docs for the formulas and
-    their sources).  Raises :class:`~descriptors.instructions.InstructionError` for a line
+    their sources).  Raises :class:`~descriptors.isa.instructions.InstructionError` for a line
     that does not read or breaks a rule (only legal forms have a map), and for ``.x8``/``.x16``
     (ptxas assembles them, but PTX defines no map for them)."""
     p, q = _checked(text, "stmatrix")
@@ -209,7 +209,7 @@ _WMMA_NOTE = ("PTX does not specify which thread holds which element of a wmma f
 
 def wmma_fragment(text: str | ParsedInstruction) -> WmmaFragment:
     """What is specified about the fragment a wmma.load fills (no thread map: PTX leaves it
-    unspecified).  Raises :class:`~descriptors.instructions.InstructionError` for a line that
+    unspecified).  Raises :class:`~descriptors.isa.instructions.InstructionError` for a line that
     does not read or breaks a rule."""
     p, q = _checked(text, "wmma.load")
     matrix, shape, type_ = q["matrix"], q["shape"], q["type"]
@@ -232,9 +232,9 @@ def wmma_fragment(text: str | ParsedInstruction) -> WmmaFragment:
 
 def tcgen05_footprint(text: str | ParsedInstruction, taddr: int | str = 0,
                       imm_half_splitoff: int | None = None):
-    """:func:`descriptors.tmem.footprint` of a tcgen05.ld/st line at ``taddr`` (default lane 0,
+    """:func:`descriptors.isa.tmem.footprint` of a tcgen05.ld/st line at ``taddr`` (default lane 0,
     column 0; the line's ``taddr`` is a register).  ``immHalfSplitoff`` comes from the line."""
-    from .. import tmem
+    from . import tmem
     p = text if isinstance(text, ParsedInstruction) else parse_instruction(text)
     if p.mnemonic not in ("tcgen05.ld", "tcgen05.st"):
         raise ParameterError(f"{p.mnemonic} is not tcgen05.ld/st")
@@ -320,7 +320,7 @@ def _wgmma_meaning(name: str, text: str, atype: str) -> str:
 
 def wgmma_form(text: str | ParsedInstruction) -> WgmmaForm:
     """What a legal wgmma.mma_async line computes and what each operand is (see the module
-    docs).  Raises :class:`~descriptors.instructions.InstructionError` for a line that does
+    docs).  Raises :class:`~descriptors.isa.instructions.InstructionError` for a line that does
     not read or breaks a rule."""
     p, q = _checked(text, "wgmma.mma_async")
     model = MODELS["wgmma.mma_async"]
@@ -350,7 +350,7 @@ def wgmma_form(text: str | ParsedInstruction) -> WgmmaForm:
 
 def explain_instruction(text: Any, **kw: Any) -> StmatrixMap | WmmaFragment | WgmmaForm | Any:
     """The map of any modelled instruction: a :class:`StmatrixMap`, a :class:`WmmaFragment`,
-    a :class:`WgmmaForm` or a :class:`~descriptors.tmem.Footprint`."""
+    a :class:`WgmmaForm` or a :class:`~descriptors.isa.tmem.Footprint`."""
     p = parse_instruction(text)
     if p.mnemonic == "stmatrix":
         return stmatrix_map(p)

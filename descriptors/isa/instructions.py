@@ -9,10 +9,10 @@ One :class:`InstructionModel` per PTX section -- ``stmatrix`` (9.7.14.5.16), ``w
 * which combinations are legal (:class:`Constraint`: "when these qualifiers, only these");
 * the operand list per combination (:class:`OperandSpec`, present under conditions);
 * the register vector size per combination (stmatrix: ``.num``; wmma.load:
-  :data:`WMMA_FRAGMENT_REGISTERS`; tcgen05.ld/st: :func:`descriptors.tmem.registers`, Tables
+  :data:`WMMA_FRAGMENT_REGISTERS`; tcgen05.ld/st: :func:`descriptors.isa.tmem.registers`, Tables
   49/50 -- derived, not copied) and the register types the vector takes;
 * target-architecture requirements (:class:`~descriptors.rules.targets.ArchRequirement`;
-  tcgen05.ld.red's is ``descriptors.tmem.RED_REQUIREMENT``);
+  tcgen05.ld.red's is ``descriptors.isa.tmem.RED_REQUIREMENT``);
 * value rules (:data:`VALUE_RULES`): address alignment (stmatrix rows 16 bytes, 9.7.14.5.16;
   wmma.load the fragment size, 9.7.14.4.2), wmma strides (9.7.14.4.2) and a constant tcgen05
   ``taddr``'s footprint -- checked when the values are known (``constants``).
@@ -26,7 +26,7 @@ statement (label, predicate guard, qualifiers, operands; comments and ``;`` stri
 with the function's ``.reg`` declarations and the constants its data flow finds.
 
 What decides legality: ptxas (CUDA 13.0, ``-arch=sm_100a``; sm_103a for ``.red``) is the
-judge; ``tests/test_instructions_ptxas.py`` assembles generated forms (a fixed sample by
+judge; ``tests/oracles/test_instructions_ptxas.py`` assembles generated forms (a fixed sample by
 default, all 44,018 with ``-m ptxas_full``) and requires the same verdict from
 :func:`check_instruction` and from ``descgen lint`` -- on every rule but the value rules,
 which ptxas does not check.
@@ -72,7 +72,7 @@ qualifiers ``.dtype.atype.btype`` share names: a value fills the first of its gr
 empty (:func:`resolve`).  Whether A comes from registers or a descriptor is read from the
 operand (:attr:`InstructionModel.operand_facts`, ``a_src``), and decides whether imm-trans-a
 is present.  Judge: ptxas 13.0 ``-arch=sm_90a`` on the 3,232 committed forms of
-``fixtures/hopper/wgmma-forms.json.gz`` (``tests/test_wgmma_ptxas.py``: all agree, a sample by
+``fixtures/hopper/wgmma-forms.json.gz`` (``tests/oracles/test_wgmma_ptxas.py``: all agree, a sample by
 default, every form with ``-m ptxas_full``), plus forms assembled while writing the model
 (register types, qualifier order).  Where ptxas and the text differ (the last entries of
 :data:`PTXAS_VS_TEXT`):
@@ -100,7 +100,7 @@ from typing import Any
 
 from ..structs import Struct, field
 from ..errors import ParameterError, shorten, shorten_text
-from ..words.literals import parse_immediate, split_operands
+from ..words.literals import MAX_LINE, parse_immediate, split_operands
 from ..rules.targets import ArchRequirement, Target, parse_target
 from ..rules.validate import SEVERITIES, Finding
 
@@ -113,8 +113,6 @@ __all__ = [
     "vector_size", "vector_sizes", "VALUE_RULES", "Target", "parse_target",
 ]
 
-#: Longest instruction text read (a longer one is refused, not scanned).
-MAX_LINE = 4096
 #: Longest register vector read; PTX's longest is 128 (tcgen05 .x128).
 MAX_VECTOR = 256
 
@@ -515,7 +513,7 @@ WMMA_LOAD = InstructionModel(
 def _tcgen05_model(op: str) -> InstructionModel:
     """tcgen05.ld (9.7.16.8.3) or tcgen05.st (9.7.16.8.4); shapes, nums, register counts, the
     .red shapes/ops/types and arches come from :mod:`descriptors.isa.tmem`."""
-    from .. import tmem
+    from . import tmem
 
     section = tmem.TABLES[op][2]
     src = f"PTX {section}"
@@ -1318,8 +1316,8 @@ def _stride_findings(model: InstructionModel, q: Mapping[str, str | None], spec:
 def _taddr_findings(model: InstructionModel, q: Mapping[str, str | None],
                     specs: list[OperandSpec], ops: list[tuple[str, int]],
                     constants: Mapping[str, int]) -> list[Finding]:
-    """A constant ``taddr``: :func:`descriptors.tmem.footprint`'s errors and warnings."""
-    from .. import tmem
+    """A constant ``taddr``: :func:`descriptors.isa.tmem.footprint`'s errors and warnings."""
+    from . import tmem
     values: dict[str, str] = {spec.name: text for spec, (text, _) in zip(specs, ops)}
     m = _ADDR.match(values.get("taddr", ""))
     if m is None or m.group("base") not in constants:
@@ -1355,7 +1353,7 @@ def check_instruction(text: Any, *, registers: Mapping[str, str] | None = None,
     ``constants`` maps register names to values known at compile time (a module reader's
     data flow): a constant address is then checked for alignment (an error, not a warning), a
     constant wmma stride against 9.7.14.4.2, and a constant tcgen05 ``taddr`` by
-    :func:`descriptors.tmem.footprint`.
+    :func:`descriptors.isa.tmem.footprint`.
 
     A line that cannot be read comes back as one ``instruction.syntax`` error (the message of
     :class:`InstructionError`), so a snippet file gets a verdict per line.  Severity ``error``

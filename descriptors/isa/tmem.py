@@ -1,5 +1,8 @@
 """Tensor Memory: addresses, ``tcgen05.ld``/``tcgen05.st`` footprints, allocations, data-path layouts.
 
+(Long: the Tensor Memory tables of PTX ISA 9.7.16 -- shapes, data-path layouts, warp lane
+access, allocation -- and the footprint rules that read them, data first.)
+
 A library layer on top of the ``tmem`` codec (:func:`descriptors.words.codec.encode` /
 :func:`~descriptors.words.codec.decode`); every bit position comes from :data:`descriptors.TMEM`.
 
@@ -50,6 +53,7 @@ from ..errors import FieldError, ParameterError, shorten
 from ..words.layouts import TMEM
 from ..rules.targets import ArchRequirement, parse_target
 from ..rules.validate import SEVERITIES, TCGEN05_ARCHES, Finding
+from ..rules.diagnostics import DIAGNOSTICS, Diagnostic
 
 __all__ = [
     "LANES", "COLUMNS", "BYTE_INDEX_LSB", "BYTE_INDEX_WIDTH", "BYTE_INDEX_MASK",
@@ -292,40 +296,17 @@ def parse_ld_spec(spec: str) -> tuple[str, int]:
 # ====================================================================== rules
 
 
-class AccessRule(Struct, frozen=True):
-    """One rule of the ld/st/alloc checks: id (``{op}`` is ``ld`` or ``st``), PTX source,
-    summary."""
+#: A rule of the ld/st/alloc checks: its declaration in the diagnostic catalogue.
+AccessRule = Diagnostic
 
-    id: str
-    source: str
-    summary: str
-
-
-#: Every rule :func:`footprint` and :func:`check_alloc` report, by id.  They live here, not in
-#: ``descriptors.rules.validate.RULES`` (that registry holds the word validators).
-ACCESS_RULES: dict[str, AccessRule] = {r.id: r for r in (
-    AccessRule("tmem.{op}.num", "Table 47/48, 9.7.16.8.3-4",
-               "registers per thread of .shape x .num (note; NA cells raise ParameterError)"),
-    AccessRule("tmem.{op}.address", "9.7.16.1.1",
-               "the base address uses lane bits 29-16 and column bits 15-0; CUTLASS byte-index "
-               "bits 31-30 are reported"),
-    AccessRule("tmem.{op}.lanes", "9.7.16.1, 9.7.16.2.3",
-               "every lane touched is below 128"),
-    AccessRule("tmem.{op}.columns", "9.7.16.1, 9.7.16.2.3",
-               "every column touched is below 512"),
-    AccessRule("tmem.{op}.warp_lanes", "9.7.16.8.1",
-               "warp w (warp id % 4) accesses lanes 32w..32w+31 only"),
-    AccessRule("tmem.{op}.alloc", "9.7.16.1.2, 9.7.16.7.1",
-               "every column touched lies inside the allocation"),
-    AccessRule("tmem.{op}.split", "9.7.16.8.3-4",
-               ".16x32bx2: second access at taddr + immHalfSplitoff"),
-    AccessRule("tmem.{op}.pack", "9.7.16.8.2-4",
-               ".pack::16b / .unpack::16b: each register covers two adjacent columns"),
-    AccessRule("tmem.ld.red", "9.7.16.8.3",
-               ".red: .num >= .x2, shapes .32x32b/.16x32bx2, no .pack, sm_103f/sm_110f families"),
-    AccessRule("tmem.alloc", "9.7.16.1.2, 9.7.16.7.1",
-               "nCols is a power of two in [32, 512]"),
-)}
+#: Every rule :func:`footprint` and :func:`check_alloc` report, by id (``tmem.ld.*``,
+#: ``tmem.st.*`` and ``tmem.alloc``): their declarations in
+#: :data:`descriptors.rules.diagnostics.DIAGNOSTICS`, where they are declared once (the
+#: ``tmem.alloc`` rule of the Tensor Memory address word is the nCols rule of
+#: :func:`check_alloc` too, 9.7.16.7.1).
+ACCESS_RULES: dict[str, Diagnostic] = {
+    i: d for i, d in DIAGNOSTICS.items()
+    if i.startswith(("tmem.ld.", "tmem.st.")) or i == "tmem.alloc"}
 
 #: Shapes ``tcgen05.ld.red`` allows (.shape3 = .32x32b, .shape4 = .16x32bx2; 9.7.16.8.3).
 RED_SHAPES: tuple[str, ...] = ("32x32b", "16x32bx2")
@@ -350,10 +331,9 @@ ALLOC_MAX = 512
 
 def _finding(severity: str, rule_id: str, op: str, message: str, *, field_name: str | None = None,
              value: Any = None) -> Finding:
-    r = ACCESS_RULES[rule_id]
+    r = ACCESS_RULES[rule_id.replace("{op}", op)]
     bits = TMEM.by_name[field_name].bits if field_name in TMEM.by_name else None
-    return Finding(severity, r.id.replace("{op}", op), message, r.source, field_name,
-                   bits, value)
+    return Finding(severity, r.id, message, r.source, field_name, bits, value)
 
 
 # ====================================================================== footprint

@@ -4,7 +4,7 @@ CuTe (CUTLASS's layout algebra) describes a shared-memory tile as a *layout* -- 
 from coordinates to offsets -- written ``shape:stride`` with nested tuples in element units,
 static values as ``_N`` and dynamic ones bare.  Kernels print them with ``print(layout)``,
 ``print(tensor)``, ``cute.printf``; this module reads every form those prints take, as
-observed with the nvidia-cutlass 4.2 headers (see tests/test_cute.py):
+observed with the nvidia-cutlass 4.2 headers (see tests/unit/layout/test_cute.py):
 
 ==================================================  =============================================
 ``(_128,_16):(_64,_1)``                             a layout (offsets in elements)

@@ -9,7 +9,7 @@ coordinate of the slice** against the layout the descriptor makes the hardware r
 layout no descriptor can express is refused with the mode, the coordinate and what was
 expected, never answered with a word that describes something else.
 
->>> from descriptors.cute_layout import cute_descriptor
+>>> from descriptors.layout.cute_layout import cute_descriptor
 >>> hex(cute_descriptor("Sw<3,4,3>_smem_ptr[16b](0x400) o (_128,_16):(_64,_1)",
 ...                     dtype="bf16", major="K"))
 '0x4000404000010040'
@@ -34,7 +34,7 @@ starts its pattern at the layout's origin, and an origin off the repeat boundary
 ``Swizzle<B,M,S> o L`` (byte units), with a start off the repeat boundary says neither, and is
 refused.
 
-Every error is a :class:`~descriptors.smem_layout.LayoutError` (what the PTX text or CuTe's
+Every error is a :class:`~descriptors.layout.smem_layout.LayoutError` (what the PTX text or CuTe's
 semantics rule out, with the source) or a :class:`~descriptors.errors.ParameterError` (text that
 does not parse, a malformed parameter).
 """
@@ -48,14 +48,16 @@ from ..structs import Struct
 from ..words.codec import decode, encode, format_word, parse_int
 from .cute import DSL_STORAGE_TYPES, CuteLayout, Swizzle, format_tuple, offsets, parse_layout, size
 from ..errors import FieldError, ParameterError
-from .smem_layout import (_k_per_mma, _CANONICAL_SOURCE, _ROW_ALIGN_BYTES, _UNIT_BYTES, CANONICAL_FORMS, DTYPES,
-                          SWIZZLE_MODES, WINDOW_BYTES, ElementType, KStep, LayoutError, SwizzleMode,
-                          _canonical_dtype, _check_combination, _fill, _kind, _major, _mode,
-                          advance_descriptor, cute_print, element_type, explain_descriptor)
+from .smem_layout import (CANONICAL_FORMS, CANONICAL_SOURCE, DTYPES, ROW_ALIGN_BYTES,
+                          SWIZZLE_MODES, UNIT_BYTES, WINDOW_BYTES, ElementType, KStep, LayoutError,
+                          SwizzleMode, advance_descriptor, canonical_dtype, check_combination,
+                          cute_print, element_type, explain_descriptor, fill_form, k_per_mma,
+                          parse_kind, parse_major, parse_swizzle)
 
-__all__ = ["CuteDescriptor", "cute_descriptor", "cute_layout_descriptor", "descriptor_cute_layout"]
+__all__ = ["CuteDescriptor", "cute_descriptor", "cute_layout_descriptor", "descriptor_cute_layout",
+           "byte_functor", "slice_start", "mma_slice", "dsl_dtype"]
 
-_SRC = _CANONICAL_SOURCE
+_SRC = CANONICAL_SOURCE
 _MAX_POINTS = 1 << 16       # coordinates checked; a per-MMA slice has at most 256 x 128
 
 
@@ -107,7 +109,7 @@ class CuteDescriptor(Struct, frozen=True):
 # ---------------------------------------------------------------------------- helpers
 
 
-def _byte_functor(sw: Swizzle, el: ElementType, on: str) -> tuple[int, int, int]:
+def byte_functor(sw: Swizzle, el: ElementType, on: str) -> tuple[int, int, int]:
     """The swizzle as it acts on byte addresses: a pointer's swizzle already does; one composed
     with the layout acts on element offsets, whose bit i is byte bit i + log2(bytes/element)."""
     if on != "offset" or sw.B == 0:
@@ -118,12 +120,12 @@ def _byte_functor(sw: Swizzle, el: ElementType, on: str) -> tuple[int, int, int]
 
 def _resolve_swizzle(lay: CuteLayout, el: ElementType, swizzle: Any) -> SwizzleMode | None:
     """The swizzle mode the layout string and ``swizzle=`` agree on (None: neither says)."""
-    given = _mode(swizzle) if swizzle is not None else None
+    given = parse_swizzle(swizzle) if swizzle is not None else None
     if lay.swizzle is None:
         if given is None and lay.pointer is not None:
             return SWIZZLE_MODES["none"]          # a printed tensor without Sw<..> is unswizzled
         return given
-    b, m, s = _byte_functor(lay.swizzle, el, lay.swizzle_on or "offset")
+    b, m, s = byte_functor(lay.swizzle, el, lay.swizzle_on or "offset")
     found = None
     for mode in SWIZZLE_MODES.values():
         fb, fm, fs = mode.functor
@@ -148,7 +150,12 @@ def _resolve_swizzle(lay: CuteLayout, el: ElementType, swizzle: Any) -> SwizzleM
     return found
 
 
-def _start(lay: CuteLayout, el: ElementType, start_address: Any) -> tuple[int, list[str]]:
+def slice_start(lay: CuteLayout, el: ElementType, start_address: Any) -> tuple[int, list[str]]:
+    """(shared-memory byte address, notes) where the slice ``lay`` of ``el`` elements starts:
+    its pointer's address, else ``start_address``, else 0 (a note says so).  Raises
+    :class:`ParameterError` when the two disagree, or an address is needed (a CuTe DSL print,
+    a pointer to 4-bit elements) and none is given, and :class:`LayoutError` for a pointer no
+    descriptor addresses or an address that is not 16-byte aligned in the window (Table 40)."""
     notes: list[str] = []
     given = parse_int(start_address, "start_address") if start_address is not None else None
     if lay.needs_address and given is None:
@@ -178,7 +185,7 @@ def _start(lay: CuteLayout, el: ElementType, start_address: Any) -> tuple[int, l
         if ptr.bits < 8 and addr is not None:
             # CuTe advances a pointer to a 4-bit type (sizeof == 1) one byte per element, so a
             # sliced tensor prints base + element offset: not its byte address (observed with
-            # the nvidia-cutlass 4.2 headers; tests/test_cutlass_layout_oracle.py).
+            # the nvidia-cutlass 4.2 headers; tests/oracles/test_cutlass_layout_oracle.py).
             if given is None:
                 raise ParameterError(
                     f"{ptr}: CuTe advances pointers to {ptr.bits}-bit elements one byte per "
@@ -196,7 +203,7 @@ def _start(lay: CuteLayout, el: ElementType, start_address: Any) -> tuple[int, l
                      "not given")
     if start < 0:
         raise ParameterError(f"start_address={start}: must be non-negative")
-    if start % _UNIT_BYTES:
+    if start % UNIT_BYTES:
         raise LayoutError(f"start address {start:#x} is not 16-byte aligned: a descriptor stores "
                           "it in 16-byte units ((addr & 0x3FFFF) >> 4)", "Table 40")
     if start >= WINDOW_BYTES:
@@ -214,8 +221,11 @@ def _describe(el: ElementType, n: int) -> str:
 # ---------------------------------------------------------------------------- the matcher
 
 
-def _slice_of(lay: CuteLayout) -> tuple[Any, Any, Any, Any, list[int], list[str]]:
-    """(MN shape, MN stride, K shape, K stride, K-step offsets, notes) of the per-MMA slice."""
+def mma_slice(lay: CuteLayout) -> tuple[Any, Any, Any, Any, list[int], list[str]]:
+    """(MN shape, MN stride, K shape, K stride, K-step offsets, notes) of the per-MMA slice of
+    ``lay``: the layout itself (rank 2, or its MMA mode alone), or mode 0 of a partitioned
+    tensor ``(MMA, MMA_M/N, MMA_K, ...)``, whose mode 2 gives the K steps.  Raises
+    :class:`LayoutError` for a layout of another shape."""
     notes: list[str] = []
     r = lay.rank
     if r == 2 and not isinstance(lay.shape, int):
@@ -292,7 +302,7 @@ def _derive(major: str, mode: SwizzleMode, el: ElementType, n_mn: int, n_k: int,
     they imply; raises for a slice no canonical layout of this major-ness and swizzle fits."""
     notes: list[str] = []
     name = f"{major}-major {mode.name}"
-    W_u = mode.row_bytes // _UNIT_BYTES
+    W_u = mode.row_bytes // UNIT_BYTES
     if major == "K":
         if n_mn % 8:
             raise LayoutError(f"layout mode 0 (M/N) has {n_mn} rows: a K-major operand is read "
@@ -357,7 +367,7 @@ def _inner_strides(major: str, mode: SwizzleMode, el: ElementType, n_mn: int, n_
     """The strides fixed by the swizzle atom (Table 53, 9.7.16.3.3), checked first so a wrong
     one is named by its mode."""
     per_unit = 128 // el.smem_bits
-    W_u = mode.row_bytes // _UNIT_BYTES
+    W_u = mode.row_bytes // UNIT_BYTES
     unit_name = "core matrix" if mode.name == "none" else f"{mode.name} swizzle atom"
     checks = []
     if major == "K":
@@ -400,15 +410,17 @@ def _mismatch(major: str, mode: SwizzleMode, el: ElementType, i: int, j: int, go
             f"{form}")
 
 
-def _dsl_dtype(lay: CuteLayout, dtype: str | None, kind: str | None) -> str:
-    """The element type: ``dtype``, or the one a CuTe DSL tensor print names (they must agree)."""
+def dsl_dtype(lay: CuteLayout, dtype: str | None, kind: str | None) -> str:
+    """The element type: ``dtype``, or the one a CuTe DSL tensor print names (they must agree).
+    Raises :class:`ParameterError` when neither names one, the DSL's type is no A/B type of a
+    tcgen05.mma, or the two disagree."""
     named = lay.pointer.dtype if lay.pointer is not None else None
     if named is None:
         if dtype is None:
             raise ParameterError("the layout names no element type: pass dtype= (--a-type/--b-type)")
         return dtype
     try:
-        ptx = DSL_STORAGE_TYPES.get(named) or _canonical_dtype(named)
+        ptx = DSL_STORAGE_TYPES.get(named) or canonical_dtype(named)
     except ParameterError:
         raise ParameterError(f"the CuTe DSL type {named} is not an A/B type of a tcgen05.mma; "
                              f"types a descriptor addresses: {', '.join(DTYPES)} (the DSL's "
@@ -445,24 +457,24 @@ def cute_layout_descriptor(layout: str | CuteLayout, *, dtype: str | None = None
     every MMA's word (the word advanced by each K block's offset) in ``k_steps``.  The K of one
     MMA comes from ``kind``, or from the type when every kind taking it has one K.
 
-    Raises :class:`~descriptors.smem_layout.LayoutError` when the layout is not a canonical
+    Raises :class:`~descriptors.layout.smem_layout.LayoutError` when the layout is not a canonical
     layout (9.7.16.3.3) of that major-ness and swizzle, or breaks Tables 40, 41, 52, 53;
     :class:`~descriptors.errors.ParameterError` for text that does not parse or contradicting
     parameters.
     """
     lay = layout if isinstance(layout, CuteLayout) else parse_layout(layout)
-    maj = _major(major)
-    el = element_type(_dsl_dtype(lay, dtype, kind), kind)
+    maj = parse_major(major)
+    el = element_type(dsl_dtype(lay, dtype, kind), kind)
     unused = parse_int(unused_lbo_bytes, "unused_lbo_bytes")
-    if unused not in (0, _UNIT_BYTES):
+    if unused not in (0, UNIT_BYTES):
         raise ParameterError(f"unused_lbo_bytes={unused}: allowed 16 (raw 1, CUTLASS) or 0 (DeepGEMM)")
     mode = _resolve_swizzle(lay, el, swizzle)
     if mode is None:
         raise ParameterError("the layout names no swizzle (no Sw<B,M,S>, no pointer): pass "
                              "swizzle= (none, 128B_base32B, 128B, 64B, 32B)")
-    _check_combination(maj, mode, el)
-    start, notes = _start(lay, el, start_address)
-    ms, md, ks, kd, steps, slice_notes = _slice_of(lay)
+    check_combination(maj, mode, el)
+    start, notes = slice_start(lay, el, start_address)
+    ms, md, ks, kd, steps, slice_notes = mma_slice(lay)
     notes += slice_notes
     n_points = size(ms) * size(ks)
     if n_points > _MAX_POINTS:
@@ -475,7 +487,7 @@ def cute_layout_descriptor(layout: str | CuteLayout, *, dtype: str | None = None
     n_mn, n_k, unit = _chunk_grid(el, maj, mn, kk)
     lbo_u, sbo_u, _, derive_notes = _derive(maj, mode, el, n_mn, n_k, unit)
     notes += derive_notes
-    lbo, sbo = lbo_u * _UNIT_BYTES, sbo_u * _UNIT_BYTES
+    lbo, sbo = lbo_u * UNIT_BYTES, sbo_u * UNIT_BYTES
     if maj == "K" and mode.name != "none":
         lbo = unused
     origin_off = el.bytes_of(lay.offset) if lay.swizzle_on == "offset" else 0
@@ -487,7 +499,7 @@ def cute_layout_descriptor(layout: str | CuteLayout, *, dtype: str | None = None
         if lay.swizzle is not None and lay.swizzle_on == "offset":
             pattern = "origin"
             if start % mode.repeat_bytes:
-                if start % _ROW_ALIGN_BYTES:
+                if start % ROW_ALIGN_BYTES:
                     raise LayoutError(f"the swizzle pattern starts at the layout's origin {start:#x}, "
                                       "not on a 128-byte boundary: the base offset records only "
                                       "bits 7-9 of the pattern start", "Table 40, Table 41")
@@ -522,7 +534,7 @@ def cute_layout_descriptor(layout: str | CuteLayout, *, dtype: str | None = None
     per = None
     if lay.rank < 3:
         try:
-            per, label = _k_per_mma(el, kind, sparse, umma_k)
+            per, label = k_per_mma(el, kind, sparse, umma_k)
         except ParameterError:
             if k_steps:
                 raise
@@ -548,11 +560,11 @@ def cute_layout_descriptor(layout: str | CuteLayout, *, dtype: str | None = None
     fields = decode("smem", word).fields
     el_of = lambda b: b * 8 // el.smem_bits  # noqa: E731
     form = CANONICAL_FORMS[maj, mode.name]
-    canonical = f"{mode.swizzle_functor} o " + _fill(form, {"T": el.T, "m": None, "k": None,
+    canonical = f"{mode.swizzle_functor} o " + fill_form(form, {"T": el.T, "m": None, "k": None,
                                                             "SBO": el_of(sbo), "LBO": el_of(lbo)})
     return CuteDescriptor(
         word=word, fields=dict(fields), layout=str(lay), major=maj, swizzle=mode.name,
-        dtype=el.name, kind=_kind(kind).name if kind is not None else None, T=el.T,
+        dtype=el.name, kind=parse_kind(kind).name if kind is not None else None, T=el.T,
         shape=(size(ms), size(ks)), lbo_bytes=lbo, sbo_bytes=sbo, base_offset=base,
         start_address_bytes=first, pattern=pattern, canonical_layout=canonical,
         k_steps=tuple(k_list), notes=tuple(notes),
@@ -587,8 +599,8 @@ def descriptor_cute_layout(word: Any, *, major: str, dtype: str, kind: str | Non
     composed with the layout (element units) whose origin -- the pattern start -- is the
     returned address (pass it as ``start_address``).
 
-    Raises :class:`~descriptors.smem_layout.LayoutError` for words no layout fits
-    (:func:`~descriptors.smem_layout.explain_descriptor`) and for the absolute
+    Raises :class:`~descriptors.layout.smem_layout.LayoutError` for words no layout fits
+    (:func:`~descriptors.layout.smem_layout.explain_descriptor`) and for the absolute
     leading-dimension address mode (one K slice split across two places: no single strided
     layout).
     """

@@ -26,7 +26,7 @@ address, and the base offset shifts its phase back.
 
 For the **wgmma** descriptor (sm_90a) every term, every swizzle, both majors, every base offset
 and each unused bit (ignored) was measured on an H100: 192 words, 235,520 elements read back
-exactly as the model says (``fixtures/hopper/hardware``, ``tests/test_fetch_model.py``).  For
+exactly as the model says (``fixtures/hopper/hardware``, ``tests/oracles/test_fetch_model.py``).  For
 tcgen05's ``smem`` descriptor the same model is the PTX text's canonical layouts (9.7.16.3.3),
 not measured on hardware (no sm_100 machine): ``measured`` says which.  tcgen05's
 ``128B_base32B`` swizzle and the absolute leading-dimension mode are not modelled
@@ -160,19 +160,19 @@ def check_layout(word: Any, layout: Any, *, major: str, dtype: str | None = None
     :class:`LayoutError` / :class:`ParameterError` for a layout or word the model does not
     cover (packed 4-bit elements, 128B_base32B, the absolute LBO mode)."""
     from .cute import CuteLayout, offsets, parse_layout
-    from .cute_layout import _byte_functor, _dsl_dtype, _slice_of, _start
-    from .smem_layout import _major, element_type
+    from .cute_layout import byte_functor, dsl_dtype, mma_slice, slice_start
+    from .smem_layout import element_type, parse_major
 
     model = fetch_model(word, descriptor)
     lay = layout if isinstance(layout, CuteLayout) else parse_layout(layout)
-    maj = _major(major)
-    el = element_type(_dsl_dtype(lay, dtype, kind), kind)
+    maj = parse_major(major)
+    el = element_type(dsl_dtype(lay, dtype, kind), kind)
     if el.smem_bits % 8:
         raise LayoutError(f"{el.name} packed {el.smem_bits}-bit elements are not in the fetch "
                           "model", "9.7.16.3.3")
     e = el.smem_bits // 8
-    start, notes = _start(lay, el, start_address)
-    ms, md, ks, kd, _steps, slice_notes = _slice_of(lay)
+    start, notes = slice_start(lay, el, start_address)
+    ms, md, ks, kd, _steps, slice_notes = mma_slice(lay)
     mn, kk = offsets(ms, md), offsets(ks, kd)
     k_per_mma = 32 // e
     if len(kk) < k_per_mma:
@@ -181,7 +181,7 @@ def check_layout(word: Any, layout: Any, *, major: str, dtype: str | None = None
                           else "9.7.16.3.3")
     kk = kk[:k_per_mma]
     sw = lay.swizzle
-    functor = _byte_functor(sw, el, lay.swizzle_on or "offset") if sw is not None else None
+    functor = byte_functor(sw, el, lay.swizzle_on or "offset") if sw is not None else None
 
     def swizzled(b: int, origin: int) -> int:
         if functor is None or functor[0] == 0:

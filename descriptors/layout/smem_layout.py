@@ -5,7 +5,7 @@ Users think in layouts -- "a 128x64 bf16 tile, K-major, 128B swizzle, at 0x400" 
 descriptor bugs are wrong LBO/SBO/base offsets.  This module derives those fields from the
 canonical layouts of PTX ISA 9.7.16.3.3 and the swizzle atoms of Table 53:
 
->>> from descriptors.smem_layout import layout_descriptor
+>>> from descriptors.layout.smem_layout import layout_descriptor
 >>> lay = layout_descriptor("K", "128B", "bf16", (128, 64))
 >>> lay.hex, lay.T, lay.m, lay.k, lay.sbo_bytes
 ('0x4000404000010000', 8, 16, 4, 1024)
@@ -20,7 +20,7 @@ from swizzle atoms (Table 53) stacked over the tile in a *tile order* -- CuTe's
 (``Step<_1,_2>``, the default; CUTLASS's order for K-major operands and the PTX worked
 examples') or K first (``Step<_2,_1>``; CUTLASS's order for MN-major operands).  The order
 decides which of LBO and SBO spans one atom and which a whole row or column of atoms; the
-CUTLASS oracle (tests/test_cutlass_layout_oracle.py) checks both.  Layouts given as CuTe prints
+CUTLASS oracle (tests/oracles/test_cutlass_layout_oracle.py) checks both.  Layouts given as CuTe prints
 are read by :mod:`descriptors.layout.cute_layout`.  Element types are normalised
 to 128 bits: ``T = 128 / bits`` elements fill one 16-byte chunk, where ``bits`` is the element's
 shared-memory container (9.7.16.10.4): 4- and 6-bit types of ``kind::f8f6f4`` /
@@ -62,6 +62,9 @@ __all__ = [
     "LayoutError", "KStepCarryError", "ElementType", "SwizzleAtom", "SmemLayout", "KStep",
     "DescriptorLayout", "element_type", "swizzle_atom", "layout_descriptor", "explain_descriptor",
     "k_steps", "advance_descriptor", "DTYPES", "CANONICAL_FORMS",
+    "CANONICAL_SOURCE", "UNIT_BYTES", "ROW_ALIGN_BYTES", "WINDOW_BYTES", "canonical_dtype",
+    "parse_kind", "parse_major", "parse_swizzle", "parse_tile", "check_combination", "fill_form",
+    "k_per_mma",
 ]
 
 
@@ -72,11 +75,15 @@ class KStepCarryError(LayoutError):
 # ---------------------------------------------------------------------------- constants
 
 _START = SMEM.by_name["start_address"]
-_UNIT_BYTES = 16          # matrix-descriptor-encode drops 4 bits: 16-byte units (Table 40)
+#: Bytes of one unit of the descriptor's addresses and offsets: matrix-descriptor-encode drops
+#: 4 bits (Table 40).
+UNIT_BYTES = 16
 _CHUNK_BITS = 128         # canonical layouts normalise element types to 128 bits (9.7.16.3.3)
 #: The shared-memory window a descriptor address can name: (x & 0x3FFFF) >> 4 (Table 40).
-WINDOW_BYTES = (_START.max + 1) * _UNIT_BYTES
-_ROW_ALIGN_BYTES = 128    # base offset = (pattern start >> 7) & 7 (Table 40)
+WINDOW_BYTES = (_START.max + 1) * UNIT_BYTES
+#: Bytes between the starts of the swizzle pattern's rows: base offset = (pattern start >> 7) & 7
+#: (Table 40).
+ROW_ALIGN_BYTES = 128
 
 
 #: The canonical layouts of 9.7.16.3.3 (element units; T = 128 / bits).  The PTX table has no
@@ -94,7 +101,8 @@ CANONICAL_FORMS: dict[tuple[str, str], str] = {
     ("K", "128B"): "((8,m),(T,2k)):((8T,SBO),(1,T))",
 }
 
-_CANONICAL_SOURCE = "9.7.16.3.3"
+#: The PTX ISA section of the canonical layouts, cited by every layout error about them.
+CANONICAL_SOURCE = "9.7.16.3.3"
 
 
 # ---------------------------------------------------------------------------- element types
@@ -147,7 +155,9 @@ DTYPES: dict[str, tuple[ElementType, ...]] = {
 }
 
 
-def _canonical_dtype(name: Any) -> str:
+def canonical_dtype(name: Any) -> str:
+    """The PTX name of an A/B element type (CUTLASS's spellings accepted: ``float_e4m3_t``);
+    raises :class:`ParameterError` naming the types for anything else."""
     if isinstance(name, str):
         for kind in KINDS.values():
             choice = kind.ab_types.lookup(name.strip())
@@ -156,7 +166,9 @@ def _canonical_dtype(name: Any) -> str:
     raise ParameterError(f"dtype {name!r} is not an A/B element type; types: " + ", ".join(DTYPES))
 
 
-def _kind(name: Any) -> Kind:
+def parse_kind(name: Any) -> Kind:
+    """The MMA kind named ``name`` (PTX ``kind::`` name, Table 39); raises
+    :class:`ParameterError` naming the kinds for anything else."""
     kind = kind_named(name)
     if kind is None:
         raise ParameterError(f"unknown kind {name!r}; kinds: " + ", ".join(KINDS))
@@ -166,10 +178,10 @@ def _kind(name: Any) -> Kind:
 def element_type(dtype: str, kind: str | None = None) -> ElementType:
     """The shared-memory form of ``dtype`` (PTX name; CUTLASS's spellings accepted).  ``kind``
     chooses the packing where kinds differ (``e2m1``) and must be a kind that takes the type."""
-    name = _canonical_dtype(dtype)
+    name = canonical_dtype(dtype)
     options = DTYPES[name]
     if kind is not None:
-        k = _kind(kind)
+        k = parse_kind(kind)
         for el in options:
             if k.name in el.kinds:
                 return el
@@ -184,7 +196,9 @@ def element_type(dtype: str, kind: str | None = None) -> ElementType:
     return options[0]
 
 
-def _major(value: Any) -> str:
+def parse_major(value: Any) -> str:
+    """``"K"`` or ``"MN"`` from a major-ness as a call or option gives it (any case;
+    ``K-major``, ``MN-major``, ``0``, ``1`` too); raises :class:`ParameterError` for anything else."""
     choice = MAJOR.lookup(value) if isinstance(value, str) else None
     if choice is None:
         raise ParameterError(f"major={value!r}: allowed K or MN")
@@ -199,15 +213,19 @@ def _tile_order(value: Any) -> str:
     return choice.name
 
 
-def _mode(value: Any) -> SwizzleMode:
+def parse_swizzle(value: Any) -> SwizzleMode:
+    """The :class:`SwizzleMode` of a swizzle name (Table 40: none, 128B_base32B, 128B, 64B, 32B;
+    any case, CUTLASS's ``SWIZZLE_128B`` ... too); raises :class:`ParameterError` for anything
+    else."""
     choice = SWIZZLE.lookup(value) if isinstance(value, str) else None
     if choice is None:
         raise ParameterError(f"swizzle={value!r}: allowed " + ", ".join(SWIZZLE.names))
     return SWIZZLE_MODES[choice.name]
 
 
-def _check_combination(major: str, mode: SwizzleMode, el: ElementType) -> None:
-    """Table 52 (type size x major-ness x swizzle) and Table 53 (which atoms exist)."""
+def check_combination(major: str, mode: SwizzleMode, el: ElementType) -> None:
+    """Table 52 (type size x major-ness x swizzle) and Table 53 (which atoms exist): raises
+    :class:`LayoutError` naming the table for a combination no canonical layout has."""
     if major not in mode.atoms:
         raise LayoutError(f"{mode.name} swizzling has no K-major swizzle atom (Table 53 lists it "
                           "for M/N-major only; CUTLASS: invalid for Major-K); K-major layouts "
@@ -257,11 +275,11 @@ class SwizzleAtom(Struct, frozen=True):
 
     @property
     def chunks(self) -> int:
-        return self.row_bytes // _UNIT_BYTES
+        return self.row_bytes // UNIT_BYTES
 
     @property
     def bytes(self) -> int:
-        return self.units[0] * self.units[1] * _UNIT_BYTES
+        return self.units[0] * self.units[1] * UNIT_BYTES
 
     @property
     def swizzle_functor(self) -> str:
@@ -287,7 +305,7 @@ class SwizzleAtom(Struct, frozen=True):
             row_start = pattern_start + r * self.row_bytes
             row = [-1] * self.chunks
             for c in range(self.chunks):
-                p = (self.swizzled(row_start + c * _UNIT_BYTES) - row_start) // _UNIT_BYTES
+                p = (self.swizzled(row_start + c * UNIT_BYTES) - row_start) // UNIT_BYTES
                 row[p] = c
             out.append(row)
         return out
@@ -301,8 +319,8 @@ class SwizzleAtom(Struct, frozen=True):
 
 def swizzle_atom(major: str, swizzle: str, dtype: str, kind: str | None = None) -> SwizzleAtom:
     """The Table 53 swizzle atom of a major-ness, swizzle mode and element type."""
-    maj, mode, el = _major(major), _mode(swizzle), element_type(dtype, kind)
-    _check_combination(maj, mode, el)
+    maj, mode, el = parse_major(major), parse_swizzle(swizzle), element_type(dtype, kind)
+    check_combination(maj, mode, el)
     return _atom(maj, mode, el)
 
 
@@ -316,7 +334,7 @@ def _atom(major: str, mode: SwizzleMode, el: ElementType) -> SwizzleAtom:
 _TOKEN = re.compile(r"SBO|LBO|(\d*)([Tkm])")
 
 
-def _fill(form: str, values: Mapping[str, int | None]) -> str:
+def fill_form(form: str, values: Mapping[str, int | None]) -> str:
     """The canonical form with the numbers of ``values`` (T, m, k, SBO, LBO; element units)
     filled in; a symbol whose value is None stays."""
     def sub(match: re.Match[str]) -> str:
@@ -348,7 +366,9 @@ def _lbo_sbo_meaning(major: str, mode: SwizzleMode, T: int) -> tuple[str, str]:
             f"from one group of {krows} K to the next")
 
 
-def _tile(tile: Any) -> tuple[int, int]:
+def parse_tile(tile: Any) -> tuple[int, int]:
+    """(rows, K) in elements from ``"128x64"`` (``x``, ``*`` or ``,`` between) or a pair; raises
+    :class:`ParameterError` for anything else or a size that is not positive."""
     if isinstance(tile, str):
         parts = re.split(r"\s*[xX*,]\s*", tile.strip())
         if len(parts) != 2:
@@ -412,7 +432,7 @@ class KStep(Struct, frozen=True):
     @property
     def delta(self) -> int:
         """What the step adds to the descriptor word (16-byte units)."""
-        return self.offset_bytes // _UNIT_BYTES
+        return self.offset_bytes // UNIT_BYTES
 
     def to_dict(self) -> dict[str, Any]:
         return {"index": self.index, "k_elements": self.k_elements,
@@ -427,26 +447,29 @@ def advance_descriptor(word: int, offset_bytes: int) -> int:
     address field into the bits above it (:class:`KStepCarryError`)."""
     w = SMEM.check_word(parse_int(word, "word") if isinstance(word, str) else word)
     off = parse_int(offset_bytes, "offset_bytes")
-    if off < 0 or off % _UNIT_BYTES:
+    if off < 0 or off % UNIT_BYTES:
         raise ParameterError(f"offset_bytes={off}: a K step advances by a non-negative multiple "
-                             f"of {_UNIT_BYTES} bytes")
-    delta = off // _UNIT_BYTES
+                             f"of {UNIT_BYTES} bytes")
+    delta = off // UNIT_BYTES
     start = _START.extract(w)
     if start + delta > _START.max:
         above = next(f for f in SMEM.fields if f.lsb == _START.msb + 1)
         raise KStepCarryError(
             f"adding {off:#x} bytes ({delta} in 16-byte units) to the start address "
-            f"{start * _UNIT_BYTES:#x} (field {start:#x}{_START.bits}) gives "
-            f"{(start + delta) * _UNIT_BYTES:#x}, past the {WINDOW_BYTES // 1024} KiB window: the "
+            f"{start * UNIT_BYTES:#x} (field {start:#x}{_START.bits}) gives "
+            f"{(start + delta) * UNIT_BYTES:#x}, past the {WINDOW_BYTES // 1024} KiB window: the "
             f"14-bit field would carry into bit {above.lsb} ({above.name}) and beyond",
             "Table 40, 9.7.16.4.1")
     return w + (delta << _START.lsb)
 
 
-def _k_per_mma(el: ElementType, kind: str | None, sparse: bool, umma_k: Any) -> tuple[int, str]:
-    """(K elements per MMA, description) from the kind (Table 39 via KINDS)."""
+def k_per_mma(el: ElementType, kind: str | None, sparse: bool, umma_k: Any) -> tuple[int, str]:
+    """(K elements per MMA, description) of ``el`` from the kind (Table 39 via KINDS): ``kind``
+    if given, else the kinds that read ``el``'s packing, which must agree; ``umma_k`` is a K to
+    check against them (sm_103a's K=96 dense).  Raises :class:`ParameterError` when the kinds
+    disagree, the type is none of the kind's, or ``umma_k`` is no K of the MMA."""
     if kind is not None:
-        kinds = [_kind(kind)]
+        kinds = [parse_kind(kind)]
         if kinds[0].name not in el.kinds:
             raise ParameterError(f"{el.name} in this packing is not an A/B type of "
                                  f"kind::{kinds[0].name}; kinds: {', '.join(el.kinds)}")
@@ -483,7 +506,7 @@ class SmemLayout(Struct, frozen=True):
     whether an MMA follows them); ``swizzle``, ``base_offset``, ``lbo_mode``;
     ``canonical_form`` (PTX's symbolic layout), ``canonical_layout`` (the same with the numbers
     filled in, element units) and ``tile_layout`` (the whole tile as a CuTe layout print,
-    ``(M/N mode, K mode)`` in elements, as :func:`~descriptors.cute_layout.cute_descriptor`
+    ``(M/N mode, K mode)`` in elements, as :func:`~descriptors.layout.cute_layout.cute_descriptor`
     reads it); ``atom`` (Table 53), ``atoms`` (atom counts along M/N and K), ``tile_order``
     (``mn_first`` or ``k_first``) and the atoms' strides; ``notes``; ``caveats``, the notes
     the word rests on (an assumption the input did not state, under which another reading gives
@@ -537,7 +560,7 @@ class SmemLayout(Struct, frozen=True):
         el, atom = self.element, self.atom
         if self.major == "K":
             if (k_elements * el.smem_bits) % _CHUNK_BITS:
-                raise LayoutError(f"K offset {k_elements} is not on a 16-byte chunk", _CANONICAL_SOURCE)
+                raise LayoutError(f"K offset {k_elements} is not on a 16-byte chunk", CANONICAL_SOURCE)
             kb, wb = el.bytes_of(k_elements), el.bytes_of(k_width)
             row = atom.row_bytes
             within = kb % row
@@ -633,14 +656,14 @@ def layout_descriptor(major: str, swizzle: str, dtype: str, tile: Any, start_add
     do not allow, :class:`~descriptors.errors.ParameterError` / ``FieldError`` for malformed or
     unencodable values.
     """
-    maj, mode = _major(major), _mode(swizzle)
+    maj, mode = parse_major(major), parse_swizzle(swizzle)
     el = element_type(dtype, kind)
-    kind_name = _kind(kind).name if kind is not None else None
-    _check_combination(maj, mode, el)
-    rows, kk = _tile(tile)
+    kind_name = parse_kind(kind).name if kind is not None else None
+    check_combination(maj, mode, el)
+    rows, kk = parse_tile(tile)
     start = parse_int(start_address, "start_address")
     unused = parse_int(unused_lbo_bytes, "unused_lbo_bytes")
-    if unused not in (0, _UNIT_BYTES):
+    if unused not in (0, UNIT_BYTES):
         raise ParameterError(f"unused_lbo_bytes={unused}: allowed 16 (raw 1, the PTX's 'assumed 1', "
                              "CUTLASS) or 0 (DeepGEMM)")
     order = _tile_order("mn_first" if tile_order is None else tile_order)
@@ -649,7 +672,7 @@ def layout_descriptor(major: str, swizzle: str, dtype: str, tile: Any, start_add
     atom_mn, atom_k = atom.elements
     W = mode.row_bytes
     notes: list[str] = []
-    src = _CANONICAL_SOURCE
+    src = CANONICAL_SOURCE
     if maj == "K":
         if rows % 8:
             raise LayoutError(f"a K-major tile has 8-row core matrices ((8,m)); {rows} rows is not "
@@ -693,7 +716,7 @@ def layout_descriptor(major: str, swizzle: str, dtype: str, tile: Any, start_add
         else:
             lbo, lbo_used = unused, False
             notes.append(f"LBO is not used for K-major swizzled layouts (assumed 1): {unused} bytes "
-                         f"(raw {unused // _UNIT_BYTES}) as {'CUTLASS' if unused else 'DeepGEMM'} "
+                         f"(raw {unused // UNIT_BYTES}) as {'CUTLASS' if unused else 'DeepGEMM'} "
                          "writes it (9.7.16.3.1.1)")
         if not sbo_used:
             notes.append("SBO " + once.format("m"))
@@ -713,7 +736,7 @@ def layout_descriptor(major: str, swizzle: str, dtype: str, tile: Any, start_add
         notes += ["SBO " + once.format("k")] if not sbo_used else []
     if start < 0:
         raise ParameterError(f"start_address={start}: must be non-negative")
-    if mode.name != "none" and start % _ROW_ALIGN_BYTES:
+    if mode.name != "none" and start % ROW_ALIGN_BYTES:
         raise LayoutError(f"a {mode.name} swizzled tile must start on a 128-byte boundary, not "
                           f"{start:#x}: the base offset records only bits 7-9 of the pattern "
                           "start ((addr >> 7) & 7)", "Table 40, Table 41")
@@ -741,7 +764,7 @@ def layout_descriptor(major: str, swizzle: str, dtype: str, tile: Any, start_add
     el_of = lambda b: b * 8 // el.smem_bits  # noqa: E731 - bytes -> elements
     values = {"T": T, "m": m, "k": k, "SBO": el_of(sbo), "LBO": el_of(lbo)}
     form = CANONICAL_FORMS[maj, mode.name]
-    canonical = f"{mode.swizzle_functor} o {_fill(form, values)}"
+    canonical = f"{mode.swizzle_functor} o {fill_form(form, values)}"
     if maj == "K":
         tile_shape = ((8, atoms[0]), (atom_k, atoms[1]))
         tile_stride = ((el_of(W), el_of(mn_stride)), (1, el_of(k_stride)))
@@ -800,7 +823,7 @@ def k_steps(layout: SmemLayout, kind: str | None = None, *, sparse: bool = False
     if layout.lbo_mode == "absolute":
         raise LayoutError("K iteration in the absolute leading-dimension address mode is not "
                           "modelled: the second K chunk's address is the LBO field", "9.7.16.3.1.2")
-    per_mma, label = _k_per_mma(layout.element, kind if kind is not None else layout.kind,
+    per_mma, label = k_per_mma(layout.element, kind if kind is not None else layout.kind,
                                 sparse, umma_k)
     if compressed and not sparse:
         raise ParameterError("compressed is for the sparse A operand: pass sparse=True too")
@@ -934,9 +957,9 @@ def explain_descriptor(word: Any, *, major: str, dtype: str, kind: str | None = 
     if v["swizzle"] is None:
         raise LayoutError(f"{d.hex}: swizzle code {d.fields['swizzle']} is invalid (3, 5 and 7 are); "
                           "no layout has it", "Table 40")
-    maj, mode = _major(major), _mode(v["swizzle"])
+    maj, mode = parse_major(major), parse_swizzle(v["swizzle"])
     el = element_type(dtype, kind)
-    _check_combination(maj, mode, el)
+    check_combination(maj, mode, el)
     start, lbo, sbo = v["start_address_bytes"], v["leading_byte_offset_bytes"], v["stride_byte_offset_bytes"]
     base = v["base_offset"]
     notes: list[str] = []
@@ -959,7 +982,7 @@ def explain_descriptor(word: Any, *, major: str, dtype: str, kind: str | None = 
     form = CANONICAL_FORMS[maj, mode.name]
     values: dict[str, int | None] = {"T": el.T, "m": None, "k": None, "SBO": el_of(sbo),
                                      "LBO": None if v["lbo_mode"] == "absolute" else el_of(lbo)}
-    canonical = f"{mode.swizzle_functor} o {_fill(form, values)}"
+    canonical = f"{mode.swizzle_functor} o {fill_form(form, values)}"
     lm, sm = _lbo_sbo_meaning(maj, mode, el.T)
     if maj == "K" and mode.name != "none" and v["lbo_mode"] == "relative":
         raw = d.fields["leading_byte_offset"]
@@ -968,7 +991,7 @@ def explain_descriptor(word: Any, *, major: str, dtype: str, kind: str | None = 
     notes += _tile_readings(maj, mode, el, atom, lbo, sbo, v["lbo_mode"])
     return DescriptorLayout(
         word=w, fields=dict(d.fields), major=maj, swizzle=mode.name, dtype=el.name,
-        kind=_kind(kind).name if kind is not None else None, element=el, T=el.T,
+        kind=parse_kind(kind).name if kind is not None else None, element=el, T=el.T,
         start_address_bytes=start, lbo_bytes=lbo, sbo_bytes=sbo, lbo_mode=v["lbo_mode"],
         base_offset=base, pattern_start_bytes=pattern, canonical_form=form,
         canonical_layout=canonical, atom=atom, lbo_meaning=lm, sbo_meaning=sm, notes=tuple(notes))
@@ -983,7 +1006,7 @@ def _explain_wgmma(word: Any, *, major: str, dtype: str, kind: str | None,
                           "default) or of sm_90a's wgmma word")
     w = parse_int(word, "word") if isinstance(word, str) else word
     d = decode("wgmma", w)
-    maj = _major(major)
+    maj = parse_major(major)
     el = element_type(dtype, kind)
     if maj == "MN" and el.name not in ("f16", "bf16"):
         raise LayoutError(f"an MN-major {el.name} operand: wgmma reads MN-major (transposed) "

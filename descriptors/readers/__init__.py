@@ -35,29 +35,18 @@ from collections.abc import Iterable, Iterator
 from itertools import chain
 
 from ..structs import Struct
-from ..words.layouts import SMEM
+from ..isa.sites import MmaSite
+from ..words.literals import MAX_LINE
 from .knownbits import KnownBits
+from .ksteps import K_STEP_ASSUMPTION, K_STEP_BITS, K_STEP_MAX
 from .values import Alternative
 
 __all__ = ["KnownBits", "Alternative", "Operand", "Instruction", "Fact", "MAX_LINE", "MAX_FUNCTION", "sniff",
            "read", "iter_text_lines", "TextLines", "SNIFF_LINES", "SASS_INSTRUCTION",
            "SASS_FUNCTION", "K_STEP_BITS", "K_STEP_MAX", "K_STEP_ASSUMPTION"]
 
-#: Characters of one line that are read; the rest of a longer line is dropped.
-MAX_LINE = 4096
 #: Instructions of one function analysed together (memory bound).
 MAX_FUNCTION = 50_000
-
-#: Bits a K step may change in a shared memory descriptor: the start address and the unused
-#: bits above it, up to the leading byte offset (Table 40, from descriptors.words.layouts).  A K step
-#: adds (bytes >> 4) to the start address and must not carry out of it (9.7.16.4.1; spec
-#: notes), so the fields above keep their bits.
-K_STEP_BITS = SMEM.by_name["leading_byte_offset"].lsb
-#: A K step is smaller than the start address field's range.
-K_STEP_MAX = SMEM.by_name["start_address"].max + 1
-K_STEP_ASSUMPTION = (f"assuming K-step adds do not carry out of the "
-                     f"{SMEM.by_name['start_address'].width}-bit start address (Table 40)")
-
 
 class Operand(Struct, frozen=True):
     """One operand of an instruction as written (``text``, 1-based ``col``), its known bits
@@ -103,6 +92,10 @@ class Instruction(Struct, frozen=True):
     registers: tuple[tuple[str, str], ...] = ()  # declared types of the registers it names
     #: why ``arch`` was taken (the header line that names it), ``None`` when nothing names it
     arch_reason: str | None = None
+    #: what the instruction means (:class:`~descriptors.isa.sites.MmaSite`: which operand is
+    #: which word, the kinds, cta_group, .ws ...), ``None`` for one that is no tensor-core MMA
+    #: or Tensor Memory instruction (stmatrix, wmma.load)
+    site: MmaSite | None = None
 
 
 class Fact(Struct, frozen=True):

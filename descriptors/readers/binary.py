@@ -29,7 +29,7 @@ Example::
         findings = list(lint_lines(lines, file="kernel.cubin"))
 
 :func:`open_input` gives the byte stream of any input (text, gzip, binary) for the readers that
-take streams (:func:`descriptors.dump.scan_stream`).  Leaving either context manager early
+take streams (:func:`descriptors.tools.dump.scan_stream`).  Leaving either context manager early
 stops cuobjdump and removes the temporary files.
 """
 
@@ -49,7 +49,8 @@ from typing import IO
 
 from ..structs import Struct
 from ..errors import InputError, ToolNotFoundError, shorten_text
-from . import MAX_LINE, TextLines
+from ..words.literals import MAX_LINE
+from . import TextLines
 
 __all__ = ["ELF_MAGIC", "FATBIN_MAGIC", "GZIP_MAGIC", "CUOBJDUMP_ENV", "INSTALL_HINT", "Input",
            "detect", "find_cuobjdump", "open_input", "sass_lines"]
@@ -469,8 +470,8 @@ def sass_lines(path: str | os.PathLike[str], *, ptx: bool = False,
                cuobjdump: str | None = None) -> Iterator[Iterator[str]]:
     """The lines of ``cuobjdump -sass PATH`` (``-ptx`` with ``ptx=True``) as ``str`` without
     their line ends, cut at :data:`~descriptors.readers.MAX_LINE` characters, streamed as
-    cuobjdump prints them -- ready for :func:`descriptors.lint.lint_lines` or
-    :func:`descriptors.dump.scan_lines`.  ``path`` may be gzipped; a text file (a listing
+    cuobjdump prints them -- ready for :func:`descriptors.tools.lint.lint_lines` or
+    :func:`descriptors.tools.dump.scan_lines`.  ``path`` may be gzipped; a text file (a listing
     already) gives its own lines.  A context manager: leaving it stops cuobjdump::
 
         with sass_lines("kernel.cubin") as lines:

@@ -53,7 +53,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from ..structs import Struct
 from .knownbits import KnownBits
-from .values import Alternative, ValueSet, _interned, combine, join, single, skipped
+from .values import Alternative, ValueSet, combine, interned, join, single, skipped
 
 __all__ = ["Step", "Code", "solve", "blocks", "MAX_ROUNDS", "EVERY"]
 
@@ -472,7 +472,7 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
                 if v:
                     acc = _join_pair(acc, v) if acc else join(v)  # type: ignore[arg-type]
             if widen and acc is not old and acc != old:
-                acc = (_interned(Alternative(unknown, None, None, True,
+                acc = (interned(Alternative(unknown, None, None, True,
                                              all(a.skipped for a in acc))),)  # type: ignore[union-attr]
             return acc
         if kind == 1:
@@ -593,6 +593,6 @@ def _combine_many(st: Step, sources: list[ValueSet], origin: tuple[int, str], wi
     copy = st.mode == "copy"
     out = [combine(fn, sources, origin, width, copy, k) for k in range(count)]  # type: ignore[arg-type]
     if st.assumes:
-        out = [tuple(_interned(Alternative(a.bits, a.origin, a.assumes or st.assumes, a.merged,
+        out = [tuple(interned(Alternative(a.bits, a.origin, a.assumes or st.assumes, a.merged,
                                            a.skipped)) for a in vs) for vs in out]
     return out

@@ -33,7 +33,7 @@ written, K step, immediates, operand split, and the value when every source is a
 worked out then; register declarations are read once per distinct set of ``.reg`` lines (with
 the declared registers an instruction names) and immediates once per text.  Every memo is bounded
 (:data:`_LINE_CACHE` lines of at most :data:`_LINE_CACHE_CHARS` characters, 256 declaration
-sets, 4096 immediates), and none changes an item (``tests/test_ptx_dump.py`` reads with them
+sets, 4096 immediates), and none changes an item (``tests/unit/tools/test_ptx_dump.py`` reads with them
 off and on).
 """
 
@@ -46,8 +46,9 @@ from itertools import chain, repeat
 from typing import Any
 
 from ..isa.instructions import MODELS, RegisterDecls
-from . import (K_STEP_ASSUMPTION, K_STEP_BITS, K_STEP_MAX, MAX_FUNCTION, Fact, Instruction,
-               Operand)
+from . import MAX_FUNCTION, Fact, Instruction, Operand
+from ..isa.sites import ptx_site
+from .ksteps import K_STEP_ASSUMPTION, is_k_step, k_stepped
 from .knownbits import KnownBits
 from ..words.literals import parse_immediate, split_operands
 from .values import Alternative, ValueSet, combine, join, meet
@@ -174,7 +175,10 @@ def _statements(lines: Iterable[str]) -> Iterator[tuple[str, int, object]]:
     """("target", line, arch) / ("function", line, name) / ("reg", line, text) /
     ("stmt", line, _Stmt) items.  A line read from a clean state (not inside a comment or a
     statement) that ends in one is remembered with its items, so that a recurring line is
-    parsed once."""
+    parsed once.
+
+    (Long: one loop over the lines with the comment and statement state in locals; every line
+    of a module passes through it.)"""
     in_comment = False
     pending = ""
     pending_line = pending_col = 0
@@ -356,7 +360,7 @@ def _k_step(st: _Stmt) -> tuple[str, str] | None:
         return None
     imm = parse_immediate(st.ops[2][0])
     d, src = st.ops[0][0].strip(), st.ops[1][0].strip()
-    if imm is None or not 0 < abs(imm) < K_STEP_MAX or not _REG.match(d) or not _REG.match(src):
+    if not is_k_step(imm) or not _REG.match(d) or not _REG.match(src):
         return None
     return d, src
 
@@ -398,6 +402,12 @@ def _immediate(text: str, width: int) -> KnownBits:
 
 
 def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:  # noqa: C901
+    """The instructions and facts of one function: a register defined once holds what its
+    definition computes, a K-stepped one its other definition's bits above the start address
+    (:mod:`descriptors.readers.ksteps`), any other is unknown.
+
+    (Long: the statement loop is read_ptx's hot path; the environment and what reads it are
+    locals of one function, a call per statement less.)"""
     stmts = fn.stmts
     count: dict[str, int] = Counter(chain.from_iterable([st.defs for _, st in stmts]))
     selfsteps = [st.selfstep for _, st in stmts if st.selfstep is not None]
@@ -417,10 +427,6 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:  
                 declared.clear()
             got = declared[name] = decls.get(name)
         return got  # type: ignore[return-value]
-
-    def k_stepped(kb: KnownBits) -> KnownBits:
-        low = (1 << K_STEP_BITS) - 1
-        return KnownBits(kb.width, kb.zero & ~low, kb.one & ~low)
 
     def val(text: str, width: int) -> KnownBits:
         text = text.strip()
@@ -566,7 +572,7 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:  
                     declared.clear()
                 declared[st.names] = regs
             yield Instruction("ptx", line, st.col, st.opcode, tuple(ops), st.text, arch, fn.name,
-                              regs)
+                              regs, site=ptx_site(st.opcode, tuple([o[0] for o in st.operands])))
             for d in defs:
                 env.pop(d, None)
                 if multi:
@@ -600,29 +606,21 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:  
         results = st.fixed
         if results is False:
             results = _eval(st, val) if st.evaluates and not st.pred else None
-        if not stepped and len(defs) == 1:
-            # the common case, the loop below for one register written out: the loop costs
-            # 3-8% of read_ptx on a 10 MB module
-            d = defs[0]
-            kb = results[0] if results else None
+        # (one register written, the common case: no zip, chain and repeat to make, which
+        # cost 3-8% of read_ptx on a 10 MB module)
+        pairs = ((defs[0], results[0] if results else None),) if len(defs) == 1 else \
+            zip(defs, chain(results or (), repeat(None)))
+        for d, kb in pairs:
+            if stepped and d in stepped and kb is not None and kb.width == 64 and len(defs) == 1:
+                env[d] = (k_stepped(kb), (line, st.text))
+                assumed.add(d)
+                continue
             if kb is None or count[d] != 1:
                 env.pop(d, None)
             else:
                 env[d] = (kb, (line, st.text))
             if assumed:
                 assumed.discard(d)
-        else:
-            for d, kb in zip(defs, chain(results or (), repeat(None))):
-                if d in stepped and kb is not None and kb.width == 64 and len(defs) == 1:
-                    env[d] = (k_stepped(kb), (line, st.text))
-                    assumed.add(d)
-                    continue
-                if kb is None or count[d] != 1:
-                    env.pop(d, None)
-                else:
-                    env[d] = (kb, (line, st.text))
-                if assumed:
-                    assumed.discard(d)
         # constants the code materialises (for dump)
         for col, kb in st.facts:
             yield Fact(line, col, kb, "immediate", st.text, "ptx", arch=arch)
@@ -694,33 +692,21 @@ def _eval(st: _Stmt, val) -> list[KnownBits] | None:  # noqa: C901 - one case pe
 
 
 def mma_operands(ins: Instruction) -> dict[str, Operand]:
-    """The descriptor operands of a PTX ``tcgen05.mma`` by role: ``a_desc`` (absent when A is
-    in Tensor Memory, ``[a-tmem]``), ``b_desc``, ``idesc`` and, for ``.ws``, ``zcm`` when given.
-    Operand order (9.7.16.10.9): ``[d], a, b, {[sp-meta],} idesc, ...``; ``.ws``:
-    ``..., idesc, enable-input-d {, zero-column-mask-desc}``."""
-    ops = ins.operands
-    head = ins.opcode.split(".kind")[0]
-    sp, ws = ".sp" in head, ".ws" in head
-    out: dict[str, Operand] = {}
-    if len(ops) > 1 and not ops[1].memory:
-        out["a_desc"] = ops[1]
-    if len(ops) > 2:
-        out["b_desc"] = ops[2]
-    i = 4 if sp else 3
-    if len(ops) > i:
-        out["idesc"] = ops[i]
-    if ws and len(ops) > i + 2:
-        out["zcm"] = ops[i + 2]
-    return out
+    """The judged operands of a PTX ``tcgen05.mma`` by role (:attr:`Instruction.site`,
+    :func:`descriptors.isa.sites.ptx_site`): ``a_desc`` (absent when A is in Tensor Memory,
+    ``[a-tmem]``), ``b_desc``, ``idesc`` and, for ``.ws``, ``zcm`` when given."""
+    return _by_role(ins)
 
 
 def wgmma_operands(ins: Instruction) -> dict[str, Operand]:
-    """The matrix descriptor operands of a PTX ``wgmma.mma_async`` by role: ``a_desc`` (absent
-    when A comes from registers, a ``{...}`` vector) and ``b_desc``.  Operand order (PTX ISA
-    9.7.15.5.2; ``.sp`` 9.7.15.6): ``d, a-desc|a, b-desc, ...``, ``d`` a ``{...}`` vector."""
-    ops = [o for o in ins.operands if not o.text.startswith("{")]
-    a_from_registers = sum(o.text.startswith("{") for o in ins.operands) > 1
-    return dict(zip(("b_desc",) if a_from_registers else ("a_desc", "b_desc"), ops))
+    """The matrix descriptor operands of a PTX ``wgmma.mma_async`` by role (as
+    :func:`mma_operands`): ``a_desc`` (absent when A comes from registers) and ``b_desc``."""
+    return _by_role(ins)
+
+
+def _by_role(ins: Instruction) -> dict[str, Operand]:
+    s = ins.site
+    return {} if s is None else {o.role: ins.operands[o.index] for o in s.judged}
 
 
 def read_ptx(lines: Iterable[str]) -> Iterator[Instruction | Fact]:

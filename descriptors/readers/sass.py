@@ -1,6 +1,11 @@
 """SASS reader: ``cuobjdump -sass`` / ``nvdisasm`` listings (header lines and all), SASS pasted
 into a log, cuda-gdb's ``x/i`` (no ``;``), as known-bits facts.
 
+(Long: one pipeline over one representation of a listing -- the line lexer, what each opcode
+writes and computes, the control flow and the driver share ``_Ins`` and ``_Function`` and their
+caches.  The opcode tables are :mod:`descriptors.isa.sass`, the meaning of an instruction
+:mod:`descriptors.isa.sites`, the solver :mod:`descriptors.readers.dataflow`.)
+
 Each function (``Function : name``, ``.text.name``) is analysed as a whole by the path-sensitive
 data flow of :mod:`descriptors.readers.dataflow`: basic blocks from the branches (``BRA``,
 ``BRX``, ``EXIT``, ``RET``, ``CALL`` ...), reaching definitions (a later write kills an earlier
@@ -68,156 +73,26 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import lru_cache
 
-from ..structs import Struct
-from . import (K_STEP_ASSUMPTION, K_STEP_BITS, K_STEP_MAX, MAX_FUNCTION, SASS_FUNCTION, Fact,
-               Instruction, Operand)
+from . import MAX_FUNCTION, SASS_FUNCTION, Fact, Instruction, Operand
 from ..errors import DescgenError
 from .dataflow import EVERY, Code, Step, solve
 from .knownbits import KnownBits
 from .values import Alternative, ValueSet, join, meet, single
+from ..isa.sites import MmaSite, sass_site
+from .ksteps import K_STEP_ASSUMPTION, is_k_step, k_stepped
+from ..isa.sass import (MEMORY_OPERAND as _MEM, SASS_4X, SASS_4X_SUFFIXES,
+                        SASS_CTA_GROUP, SASS_MMA, SASS_SCALE_VEC, SASS_TMEM_REDUCTIONS,
+                        SASS_TMEM_SHAPES, SASS_WGMMA, TmemAccess, WgmmaDescriptor, cta_group,
+                        is_4x, mma_kinds, next_register as _pair, register_name as _reg_name,
+                        tmem_access, wgmma_descriptors)
 
 __all__ = ["read_sass", "SASS_MMA", "SASS_SCALE_VEC", "SASS_4X", "SASS_4X_SUFFIXES", "mma_kinds",
            "is_4x", "SASS_TMEM_SHAPES", "SASS_TMEM_REDUCTIONS", "SASS_CTA_GROUP", "TmemAccess",
            "tmem_access", "cta_group", "instruction", "SASS_WGMMA", "WgmmaDescriptor",
-           "wgmma_descriptors", "wgmma_operands"]
-
-#: SASS MMA opcode -> candidate kinds (observed with nvcc 13.0 for sm_100a; the table above).
-#: Block-scaled kinds carry a scale ``tmem[..]`` operand.
-SASS_MMA: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    # opcode: (kinds without block scaling, kinds with block scaling)
-    "UTCHMMA": (("f16", "tf32"), ()),
-    "UTCQMMA": (("f8f6f4",), ("mxf8f6f4",)),
-    "UTCOMMA": ((), ("mxf4", "mxf4nvf4")),
-    "UTCIMMA": (("i8",), ()),
-}
-#: Scale vector size of a block-scaled SASS MMA without the ``.4X`` suffix (observed).
-SASS_SCALE_VEC = {"UTCQMMA": "1X", "UTCOMMA": "2X"}
-#: SASS suffix ``.4X`` (scale_vec::4X) exists only for kind::mxf4nvf4.
-SASS_4X = ("mxf4nvf4",)
-
-
-
-
-#: The suffixes of scale_vec::4X (block16): ``.4X`` for sm_100a, ``.BLOCK16`` for sm_103a (the
-#: same encoding, spelled by target; fixtures/sass-forms).
-SASS_4X_SUFFIXES = frozenset({"4X", "BLOCK16"})
-
-
-def is_4x(opcode: str) -> bool:
-    """A block-scaled SASS MMA with scale_vec::4X (``UTCOMMA.4X``, ``UTCOMMA.2CTA.BLOCK16``)."""
-    return not SASS_4X_SUFFIXES.isdisjoint(opcode.split(".")[1:])
-
-
-#: ``LDTM``/``STTM`` shape suffix -> (tcgen05.ld/st ``.shape``, which half of ``.16x32bx2``):
-#: no suffix is ``.32x32b``; ``.16x32bx2`` compiles to two instructions, threads 0-15 at
-#: ``taddr`` and threads 16-31 at ``taddr + immHalfSplitoff`` (``tmem[URn+0x10]`` for 16).
-#: Every form of 9.7.16.8.3-4 compiled by nvcc 13.0 for sm_100a/sm_103a (fixtures/sass-forms).
-SASS_TMEM_SHAPES: dict[str, tuple[str, int | None]] = {
-    "": ("32x32b", None),
-    "16dp64bit": ("16x64b", None),
-    "16dp128bit": ("16x128b", None),
-    "16dp256bit": ("16x256b", None),
-    "16dp32bit_t0_t15": ("16x32bx2", 0),
-    "16dp32bit_t16_t31": ("16x32bx2", 1),
-}
-#: ``LDTM.STAT`` (tcgen05.ld.red) reduction suffix -> ``.redOp`` (and ``.abs``); the type suffix
-#: ``.S32``/``.F32`` (none: ``.u32``) and ``.NAN`` follow it (fixtures/sass-forms).
-SASS_TMEM_REDUCTIONS: dict[str, tuple[str, bool]] = {
-    "MIN": ("min", False), "MAX": ("max", False), "MINABS": ("min", True),
-}
-#: Opcodes whose ``.2CTA`` suffix shows ``.cta_group::2`` (absent: ``::1``).  ``UTCATOMSWS.AND``
-#: (tcgen05.dealloc) and ``UVIRTCOUNT`` (relinquish_alloc_permit) read the same for both, so
-#: they say nothing (fixtures/sass-forms).
-SASS_CTA_GROUP = ("UTCHMMA", "UTCQMMA", "UTCOMMA", "UTCIMMA", "UTCBAR", "UTCCP", "UTCSHIFT",
-                  "UTCATOMSWS.FIND_AND_SET", "UTCATOMSWS.2CTA.FIND_AND_SET")
-
-
-class TmemAccess(Struct, frozen=True):
-    """What an ``LDTM``/``STTM`` opcode says of its tcgen05.ld/st (9.7.16.8.3-4)."""
-
-    op: str                  # "ld" or "st"
-    shape: str               # PTX .shape: 32x32b, 16x64b, 16x128b, 16x256b, 16x32bx2
-    num: int                 # .num (x1 .. x128)
-    pack: bool               # ld .pack::16b (``.PACK16BIT``) / st .unpack::16b (``.EXPAND16BIT``)
-    half: int | None         # .16x32bx2: 0 = threads 0-15, 1 = threads 16-31
-    red: str | None = None   # tcgen05.ld.red .redOp (``LDTM.STAT``)
-    red_type: str = "u32"
-    abs: bool = False
-    nan: bool = False
-
-    @property
-    def ptx(self) -> str:
-        """The PTX form, e.g. ``tcgen05.ld.sync.aligned.16x64b.x4.pack::16b.b32``."""
-        red = ".red" if self.red else ""
-        pack = (".pack::16b" if self.op == "ld" else ".unpack::16b") if self.pack else ""
-        tail = (f".{self.red}{'.abs' if self.abs else ''}{'.NaN' if self.nan else ''}"
-                f".{self.red_type}") if self.red else f"{pack}.b32"
-        return f"tcgen05.{self.op}{red}.sync.aligned.{self.shape}.x{self.num}{tail}"
-
-
-@lru_cache(maxsize=1024)
-def tmem_access(opcode: str) -> TmemAccess | None:
-    """The tcgen05.ld/st an ``LDTM``/``STTM`` opcode is (:data:`SASS_TMEM_SHAPES`,
-    :data:`SASS_TMEM_REDUCTIONS`); ``None`` for another opcode or a suffix not seen in compiled
-    code (not guessed).  Kept per spelling (the answer is immutable)."""
-    parts = opcode.split(".")
-    if parts[0] not in ("LDTM", "STTM"):
-        return None
-    op = "ld" if parts[0] == "LDTM" else "st"
-    shape, half = SASS_TMEM_SHAPES[""]
-    num, pack, red, red_type, abs_, nan = 1, False, None, "u32", False, False
-    for p in parts[1:]:
-        if p in SASS_TMEM_SHAPES:
-            shape, half = SASS_TMEM_SHAPES[p]
-        elif re.fullmatch(r"x\d+", p):
-            num = int(p[1:])
-        elif p == ("PACK16BIT" if op == "ld" else "EXPAND16BIT"):
-            pack = True
-        elif p == "STAT" and op == "ld":
-            red = red or "?"
-        elif p in SASS_TMEM_REDUCTIONS and red:
-            red, abs_ = SASS_TMEM_REDUCTIONS[p]
-        elif p in ("S32", "F32") and red:
-            red_type = p.lower()
-        elif p == "NAN" and red:
-            nan = True
-        else:
-            return None
-    if red == "?":
-        return None
-    return TmemAccess(op, shape, num, pack, half, red, red_type, abs_, nan)
-
-
-def cta_group(opcode: str) -> int | None:
-    """The ``.cta_group`` a SASS tcgen05 opcode shows (:data:`SASS_CTA_GROUP`): 2 with
-    ``.2CTA``, else 1; ``None`` for an opcode that does not show it."""
-    if not opcode.startswith(SASS_CTA_GROUP):
-        return None
-    return 2 if ".2CTA" in opcode else 1
-
-
-def mma_kinds(opcode: str, operands: Iterable[str]) -> tuple[tuple[str, ...], bool]:
-    """The kinds a SASS MMA may be (from :data:`SASS_MMA`) and whether it is block-scaled: a
-    ``tmem[..]`` operand after ``idesc[..]`` is the scale factors' address; ``.4X`` is
-    kind::mxf4nvf4 only.  ``((), False)`` for an opcode that is no MMA."""
-    parts = opcode.split(".")
-    entry = SASS_MMA.get(parts[0])
-    if entry is None:
-        return (), False
-    after_idesc = block_scale = False
-    for text in operands:
-        if text.startswith("idesc["):
-            after_idesc = True
-        elif after_idesc and text.startswith("tmem["):
-            block_scale = True
-    block_scale = block_scale and bool(entry[1])
-    kinds = entry[1] if block_scale or not entry[0] else entry[0]
-    if is_4x(opcode) and any(k in SASS_4X for k in kinds):
-        kinds = tuple(k for k in kinds if k in SASS_4X)
-    return kinds, bool(entry[1]) and (block_scale or not entry[0])
+           "wgmma_descriptors", "wgmma_operands", "read_live"]
 
 
 #: The pieces of a SASS instruction line every pattern below is built from: a predicate guard
@@ -234,14 +109,8 @@ _LINE_BARE = re.compile(r"\s*+(?:/\*(?P<addr>[0-9A-Fa-f]{1,8})\*/)?+\s*+(?P<pred
                         r"!?U?P(?:T|\d)|\[|\{|gdesc\[|tmem\[|idesc\[)[^;]*+)\Z")
 _LABEL = re.compile(r"\s*(\.L_x_\d+|\.?[A-Za-z_$][\w$.]*)\s*:\s*(?://.*)?\Z")
 _ARCH = re.compile(r"(?:code for|\.target|arch\s*=)\s*(sm_\d+[af]?)")
-_REG = re.compile(r"(-|~|!)?\|?(U?R)(\d{1,3}|Z)(?:\.(?:reuse|H0|H1|B\d))*\|?\Z")
 _PREDREG = re.compile(r"!?U?P(?:T|\d{1,2})\Z")
 _IMM = re.compile(r"(-)?(0x[0-9A-Fa-f]+|\d+)\Z")
-#: A memory operand: ``tmem[UR4]``, ``tmem[UR4+0x10]``, ``gdesc[UR6].A_KEEP``, or an immediate
-#: address, ``tmem[0x1fe]`` (ptxas folds a constant Tensor Memory address; read as URZ + it).
-_MEM = re.compile(r"(gdesc|idesc|tmem|desc)?\[(?:(U?R\d{1,3}|U?RZ)(?:\s*\+\s*(-?0x[0-9A-Fa-f]+|\d+))?"
-                  r"|(0x[0-9A-Fa-f]+))\]"
-                  r"(?:\.[A-Za-z0-9_]{1,32}){0,4}\Z")
 _TARGET = re.compile(r"(0x[0-9A-Fa-f]+)|`\(([^)]*)\)")
 
 
@@ -406,23 +275,6 @@ _MATERIALISE = frozenset({"MOV", "UMOV", "MOV32I", "IMAD", "UIMAD", "IADD3", "UI
 def _is_predicate(text: str) -> bool:
     """A predicate register operand (``UP0``, ``!PT``), kept per spelling."""
     return _PREDREG.match(text) is not None
-
-
-@lru_cache(maxsize=8192)
-def _reg_name(text: str) -> str | None:
-    """The register an operand names (``UR4`` of ``UR4.reuse``), ``None`` for another operand;
-    kept per spelling."""
-    m = _REG.match(text)
-    if not m or m.group(1):
-        return None
-    return m.group(2) + m.group(3)
-
-
-def _pair(name: str, k: int = 1) -> str | None:
-    if name.endswith("Z"):
-        return name
-    prefix = "UR" if name.startswith("UR") else "R"
-    return f"{prefix}{int(name[len(prefix):]) + k}"
 
 
 #: Opcodes whose first register operand is read, not written.
@@ -621,7 +473,9 @@ def _shf(op: str, lo: KnownBits, n: int, hi: KnownBits) -> KnownBits:
 
 def _step(ins: _Ins, reg: str, gdesc: set[str]) -> Step | None:  # noqa: C901 - one case per opcode
     """The :class:`~descriptors.readers.dataflow.Step` of one instruction (what it computes),
-    or ``None`` when the reader does not follow it (its result is unknown)."""
+    or ``None`` when the reader does not follow it (its result is unknown).
+
+    (Long: one case per opcode family the data flow follows, each a few lines.)"""
     op = ins.op
     base = op.split(".", 1)[0]
     regs = [t for t, _ in ins.ops if not _is_predicate(t)]
@@ -634,12 +488,12 @@ def _step(ins: _Ins, reg: str, gdesc: set[str]) -> Step | None:  # noqa: C901 - 
         if ks is not None:
             form, dest, src = ks
             if form == "lo":
-                return Step((dest,), lambda a: (_low_stepped(a),), "eval", K_STEP_ASSUMPTION)
+                return Step((dest,), lambda a: (k_stepped(a),), "eval", K_STEP_ASSUMPTION)
             if form == "hi":
                 return Step((dest,), lambda a: (a,), "copy", K_STEP_ASSUMPTION)
             hi = _pair(src) or src
             gdesc.update((src, hi))
-            return Step((src, hi), lambda a, b: (_low_stepped(a), b), "eval", K_STEP_ASSUMPTION)
+            return Step((src, hi), lambda a, b: (k_stepped(a), b), "eval", K_STEP_ASSUMPTION)
     if base in ("MOV", "UMOV", "MOV32I", "R2UR"):
         if len(ds) == 1 and len(srcs) == 1:
             s = _src(srcs[0])
@@ -756,14 +610,6 @@ def _step_kept(fn: _Function, i: int, reg: str, gdesc: set[str]) -> Step | None:
     return got[0]
 
 
-def _low_stepped(kb: KnownBits) -> KnownBits:
-    return KnownBits(kb.width, kb.zero & ~_K_STEP_LOW, kb.one & ~_K_STEP_LOW)
-
-
-#: The bits a K step may change: the start address and the unused bits above it, as in PTX.
-_K_STEP_LOW = (1 << K_STEP_BITS) - 1
-
-
 def _k_step(ins: _Ins, regs: list[str] | None = None) -> tuple[str, str, str] | None:
     """How a K loop steps a shared memory descriptor in SASS, as ``(form, dest, source)``:
     ``lo`` -- ``UIADD3 d, UPn, UPT, d, IMM, URZ`` (the low word plus a step); ``hi`` --
@@ -783,7 +629,8 @@ def _k_step(ins: _Ins, regs: list[str] | None = None) -> tuple[str, str, str] | 
             return "hi", d, d
         return None
     imm = _immediate(b)
-    if imm is None or not 0 < imm < K_STEP_MAX or c not in ("URZ", "RZ") or _reg_name(a) is None:
+    if imm is None or imm < 0 or not is_k_step(imm) or c not in ("URZ", "RZ") \
+            or _reg_name(a) is None:
         return None
     if ins.op.endswith(".64"):
         return "pair", d, _reg_name(a) or ""
@@ -838,63 +685,18 @@ def _mentions(ins: _Ins, pred: str) -> bool:
     return any(t.lstrip("!") == pred for t, _ in ins.ops)
 
 
-def _uses(ins: _Ins) -> list[tuple[int, str, str, str | None, tuple[str, ...]]]:
-    """The operands of an instruction the lint reads, as ``(operand index, text, role,
-    offset, registers)``: ``gdesc[URa]`` reads the pair URa:URa+1; a bare ``URk`` of an MMA
-    (the zero-column mask) the pair URk:URk+1; anything else one register."""
-    out = []
-    if ins.op.split(".", 1)[0] in SASS_WGMMA:
-        # the wgmma descriptors: A (when not from registers) in URn:URn+1 at the gdesc operand's
-        # index, B in URn+2:URn+3 as an operand appended after the written ones
-        texts = [t for t, _ in ins.ops]
-        at = next((k for k, t in enumerate(texts) if t.startswith("gdesc[")), None)
-        for d in wgmma_descriptors(ins.op, texts):
-            k = at if d.name == "a_desc" else len(texts)
-            out.append((k, d.text if d.name == "a_desc" else f"{d.text}.B", "gdesc", None,
-                        d.registers))
-        return out
-    mma = ins.op.startswith("UTC") and "MMA" in ins.op
-    if mma or ins.op.startswith("UTCCP"):
-        # what lint judges and dump names: the descriptors, the idescE low word before
-        # idesc[..], the scale factors' TMEM address and a .ws zero-column mask; A's and the
-        # accumulator's TMEM addresses are not followed (loop-carried values whose data flow
-        # would cost most of the reading)
-        texts = [t for t, _ in ins.ops]
-        keep = set()
-        for k, t in enumerate(texts):
-            if t.startswith(("gdesc[", "idesc[")):
-                keep.add(k)
-                if t.startswith("idesc[") and k and texts[k - 1].startswith("tmem["):
-                    keep.add(k - 1)
-            elif mma and any(x.startswith("idesc[") for x in texts[:k]) and (
-                    t.startswith("tmem[") or (not t.startswith("[") and _reg_name(t))):
-                keep.add(k)  # the scale factors' TMEM address, a .ws zero-column mask
-    elif ins.op.startswith(("LDTM", "STTM")):
-        # the Tensor Memory address (the footprint rules); not the data registers
-        keep = {k for k, (t, _c) in enumerate(ins.ops) if t.startswith("tmem[")}
-    elif ins.op.startswith("UTCBAR"):
-        keep = set()  # no rule reads the mbarrier address or the multicast mask
-    else:
-        keep = set(range(len(ins.ops)))
-    for k, (text, _c) in enumerate(ins.ops):
-        if k not in keep:
-            continue
-        m = _MEM.match(text)
-        if m:
-            role, reg, off = m.group(1) or "", m.group(2) or "URZ", m.group(3) or m.group(4)
-        else:
-            reg = _reg_name(text)
-            role, off = "", None
-            if reg is None:
-                continue
-        if reg in ("RZ", "URZ"):
-            regs: tuple[str, ...] = (reg,)
-        elif role == "gdesc" or (not m and mma):
-            regs = (reg, _pair(reg) or reg)
-        else:
-            regs = (reg,)
-        out.append((k, text, role, off, regs))
-    return out
+def _uses(ins: _Ins) -> tuple[MmaSite | None, list[tuple[int, str, str, str | None, tuple[str, ...]]]]:
+    """What the instruction means (:func:`descriptors.isa.sites.sass_site`) and the operands
+    whose values are worked out, as ``(operand index, text, bracket, offset, registers)``:
+    those the site judges (the descriptors, the idescE low word, the scale factors' address,
+    a ``.ws`` zero-column mask; a Tensor Memory access's address).  A's and the accumulator's
+    TMEM addresses are not followed (loop-carried values whose data flow would cost most of
+    the reading)."""
+    site = sass_site(ins.op, tuple([t for t, _ in ins.ops]))
+    if site is None:
+        return None, []
+    return site, [(o.index, o.text, o.prefix, o.offset, o.registers) for o in site.operands
+                  if o.judged]
 
 
 class _Function:
@@ -1046,7 +848,7 @@ class _Addresses:
         return self.table.get(addr)
 
 
-def _read_uses(fn: _Function) -> Iterator[tuple[int, list]]:
+def _read_uses(fn: _Function) -> Iterator[tuple[int, tuple[MmaSite | None, list]]]:
     """Each tcgen05 instruction of a function (``UTC*``, ``LDTM``, ``STTM``) with the value
     set of every register its operands read."""
     n = len(fn)
@@ -1070,8 +872,9 @@ def _read_uses(fn: _Function) -> Iterator[tuple[int, list]]:
     gdesc: set[str] = set()
     uses: list[tuple[int, str]] = []
     per: dict[int, list] = {}
+    sites: dict[int, MmaSite | None] = {}
     for i in targets:
-        got = _uses(fn.ins(i))
+        sites[i], got = _uses(fn.ins(i))
         per[i] = got
         for _k, _t, role, _off, regs in got:
             for r in regs:
@@ -1085,9 +888,10 @@ def _read_uses(fn: _Function) -> Iterator[tuple[int, list]]:
                 branches=branches)
     values = solve(code, uses)
     for i in targets:
-        yield i, [(k, text, role, off, [values.get((i, r), _ZERO_SET) if r not in ("RZ", "URZ")
-                                        else _ZERO_SET for r in regs])
-                  for k, text, role, off, regs in per[i]]
+        yield i, (sites[i], [(k, text, role, off, [values.get((i, r), _ZERO_SET)
+                                                   if r not in ("RZ", "URZ") else _ZERO_SET
+                                                   for r in regs])
+                             for k, text, role, off, regs in per[i]])
 
 
 _ZERO_SET = single(_ZERO)
@@ -1151,15 +955,23 @@ def _analyse(fn: _Function, arch: str | None, name: str | None,
         got = checked.get(i)
         if got is None:
             continue
-        ops: list[Operand] = [Operand(t, c) for t, c in ins.ops]
-        for k, text, role, off, sets in got:
-            if k == len(ops):  # a wgmma's B descriptor, named after the gdesc operand
-                ops.append(_operand(text, ins.ops[k - 1][1] if k else ins.col, role, off, sets,
-                                    True))
-                continue
-            ops[k] = _operand(text, ins.ops[k][1], role, off, sets, _MEM.match(text) is not None)
-        yield Instruction("sass", ins.line, ins.col, ins.op, tuple(ops), ins.text, arch, name,
-                          arch_reason=arch_reason)
+        site, uses = got
+        yield _instruction(ins, site, uses, arch, name, arch_reason)
+
+
+def _instruction(ins: _Ins, site: MmaSite | None, uses: list, arch: str | None,
+                 name: str | None, arch_reason: str | None) -> Instruction:
+    """The instruction with the values of the operands its site judges (``uses``: each
+    operand's value set per register it reads)."""
+    ops: list[Operand] = [Operand(t, c) for t, c in ins.ops]
+    for k, text, role, off, sets in uses:
+        if k == len(ops):  # a wgmma's B descriptor, named after the gdesc operand
+            ops.append(_operand(text, ins.ops[k - 1][1] if k else ins.col, role, off, sets,
+                                True))
+            continue
+        ops[k] = _operand(text, ins.ops[k][1], role, off, sets, _MEM.match(text) is not None)
+    return Instruction("sass", ins.line, ins.col, ins.op, tuple(ops), ins.text, arch, name,
+                       arch_reason=arch_reason, site=site)
 
 
 def _arch_of(line: str, lineno: int, state: dict[str, object]) -> None:
@@ -1276,7 +1088,10 @@ def read_sass(lines: Iterable[str], first_line: int = 1, *,
 
     Every line is matched once; what an instruction writes is worked out once per spelling of
     its opcode and first operand (:func:`_dests`); the rest of a line is read only when the
-    data flow or a check needs it."""
+    data flow or a check needs it.
+
+    (Long: every line of a listing passes through this loop, with the function's lists bound
+    in locals; a helper per line would cost a call per line.)"""
     state: dict[str, object] = {}
     arch = reason = None
     fn = _Function()
@@ -1362,6 +1177,36 @@ def read_sass(lines: Iterable[str], first_line: int = 1, *,
     yield from _analyse(fn, arch, name, reason, facts)
 
 
+# ---------------------------------------------------------------------------- one line, live values
+
+def read_live(text: str, values: Mapping[str, int | None], *,
+              arch: str | None = None) -> Instruction | None:
+    """One SASS instruction (a listing line, or cuda-gdb's ``x/i`` dialect without ``;``) with
+    the values its registers hold (``values``: register name -> 32-bit value, ``None`` or
+    absent for one that could not be read), as a debugger sees them at that instruction:
+    the operands its site judges get those values (register pairs joined, low word first;
+    ``tmem[UR4+0x10]`` offsets added), each with the origin ``(0, "$UR4")`` -- line 0: no
+    listing line, the register's live value.  ``None`` for a line that is no tcgen05 or wgmma
+    instruction.  Column numbers count in ``text`` as given (stripped)."""
+    body = text.strip().rstrip(";").strip()
+    for kind, item in _items([f"{body} ;"]):
+        if kind != "ins":
+            continue
+        ins: _Ins = item  # type: ignore[assignment]
+        site, uses = _uses(ins)
+        if site is None:
+            return None
+
+        def live(reg: str) -> ValueSet:
+            if reg in ("RZ", "URZ"):
+                return _ZERO_SET
+            v = values.get(reg)
+            return () if v is None else single(KnownBits.const(v & 0xFFFFFFFF, 32), (0, f"${reg}"))
+        return _instruction(ins, site, [(k, t, role, off, [live(r) for r in regs])
+                                        for k, t, role, off, regs in uses], arch, None, None)
+    return None
+
+
 # ---------------------------------------------------------------------------- one line; wgmma
 
 def instruction(line: str) -> tuple[str | None, str, tuple[str, ...]] | None:
@@ -1374,46 +1219,6 @@ def instruction(line: str) -> tuple[str | None, str, tuple[str, ...]] | None:
             return item.pred, item.op, tuple(t for t, _c in item.ops)  # type: ignore[union-attr]
     return None
 
-
-#: sm_90a warpgroup MMAs (``wgmma.mma_async``) in SASS -> the PTX input types they serve.
-#: Observed with nvcc 13.0 and cuda-gdb 13.0 on an H100 (fixtures/gdb): ``gdesc[URn]`` names
-#: four uniform registers, A's descriptor in URn:URn+1 (low:high) and B's in URn+2:URn+3; with
-#: A from registers (``R24,R56,gdesc[UR4].tnspB``) URn:URn+1 are not read (0 in the
-#: recordings); ``.tnspA``/``.tnspB`` on the operand mark an MN-major (transposed) A/B.
-SASS_WGMMA = {"HGMMA": "f16, bf16 or tf32", "IGMMA": "s8 or u8", "QGMMA": "e4m3 or e5m2",
-              "BGMMA": "b1"}
-
-
-class WgmmaDescriptor(Struct, frozen=True):
-    """One descriptor a SASS wgmma reads: ``name`` (``a_desc``/``b_desc``), the operand as
-    written, its register pair ``(low, high)`` and the operand's major-ness (``K``/``MN``)."""
-
-    name: str
-    text: str
-    registers: tuple[str, str]
-    major: str
-
-
-def wgmma_descriptors(opcode: str, operands: Iterable[str]) -> tuple[WgmmaDescriptor, ...]:
-    """The descriptors a ``HGMMA``/``IGMMA``/``QGMMA``/``BGMMA`` reads (:data:`SASS_WGMMA`);
-    ``()`` for another opcode or one without a ``gdesc[..]`` operand."""
-    if opcode.split(".", 1)[0] not in SASS_WGMMA:
-        return ()
-    texts = list(operands)
-    at = next((k for k, t in enumerate(texts) if t.startswith("gdesc[")), None)
-    m = _MEM.match(texts[at].split("]", 1)[0] + "]") if at is not None else None
-    if m is None or not m.group(2) or m.group(2).endswith("Z"):
-        return ()
-    base = m.group(2)
-    quals = set(texts[at].split("]", 1)[1].split(".")[1:])  # type: ignore[index]
-    a_in_registers = at >= 2 and _reg_name(texts[at - 1]) is not None
-    out = []
-    if not a_in_registers:
-        out.append(WgmmaDescriptor("a_desc", texts[at], (base, _pair(base, 1) or base),  # type: ignore[index]
-                                   "MN" if "tnspA" in quals else "K"))
-    out.append(WgmmaDescriptor("b_desc", texts[at], (_pair(base, 2) or base, _pair(base, 3) or base),  # type: ignore[index]
-                               "MN" if "tnspB" in quals else "K"))
-    return tuple(out)
 
 
 def wgmma_operands(ins: Instruction) -> tuple[tuple[WgmmaDescriptor, Operand], ...]:

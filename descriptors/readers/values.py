@@ -25,7 +25,7 @@ from ..structs import Struct
 from .knownbits import KnownBits
 
 __all__ = ["Alternative", "ValueSet", "MAX_ALTERNATIVES", "join", "combine", "meet", "single",
-           "constants", "skipped"]
+           "constants", "skipped", "interned"]
 
 #: Alternatives a value set keeps before they are merged into one.
 MAX_ALTERNATIVES = 8
@@ -58,7 +58,9 @@ ValueSet = tuple[Alternative, ...]
 _INTERN: dict[Alternative, Alternative] = {}
 
 
-def _interned(a: Alternative) -> Alternative:
+def interned(a: Alternative) -> Alternative:
+    """The one object equal to ``a`` in the table of alternatives (bounded: emptied when full),
+    ``a`` itself the first time: equal alternatives are then one object."""
     got = _INTERN.get(a)
     if got is None:
         if len(_INTERN) >= 1 << 16:
@@ -97,7 +99,7 @@ def _collapse(values: Sequence[Alternative]) -> ValueSet:
     assert kb is not None
     origins = {alt.origin for alt in values}
     assumes = next((alt.assumes for alt in values if alt.assumes), None)
-    return (_interned(Alternative(kb, origins.pop() if len(origins) == 1 else None, assumes,
+    return (interned(Alternative(kb, origins.pop() if len(origins) == 1 else None, assumes,
                                   True, all(a.skipped for a in values))),)
 
 
@@ -129,7 +131,7 @@ def _limit(values: tuple[Alternative, ...]) -> ValueSet:
 def single(bits: KnownBits, origin: tuple[int, str] | None = None,
            assumes: str | None = None) -> ValueSet:
     """A value set of one alternative."""
-    return _interned_set((_interned(Alternative(bits, origin, assumes)),))
+    return _interned_set((interned(Alternative(bits, origin, assumes)),))
 
 
 def combine(fn: Callable[..., KnownBits | None], sources: Sequence[ValueSet],
@@ -176,7 +178,7 @@ def combine(fn: Callable[..., KnownBits | None], sources: Sequence[ValueSet],
         if kb is None:
             kb = KnownBits.unknown(width)
         where = combo[0].origin if copy and len(combo) == 1 and combo[0].origin else origin
-        out.append(_interned(Alternative(kb, where, assumes, False, skip)))
+        out.append(interned(Alternative(kb, where, assumes, False, skip)))
     if len(out) == 1:
         return _interned_set((out[0],))  # what join gives for one alternative
     return join(out)
@@ -189,5 +191,5 @@ def constants(values: Sequence[Alternative]) -> bool:
 
 def skipped(values: Sequence[Alternative]) -> ValueSet:
     """The value set where each alternative holds only if a predicated write did not happen."""
-    return tuple(a if a.skipped else _interned(Alternative(a.bits, a.origin, a.assumes,
+    return tuple(a if a.skipped else interned(Alternative(a.bits, a.origin, a.assumes,
                                                             a.merged, True)) for a in values)

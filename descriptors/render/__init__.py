@@ -3,7 +3,7 @@
 The layers below return data (decoded words, findings, layouts, fragment maps, dump and lint
 findings); this floor turns it into output, one module per kind of result:
 
-* :mod:`.word` -- a decoded word (rich table, bit diagram, plain text), findings, zero-column
+* :mod:`.printer` -- a decoded word (rich table, bit diagram, plain text), findings, zero-column
   masks, data-path layouts, tcgen05.ld/st footprints, property tables, word diffs;
 * :mod:`.layout` -- ``descgen layout``'s report, K-step tables and swizzle-atom pictures;
 * :mod:`.explain` -- ``descgen explain``'s fragment maps;
@@ -14,6 +14,6 @@ findings); this floor turns it into output, one module per kind of result:
 
 It is the only part of the package that imports rich, and it imports rich inside the
 functions that draw with it: plain text and JSON never load it (``descgen idesc`` stays
-light).  The package loads these modules only when asked (``descriptors.printer`` is
-:mod:`.word`).
+light).  The package loads these modules only when asked (its front lends
+:mod:`descriptors.render.printer` under the name ``printer``).
 """

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..structs import FAST, Struct
 from ..tools.dump import DumpFinding
-from .word import plain, render
+from .printer import plain, render
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -137,8 +137,8 @@ def _row_key(f: DumpFinding) -> tuple[Any, Any]:
 
 class _Formatted:
     """What the output of a finding keeps of its readings: findings with the same ``key``
-    (:func:`_row_key`: the same row) give the same text, so it is built once.  Bounded: cleared when :data:`_KEEP_FORMATTED` are held.
-    ``again`` says whether the last :meth:`get` found the text already built (the words a
+    (:func:`_row_key`: the same row) give the same text, so it is built once.  Bounded:
+    cleared when :data:`_KEEP_FORMATTED` are held.  ``again`` says whether the last :meth:`get` found the text already built (the words a
     log repeats)."""
 
     __slots__ = ("cache", "again", "key")

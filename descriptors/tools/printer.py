@@ -1,7 +1,7 @@
 """What a decoded word's report holds, as data: the JSON form (:func:`to_json`), the bit-diagram
 rows (:func:`diagram_rows`) and the order of an instruction descriptor's readings
 (:func:`rank_readings`).  The renderers -- the rich table, the plain text -- are
-:mod:`descriptors.render.word`.
+:mod:`descriptors.render.printer`.
 
 Field positions come from the layout (the Construct definitions); bit strings from Python's ``b`` format.
 """
@@ -17,12 +17,13 @@ from ..errors import ParameterError, shorten
 from .explain import explain
 from ..rules.validate import Finding, is_valid
 
-__all__ = ["to_json", "diagram_rows", "rank_readings"]
+__all__ = ["to_json", "diagram_rows", "rank_readings", "binary", "check_arguments"]
 
 _ROW = 32  # bits per diagram row
 
 
-def _bin(value: int, width: int) -> str:
+
+def binary(value: int, width: int) -> str:
     """``value`` as ``width`` binary digits, MSB first (Python's own ``b`` format)."""
     return format(value, f"0{width}b")
 
@@ -35,7 +36,7 @@ def _segments(decoded: Decoded, lo: int, hi: int) -> list[tuple[Field, str]]:
         a, b = max(f.lsb, lo), min(f.msb, hi)
         if a > b:
             continue
-        out.append((f, _bin((word >> a) & ((1 << (b - a + 1)) - 1), b - a + 1)))
+        out.append((f, binary((word >> a) & ((1 << (b - a + 1)) - 1), b - a + 1)))
     return out
 
 
@@ -46,9 +47,10 @@ def diagram_rows(decoded: Decoded) -> list[tuple[int, int, list[tuple[Field, str
             for hi in range(size - 1, -1, -_ROW)]
 
 
-def _arguments(decoded: Any, findings: Any) -> list[Finding]:
-    """Refuse what is not a :class:`Decoded` and a sequence of :class:`Finding` with a
-    :class:`ParameterError` (instead of an AttributeError deep inside)."""
+def check_arguments(decoded: Any, findings: Any) -> list[Finding]:
+    """``findings`` as a list, once ``decoded`` is a :class:`Decoded` and ``findings`` a sequence
+    of :class:`Finding`; anything else raises a :class:`ParameterError` (instead of an
+    AttributeError deep inside)."""
     if not isinstance(decoded, Decoded):
         raise ParameterError(f"the printer takes a Decoded (from descriptors.decode), not "
                              f"{shorten(decoded)}")
@@ -64,7 +66,7 @@ def _arguments(decoded: Any, findings: Any) -> list[Finding]:
 
 def to_json(decoded: Decoded, findings: Sequence[Finding] = ()) -> dict[str, Any]:
     """Word, layout, kind, raw ``fields``, ``meanings``, ``values``, ``findings``, ``valid``."""
-    findings = _arguments(decoded, findings)
+    findings = check_arguments(decoded, findings)
     doc = decoded.to_dict()
     doc["layout"] = decoded.layout.name
     doc["meanings"] = {r.name: r.meaning for r in explain(decoded)}

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from .bits import Layout
-from .codec import _DISPATCH, _word, encode, layout_for
+from .codec import encode, layout_for, parse_word
 from ..errors import DescgenError, ParameterError
 from ..errors import shorten as _short
 
@@ -46,13 +46,6 @@ def numpy_or_none() -> Any:
     return _numpy
 
 
-def _layout(descriptor: Any, kind: Any) -> Layout:
-    try:
-        return _DISPATCH[descriptor, kind][0]
-    except (KeyError, TypeError):
-        return layout_for(descriptor, kind)
-
-
 def _sequence(words: Any, np: Any) -> Any:
     if np is not None and isinstance(words, np.ndarray):
         if words.ndim != 1:
@@ -68,12 +61,12 @@ def _checked(lay: Layout, words: Any) -> list[int]:
     """Every word as an int of the layout's size, checked as :func:`decode` checks it."""
     top = lay.max_word
     try:
-        return [w if w.__class__ is int and 0 <= w <= top else _word(lay, w) for w in words]
+        return [w if w.__class__ is int and 0 <= w <= top else parse_word(lay, w) for w in words]
     except DescgenError:
         pass
     for i, w in enumerate(words):  # find the first bad word again, to say which one it is
         try:
-            _word(lay, w)
+            parse_word(lay, w)
         except DescgenError as exc:
             exc.add_note(f"(word #{i} of the {len(words)} given)")
             raise
@@ -136,7 +129,7 @@ def decode_many(descriptor: str, words: Iterable[Any], kind: str | None = None) 
     :class:`WordError` for the first word that is not an integer of the descriptor's size
     (with a note giving its index).
     """
-    lay = _layout(descriptor, kind)
+    lay = layout_for(descriptor, kind)
     np = numpy_or_none()
     ws = _sequence(words, np)
     if np is not None:

@@ -8,6 +8,7 @@ Bit positions live in :mod:`descriptors.words.layouts` only; this module knows c
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cached_property
 
 from ..structs import Struct
 __all__ = [
@@ -29,22 +30,26 @@ class EnumTable(Struct, frozen=True, dict=True):
     """The codes an enumerated field may hold, with their names and descriptions.
 
     ``name_by_code``: raw code -> name (``name_by_code.get(code)`` is :meth:`name_of` without
-    a Python call); it and the lookups by name and by value are built once, in the instance's
-    ``__dict__`` (not fields: not compared, not shown)."""
+    a Python call); it and the lookups by name and by value are built on first use and kept
+    (``cached_property``: not fields, so not compared, not shown)."""
 
     what: str
     source: str
     choices: tuple[Choice, ...]
 
-    def __post_init__(self) -> None:
-        by_key: dict[str, Choice] = {}
-        for c in self.choices:
-            for key in (c.name, *c.aliases):
-                by_key[key.lower()] = c
-        index = self.__dict__
-        index["_by_key"] = by_key
-        index["_by_value"] = {c.value: c for c in self.choices}
-        index["name_by_code"] = {c.value: c.name for c in self.choices}
+    @cached_property
+    def _by_key(self) -> dict[str, Choice]:
+        """Every name and alias, lower-cased -> its choice."""
+        return {key.lower(): c for c in self.choices for key in (c.name, *c.aliases)}
+
+    @cached_property
+    def _by_value(self) -> dict[int, Choice]:
+        return {c.value: c for c in self.choices}
+
+    @cached_property
+    def name_by_code(self) -> dict[int, str]:
+        """Raw code -> name."""
+        return {c.value: c.name for c in self.choices}
 
     def __iter__(self) -> Iterator[Choice]:
         return iter(self.choices)

@@ -1,12 +1,16 @@
-"""PTX lexical pieces shared by the PTX reader and the instruction models: integer literals
-(PTX ISA 4.5.1: decimal, hex ``0x``, octal ``0``, binary ``0b``, an optional ``U`` suffix and a
-leading minus) and an instruction's operand list."""
+"""PTX lexical pieces shared by the readers and the instruction models: the longest line read
+(:data:`MAX_LINE`), integer literals (PTX ISA 4.5.1: decimal, hex ``0x``, octal ``0``, binary
+``0b``, an optional ``U`` suffix and a leading minus) and an instruction's operand list."""
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["parse_immediate", "split_operands"]
+__all__ = ["MAX_LINE", "parse_immediate", "split_operands"]
+
+#: Characters of one line of text that are read: the readers and ``descgen dump`` cut a longer
+#: line there (the rest is dropped), the instruction models refuse a longer instruction text.
+MAX_LINE = 4096
 
 _IMM = re.compile(r"-?(?:0[xX][0-9A-Fa-f]+|0[bB][01]+|0[0-7]*|[1-9]\d*)[uU]?\Z")
 _FIRST = frozenset("-0123456789")

@@ -1,0 +1,460 @@
+"""Text logs: cuda-gdb register tables and ``print`` results, printf-style lines, and SASS
+lines pasted into a log (read as listings by :mod:`descriptors.tools.dump.code`): the state
+kept across lines (register pairs, printed expressions) and the queue that yields findings in
+line order."""
+
+
+from __future__ import annotations
+
+import heapq
+import re
+from collections import deque
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from ...errors import ParameterError, shorten
+from ...readers import SASS_FUNCTION, SASS_INSTRUCTION, gdb, printf
+from ...words.literals import MAX_LINE
+from .score import (REGISTER_BITS, Candidate, DumpFinding, Hint, candidates_for, finding_of,
+                    is_reported, make_finding, may_report, name_hints, strong_name)
+from .code import scan_code
+
+
+_MEMO_SIZE = 1 << 16
+#: Distinct (word, evidence) readings a scan keeps for words met again (as the LRU caches),
+#: and distinct printf (name, word) findings.
+_READINGS_SIZE = 1 << 12
+#: Contexts (register, printed expression, source) of hex words whose matches a scan keeps.
+_CONTEXTS = 64
+
+
+# ---------------------------------------------------------------- line patterns
+
+#: The single prefilter every line goes through: a line without a digit, a cuda-gdb prompt or
+#: a function header holds nothing to find (the pattern starts with literals and a character
+#: set only, so the regex engine skips through a line in C).
+_PREFILTER = re.compile(r"[0-9]|\((?:cuda-)?gdb\)|Function|\.text\.")
+#: SASS lines in a log (addressed, pasted bare, function headers) are kept as runs and each run
+#: is read by :mod:`descriptors.readers.sass`, as a whole listing is (:meth:`_Scanner.sass_line`).
+
+
+# ---------------------------------------------------------------- the scanner
+
+
+class _Entry:
+    """A word found in the text, waiting to be classified and emitted in line order."""
+
+    __slots__ = ("line", "source", "register", "name", "text", "word", "size", "hints",
+                 "ready", "dead", "emitted", "narrow", "result", "refs")
+
+    def __init__(self, line: int, source: str, register: str | None, name: str | None,
+                 text: str, word: int, size: int, hints: tuple[Hint, ...] = (),
+                 ready: bool = True, narrow: bool = True) -> None:
+        self.line = line
+        self.source = source
+        self.register = register
+        self.name = name
+        self.text = text
+        self.word = word
+        self.size = size
+        self.hints: tuple[Hint, ...] = hints
+        self.ready = ready
+        self.dead = False
+        self.emitted = False
+        self.narrow = narrow
+        self.result: DumpFinding | None | bool = False  # False: not classified yet
+        self.refs = 0  # SASS registers holding this value
+
+
+class _Scanner:
+    def __init__(self, as_: str | None, kind: str | None, arch: str | None, min_confidence: float,
+                 window: int) -> None:
+        self.as_, self.kind, self.arch = as_, kind, arch
+        self.min_confidence = min_confidence
+        self.window = window
+        #: _Entry (a word whose evidence may still grow) or DumpFinding (final), in line order
+        self.queue: deque[Any] = deque()
+        #: _Entry objects in the queue: none, and every queued finding is due at once
+        self.entries = 0
+        #: the run of SASS lines (line number, text) read so far, read together at its end
+        self.segment: list[tuple[int, str]] = []
+        #: cuda-gdb register table: (line, file, index, digits, value) of an even register
+        #: awaiting its odd partner on the next line
+        self.pending: tuple[int, str, int, str, int] | None = None
+        self.memo: dict[int, bool] = {}
+        #: (name before a hex word, the word, (register, default name, source)) -> the
+        #: fields of its finding (line 0), or None: not reported (:meth:`hex_fields`)
+        self.words: dict[tuple[Any, ...], dict[str, Any] | None] = {}
+        #: (register, default name, source) -> the text of a match of a hex word and its
+        #: name (printf.named_hex_matches) -> :meth:`hex_match` of it: a log repeats its
+        #: ``name=word``, read and classified once per context
+        self.matches: dict[tuple[str | None, str | None, str], dict[str, Any]] = {}
+        #: (word, size, hints, narrow) -> the finding's readings, or None: not reported
+        self.readings: dict[tuple[Any, ...], tuple[Candidate, ...] | None] = {}
+        self.expr: tuple[str | None, str | None] | None = None  # (register, name) printed next
+
+    # ------------------------------------------------------------ emission
+    def finish_entry(self, e: _Entry) -> DumpFinding | None:
+        if e.result is not False:
+            return e.result  # type: ignore[return-value]
+        e.result = found = self.classify_entry(e)
+        return found
+
+    def classify_entry(self, e: _Entry) -> DumpFinding | None:
+        cands = self.readings_of(e.word, e.size, e.hints, e.narrow)
+        if cands is None:
+            return None
+        return make_finding(e.line, e.source, e.register, e.name, e.text, e.word, e.size, cands)
+
+    def readings_of(self, word: int, size: int, hints: tuple[Hint, ...],
+                    narrow: bool = True) -> tuple[Candidate, ...] | None:
+        """The readings of a word with this evidence when it is reported, else None
+        (memoised: a dump repeats its words)."""
+        key = (word, size, hints, narrow)
+        readings = self.readings
+        try:
+            return readings[key]
+        except KeyError:
+            pass
+        if len(readings) >= _READINGS_SIZE:
+            readings.clear()
+        cands: tuple[Candidate, ...] | None = None
+        if hints or self.possible(word, size, narrow):
+            cands = candidates_for(word, size, hints, self.as_, self.kind, self.arch, narrow)
+            if not is_reported(cands, hints, self.min_confidence):
+                cands = None
+        readings[key] = cands
+        return cands
+
+    def found(self, lineno: int, source: str, register: str | None, name: str | None,
+              text: str, word: int, size: int, hints: tuple[Hint, ...] = ()) -> None:
+        """Queue a word whose evidence is all known (nothing later adds to it): classified
+        now, queued as its finding, or dropped when it is not reported."""
+        cands = self.readings_of(word, size, hints)
+        if cands is not None:
+            self.queue.append(make_finding(lineno, source, register, name, text, word, size, cands))
+
+    def close(self) -> Iterator[DumpFinding]:
+        self.flush_pending()
+        self.flush_segment()
+        while self.queue:
+            e = self.queue.popleft()
+            if e.__class__ is DumpFinding:
+                yield e  # type: ignore[misc]
+                continue
+            self.entries -= 1
+            e.emitted = True
+            if not e.dead:
+                found = self.finish_entry(e)
+                if found is not None:
+                    yield found
+
+    # ------------------------------------------------------------ cuda-gdb register tables
+    def flush_pending(self) -> None:
+        """The even register read last has no partner: queue it on its own."""
+        pending = self.pending
+        if pending is not None:
+            self.pending = None
+            self.register_entry(*pending)
+
+    def possible(self, word: int, size: int, narrow: bool = True) -> bool:
+        """:func:`may_report`, memoised for the values a dump repeats (0, 1, addresses ...)."""
+        if self.as_ is not None:
+            return True
+        key = (word << 2) | (size == 64) << 1 | narrow
+        memo = self.memo
+        hit = memo.get(key)
+        if hit is None:
+            if len(memo) >= _MEMO_SIZE:
+                memo.clear()
+            hit = memo[key] = may_report(word, size, narrow, self.min_confidence, self.arch)
+        return hit
+
+    def register_entry(self, lineno: int, reg_file: str, index: int, digits: str,
+                       value: int) -> None:
+        if self.possible(value, 32):
+            self.found(lineno, "registers", f"{reg_file}{index}", None, f"0x{digits}", value, 32)
+
+    def register_line(self, lineno: int, reg_file: str, index: int, digits: str) -> None:
+        """One line of a cuda-gdb register table.  An even register waits (outside the queue,
+        so line order holds) for its odd partner on the next line; the pair is read as one
+        64-bit word, and replaces its halves when it reads as a descriptor."""
+        value = int(digits, 16)
+        pending = self.pending
+        self.pending = None
+        if pending is not None:
+            if pending[1] == reg_file and pending[2] + 1 == index:
+                low_line, _, low_index, low_digits, low = pending
+                word = (value << REGISTER_BITS) | low
+                if self.possible(word, 64, False):
+                    lo_name, hi_name = f"{reg_file}{low_index}", f"{reg_file}{index}"
+                    pair = _Entry(lineno, "registers", f"{lo_name}:{hi_name}", None,
+                                  f"{lo_name}=0x{low_digits} {hi_name}=0x{digits}", word, 64,
+                                  narrow=False)
+                    if self.finish_entry(pair) is not None:
+                        self.queue.append(pair)
+                        self.entries += 1
+                        return
+                self.register_entry(low_line, reg_file, low_index, low_digits, low)
+                self.register_entry(lineno, reg_file, index, digits, value)
+                return
+            self.register_entry(*pending)
+        if index % 2 == 0:
+            self.pending = (lineno, reg_file, index, digits, value)
+        else:
+            self.register_entry(lineno, reg_file, index, digits, value)
+
+    # ------------------------------------------------------------ printf-style tokens
+    def tokens(self, lineno: int, line: str, source: str, default_name: str | None = None,
+               register: str | None = None) -> None:
+        """Hex words of a printf-style line (or of a cuda-gdb value, named by the printed
+        expression), and decimal values where the text says what they are."""
+        spans = []
+        if printf.could_hold_hex(line):
+            context = (register, default_name, source)
+            matches = self.matches.get(context)
+            if matches is None:
+                if len(self.matches) >= _CONTEXTS:
+                    self.matches.clear()
+                matches = self.matches[context] = {}
+            append = self.queue.append
+            for m in printf.named_hex_matches(line):
+                key = m.group()
+                got = matches.get(key)
+                if got is None:
+                    if len(matches) >= _READINGS_SIZE:
+                        matches.clear()
+                    got = matches[key] = self.hex_match(m, context)
+                offset, fields, unnamed = got
+                if offset is None:
+                    continue  # no word
+                start = m.start() + offset
+                spans.append(start)
+                if unnamed is not None:  # the name is read from the line
+                    fields = self.hex_fields(printf.name_before(line, start), *unnamed, context)
+                if fields is not None:
+                    fields = fields.copy()
+                    fields["line"] = lineno
+                    append(finding_of(fields))
+        # decimal values only where the text says what they are: a value named by the printed
+        # expression or a register (`p $UR5` prints `$2 = 138413200`), or `name=123` / `name: 123`
+        # with a name that carries a hint
+        if register is not None or (default_name is not None and strong_name(default_name)):
+            for start, text, word, size in printf.decimal_words(line, every=True):
+                if start in spans:
+                    continue  # the digits of a hex word ("idesc 08400480")
+                name = printf.name_before(line, start) or default_name
+                if register is None and (name is None or not strong_name(name)):
+                    continue
+                self.found(lineno, source, register, name, text, word, size,
+                           name_hints(name, self.arch) if name else ())
+        elif ("=" in line or ":" in line) and printf.has_hint_word(line):
+            for start, text, word, size, name in printf.named_decimal_words(line):
+                if start not in spans and strong_name(name):
+                    self.found(lineno, source, None, name, text, word, size,
+                               name_hints(name, self.arch))
+
+    def hex_match(self, m: re.Match[str], context: tuple[str | None, str | None, str]
+                  ) -> tuple[int | None, dict[str, Any] | None, tuple[str, int, int] | None]:
+        """What a match of :func:`printf.named_hex_matches` gives in ``context`` (register,
+        default name, source), by :meth:`tokens`' memo of it: ``(offset of the word from the
+        match's start, the fields of its finding or None: not reported, None)``; ``(offset,
+        None, (text, word, size))`` when the name before the word is not in the match (the
+        line decides it); ``(None, None, None)`` when the match is no word."""
+        got = printf.read_named(m)
+        if got is None:
+            return None, None, None
+        offset, text, word, size, name = got
+        if name is printf.UNKNOWN:
+            return offset, None, (text, word, size)
+        return offset, self.hex_fields(name, text, word, size, context), None
+
+    def hex_fields(self, name: str | None, text: str, word: int, size: int,
+                   context: tuple[str | None, str | None, str]) -> dict[str, Any] | None:
+        """The fields of the finding (line 0) of a hex word written after ``name`` in
+        ``context`` (register, default name, source), or None: not reported.  Memoised: a
+        log repeats the same names and words."""
+        key = (name, text, context)
+        words = self.words
+        fields = words.get(key, False)
+        if fields is False:
+            if len(words) >= _READINGS_SIZE:
+                words.clear()
+            register, default_name, source = context
+            reg, name, cands = self.hex_word(name, word, size, register, default_name)
+            fields = words[key] = None if cands is None else vars(
+                make_finding(0, source, reg, name, text, word, size, cands))
+        return fields  # type: ignore[return-value]
+
+    def hex_word(self, name: str | None, word: int, size: int, register: str | None,
+                 default_name: str | None) -> tuple[str | None, str | None,
+                                                     tuple[Candidate, ...] | None]:
+        """(register, name, readings or None: not reported) of a hex word of a printf-style
+        line written after ``name`` (a register name names the register)."""
+        if name is not None and gdb.REGISTER_NAME.match(name):
+            register, name, hints = register or name.lstrip("$"), None, ()
+        else:
+            hints = name_hints(name, self.arch) if name else ()
+        if name is None:
+            name = default_name
+            hints = name_hints(name, self.arch) if name else ()
+        return register, name, self.readings_of(word, size, hints)
+
+    # ------------------------------------------------------------ SASS
+    def sass_line(self, lineno: int, line: str) -> None:
+        """A SASS line in a log (an instruction, addressed or pasted, or a function header):
+        kept with the SASS lines right before it, which are read together by the SASS reader
+        (:func:`scan_code`, as a listing is) when the run of SASS lines ends."""
+        seg = self.segment
+        if seg and (lineno - seg[-1][0] > _SEGMENT_GAP or len(seg) >= _SEGMENT_MAX):
+            self.flush_segment()
+        seg.append((lineno, line))
+
+    def flush_segment(self) -> None:
+        """Read the run of SASS lines kept so far and queue its findings (final), in line
+        order with what other lines of the log queued meanwhile (:func:`scan_text` holds the
+        queue while a run is open)."""
+        seg = self.segment
+        if not seg:
+            return
+        self.segment = []
+        first = seg[0][0]
+        lines = [""] * (seg[-1][0] - first + 1)
+        for lineno, line in seg:
+            lines[lineno - first] = line
+        found = list(scan_code(lines, "sass", self.as_, self.kind, self.arch,
+                                self.min_confidence, self.window, first))
+        if found:  # in line order among what the log's other lines queued meanwhile
+            merged = list(heapq.merge(self.queue, found, key=_line_of))
+            self.queue.clear()
+            self.queue.extend(merged)
+
+    # ------------------------------------------------------------ one line
+    def feed(self, lineno: int, line: str) -> None:
+        first = line[:1]
+        if first == " " or first == "\t":
+            stripped = line.lstrip()
+            first = stripped[:1]
+        else:
+            stripped = line
+        if first == "/" and stripped.startswith("/*"):
+            if self.pending is not None:
+                self.flush_pending()
+            if stripped[2:3] not in _HEX_DIGITS:
+                return  # the second word of a cuobjdump instruction (/* 0x... */), a comment
+            self.sass_line(lineno, line)  # an addressed instruction (or a comment)
+            return
+        if first == "R" or first == "U" or first == "$":
+            row = gdb.register_row(line)
+            if row is not None:
+                self.expr = None
+                self.register_line(lineno, *row)
+                return
+        if self.pending is not None:
+            self.flush_pending()
+        if first == "(":
+            cmd = gdb.command(line)
+            if cmd is not None:
+                self.gdb_command(cmd)
+                return
+        elif first == "$":
+            value = gdb.value(line)
+            if value is not None:
+                register, name = self.expr if self.expr else (None, None)
+                self.expr = None
+                if value.startswith("{"):  # a struct or array: its fields name the values
+                    register = name = None
+                self.tokens(lineno, value, "print", name, register)
+                return
+        self.expr = None
+        if first in _FUNCTION_FIRST and SASS_FUNCTION.match(line):
+            self.sass_line(lineno, line)
+            return
+        if ("A" <= first <= "Z" or first == "@") and SASS_INSTRUCTION.match(line):
+            self.sass_line(lineno, line)
+            return
+        self.tokens(lineno, line, "printf")
+
+    def gdb_command(self, command: str) -> None:
+        self.expr = gdb.printed(command)
+
+
+_FUNCTION_FIRST = frozenset("F.")
+#: Lines of a log between two SASS lines that still keep them one run, and the longest run.
+_SEGMENT_GAP = 64
+_SEGMENT_MAX = 1 << 16
+
+
+def _line_of(item: Any) -> int:
+    return item.line
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+
+
+
+
+def scan_text(lines: Iterable[str | bytes], as_: str | None, kind: str | None,
+               arch: str | None,
+               min_confidence: float, window: int) -> Iterator[DumpFinding]:
+    scanner = _Scanner(as_, kind, arch, min_confidence, window)
+    prefilter = _PREFILTER.search
+    queue = scanner.queue
+    popleft = queue.popleft
+    feed = scanner.feed
+    finish = scanner.finish_entry
+    register_match = gdb.REGISTER_ROW.match
+    register_line = scanner.register_line
+    lineno = 0
+    for line in lines:
+        lineno += 1
+        if line.__class__ is not str:
+            if not isinstance(line, (bytes, bytearray, memoryview)):
+                raise ParameterError(f"line {lineno}: lines are str or bytes, not "
+                                     f"{shorten(line)}")
+            line = bytes(line).decode("utf-8", "replace")
+        if len(line) > MAX_LINE:
+            line = line[:MAX_LINE]
+        if prefilter(line) is None:
+            if scanner.pending is not None:
+                scanner.flush_pending()
+            scanner.expr = None
+        else:
+            line = line.rstrip("\r\n")
+            first = line[:1]
+            # the commonest lines first: a cuda-gdb register table row, a cuobjdump encoding word
+            m = register_match(line) if first == "R" or first == "U" else None
+            if m is not None:
+                scanner.expr = None
+                register_line(lineno, m.group(1), int(m.group(2)), m.group(3))
+            elif first == " " and line.endswith(" */") and line.lstrip().startswith("/* 0x"):
+                if scanner.pending is not None:
+                    scanner.flush_pending()
+            else:
+                feed(lineno, line)
+        segment = scanner.segment
+        if segment:  # a run of SASS lines: the queue waits until it is read
+            if lineno - segment[-1][0] <= _SEGMENT_GAP:
+                continue
+            scanner.flush_segment()
+        if not queue:
+            continue
+        if not scanner.entries:  # findings only (final when queued): all due
+            yield from queue
+            queue.clear()
+            continue
+        limit = lineno - window
+        while queue:
+            entry = queue[0]
+            if entry.__class__ is DumpFinding:  # final when queued
+                popleft()
+                yield entry  # type: ignore[misc]
+                continue
+            if not entry.ready and entry.line >= limit:
+                break
+            popleft()
+            scanner.entries -= 1
+            entry.emitted = True
+            if not entry.dead:
+                found = finish(entry)
+                if found is not None:
+                    yield found
+    yield from scanner.close()
