@@ -53,14 +53,13 @@ from collections.abc import Iterable, Iterator
 from itertools import chain, repeat
 from typing import Any
 
-import msgspec
-
 from ..isa.instructions import MODELS, RegisterDecls
 from . import MAX_FUNCTION, Fact, Instruction, Operand
 from ..isa.sites import ptx_site
 from .ksteps import K_STEP_ASSUMPTION, is_k_step, k_stepped
 from .knownbits import KnownBits
 from ..words.literals import parse_immediate, split_operands
+from ..structs import replace
 from .dataflow import EVERY, Code, Step, solve
 from .values import Alternative, ValueSet, combine, join, meet
 
@@ -892,7 +891,7 @@ def _resolved(fn: _Function, out: list[Instruction | Fact],
         if new is not op:
             ops = list(ins.operands)  # type: ignore[union-attr]
             ops[o] = new
-            out[k] = msgspec.structs.replace(ins, operands=tuple(ops))  # type: ignore[arg-type]
+            out[k] = replace(ins, operands=tuple(ops))
     return out
 
 
