@@ -1,5 +1,9 @@
 """PTX reader: statements of a PTX module (or bare instruction lines) as known-bits facts.
 
+(Long: the statement parser, the one-pass environment every register defined once goes
+through, and the control flow built for :func:`~descriptors.readers.dataflow.solve` share one
+statement representation (``_Stmt``) and its per-line caches.)
+
 Data flow followed (per function, ``.entry``/``.func``): ``mov`` (immediates, registers,
 ``mov.b64 %rd, {%lo, %hi}`` and the split ``mov.b64 {%lo, %hi}, %rd``, any vector size, a sink
 ``_`` taking its piece away: CuTe DSL reads an idesc with ``mov.b64 {_, %r91}, %rd2``),
