@@ -1,5 +1,9 @@
 """PTX reader: statements of a PTX module (or bare instruction lines) as known-bits facts.
 
+(Long: the statement parser, the one-pass environment every register defined once goes
+through, and the control flow built for :func:`~descriptors.readers.dataflow.solve` share one
+statement representation (``_Stmt``) and its per-line caches.)
+
 Data flow followed (per function, ``.entry``/``.func``): ``mov`` (immediates, registers,
 ``mov.b64 %rd, {%lo, %hi}`` and the split ``mov.b64 {%lo, %hi}, %rd``, any vector size, a sink
 ``_`` taking its piece away: CuTe DSL reads an idesc with ``mov.b64 {_, %r91}, %rd2``),
@@ -22,10 +26,17 @@ two or more distinct alternatives has them in ``Operand.alternatives`` and their
 they all agree on) in ``Operand.value``.  Registers that hold one value cost nothing more: the
 value-set path runs only for ``selp`` and for statements that read a register with several.
 
-A register written more than once in a function (a loop-carried value), or written by a
-predicated instruction (``@%p1 mov.b32 ...``), is unknown at every use: its value depends on
-the path taken, and the reader does not guess it.  Inline-asm blocks
-(``{ .reg .pred p; ... }``) are read like the rest.
+A register written more than once in a function (a loop-carried value, a value of each arm of
+an if/else), or written by a predicated instruction (``@%p1 mov.b32 ...``), and a register
+computed from such a one, hold at a judged operand (a descriptor, the idesc ...) what the
+data flow over the function's paths gives them
+(:func:`~descriptors.readers.dataflow.solve`, the engine of the SASS reader too): the
+function's blocks begin at labels and end at ``bra``, ``brx.idx``, ``ret``, ``exit`` and
+``trap``; a ``@%p``/``@!%p`` guard makes a write one that may not happen (a pair of them under
+complementary guards, one that does); each write reaching the operand is one alternative with
+its line.  A ``call`` changes no register of the caller (PTX registers belong to their
+function).  Elsewhere the value of such a register is unknown.  Inline-asm blocks
+(``{ .reg .pred p; ... }``) are read like the rest, their labels their own.
 
 Speed: a statement is parsed once per distinct line (modules repeat lines: ``ret;``,
 ``bar.sync 0;``, the same moves in every kernel), with what the analysis asks of it (registers
@@ -40,6 +51,7 @@ off and on).
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from itertools import chain, repeat
@@ -51,6 +63,8 @@ from ..isa.sites import ptx_site
 from .ksteps import K_STEP_ASSUMPTION, is_k_step, k_stepped
 from .knownbits import KnownBits
 from ..words.literals import parse_immediate, split_operands
+from ..structs import replace
+from .dataflow import EVERY, Code, Step, solve
 from .values import Alternative, ValueSet, combine, join, meet
 
 __all__ = ["read_ptx", "parse_immediate", "mma_operands", "wgmma_operands"]
@@ -58,6 +72,8 @@ __all__ = ["read_ptx", "parse_immediate", "mma_operands", "wgmma_operands"]
 _TYPE = re.compile(r"\.([bsu])(8|16|32|64)\b")
 _REG = re.compile(r"%[A-Za-z_$][\w$]*(?:\.[xyzw])?\Z")
 _LABEL = re.compile(r"\s*[A-Za-z_$][\w$]*\s*:\s*")
+#: A statement that begins with a label (a cheap test before :func:`_labels`).
+_LABELLED = re.compile(r"[\s{}()]*[A-Za-z_$][\w$]*\s*:(?!:)")
 _PRED = re.compile(r"\s*@!?%?[\w$]+\s+")
 _TARGET = re.compile(r"\s*\.target\s+([\w,\s]+)")
 _FUNC = re.compile(r".*?\.(?:entry|func)\s+(?:\([^)]*\)\s*)?([\w$]+)")
@@ -71,6 +87,11 @@ _DEBUG_LINE = re.compile(r"\s*(?:\.(?:loc|file)|@@DWARF)(?:\s|\Z)")
 _NO_DEF_BASE = frozenset({"bar", "barrier", "bra", "call", "ret", "exit", "trap", "membar",
                           "fence"})
 _NO_DEF_TWO = frozenset({"tcgen05.dealloc"})
+#: Opcodes that end a block: a branch (its target a label, or, for ``brx.idx``, a table) and
+#: the statements after which the thread goes no further (``ret``, ``exit``, ``trap``).  A
+#: ``call`` changes no register of the caller (PTX registers belong to their function: a
+#: result comes back through ``.param`` space), so it ends nothing here.
+_CONTROL = ("bra", "brx", "ret", "exit", "trap")
 #: Opcodes yielded as instructions: tcgen05.*, and every instruction descriptors.instructions
 #: models (stmatrix, wmma.load, ...).
 _YIELDED = ("tcgen05.",) + tuple(f"{m}." for m in MODELS)
@@ -102,12 +123,14 @@ class _Stmt:
 
     __slots__ = ("col", "opcode", "ops", "text", "pred", "defs", "kstep", "yielded", "facts",
                  "names", "operands", "base", "srcs", "width", "evaluates", "fixed", "selfstep",
-                 "reads", "selects")
+                 "reads", "selects", "guard")
 
     def __init__(self, col: int, opcode: str, ops: tuple[tuple[str, int], ...], text: str,
-                 pred: bool = False):
+                 guard: str | None = None):
         self.col, self.opcode, self.ops, self.text = col, opcode, ops, text
-        self.pred = pred
+        #: its predicate guard as written (``@%p1``, ``@!p``), ``None`` when it always runs
+        self.guard = guard
+        self.pred = pred = guard is not None
         self.defs = defs = _defs(self)
         self.kstep = ks = _k_step(self) if len(ops) == 3 and not pred else None
         #: the register a K step adds to itself (``add.s64 %rd34, %rd34, 8``)
@@ -219,6 +242,11 @@ def _statements(lines: Iterable[str]) -> Iterator[tuple[str, int, object]]:
         if not stripped:
             pass
         elif stripped in ("{", "}", "(", ")", ");") or stripped.startswith(".param"):
+            if ":" in pending and _LABELLED.match(pending):  # a label before a brace
+                for name in _labels(pending):
+                    items = _add(items, ("label", pending_line, name))
+            if stripped in ("{", "}"):  # a block (an inline-asm one has its own labels)
+                items = _add(items, ("brace", lineno, stripped))
             pending = ""  # function braces and parameter lists end no statement
         elif stripped[:1] in ".@" and _DEBUG_LINE.match(stripped):
             pass  # a whole directive: it neither ends nor starts a statement
@@ -248,6 +276,9 @@ def _statements(lines: Iterable[str]) -> Iterator[tuple[str, int, object]]:
                 if stmt.strip().startswith(".reg"):
                     items = _add(items, ("reg", pending_line, stmt.strip()))
                     continue
+                if ":" in stmt and _LABELLED.match(stmt):
+                    for name in _labels(stmt):
+                        items = _add(items, ("label", pending_line, name))
                 item = _parse(stmt, pending_col)
                 if item is not None:
                     items = _add(items, ("stmt", pending_line, item))
@@ -262,6 +293,17 @@ def _statements(lines: Iterable[str]) -> Iterator[tuple[str, int, object]]:
         yield from items
 
 
+def _labels(stmt: str) -> list[str]:
+    """The labels a statement begins with (``$L__BB0_2: mov.b32 ...``; a label may also stand
+    before a brace or a directive)."""
+    text = stmt.strip().lstrip("{}()").strip()
+    out = []
+    while (m := _LABEL.match(text)) is not None:
+        out.append(text[:m.end()].strip()[:-1].strip())
+        text = text[m.end():]
+    return out
+
+
 def _parse(stmt: str, col: int) -> _Stmt | None:
     text = stmt.strip().lstrip("{}()").strip()
     if not text or text.startswith((".", "}")):
@@ -272,8 +314,9 @@ def _parse(stmt: str, col: int) -> _Stmt | None:
         text = text[m.end():]
         offset += m.end()
     m = _PRED.match(text)
-    pred = m is not None
+    guard = None
     if m:
+        guard = m.group().strip()
         text = text[m.end():]
         offset += m.end()
     parts = text.split(None, 1)
@@ -284,7 +327,7 @@ def _parse(stmt: str, col: int) -> _Stmt | None:
     ops, _ = split_operands(rest, offset + len(opcode) + (len(text) - len(opcode) - len(rest)) + 1)
     # tuples, not lists: a module's statements are many, and the collector skips tuples of
     # strings and numbers
-    return _Stmt(offset + 1, opcode, tuple(ops), " ".join(text.split()), pred)
+    return _Stmt(offset + 1, opcode, tuple(ops), " ".join(text.split()), guard)
 
 
 class _Function:
@@ -295,6 +338,12 @@ class _Function:
         self.name = name
         self.stmts: list[tuple[int, _Stmt]] = []
         self.decls: list[str] = list(decls)
+        #: the statements each label stands before, with the block it is in (``(index,
+        #: block)``; a label may recur: inline-asm blocks have their own); where blocks begin
+        #: and end (``(index, block from there on)``), and the blocks open
+        self.labels: dict[str, list[tuple[int, int]]] = {}
+        self.braces: list[tuple[int, int]] = []
+        self.open = [0]
 
 
 #: Register declarations read, by their text (functions of a module mostly declare alike), with
@@ -346,9 +395,18 @@ def _reads(st: _Stmt) -> tuple[str, ...]:
     not: an opcode :func:`_eval` has no case for, a predicated statement), kept in ``st``."""
     reads = st.reads
     if reads is None:
-        reads = st.reads = tuple(dict.fromkeys(
-            r for t in st.srcs for r in _vector(t) if _REG.match(r))) \
-            if st.evaluates and not st.pred else ()
+        if st.evaluates and not st.pred:
+            got: list[str] = []
+            for t in st.srcs:
+                if t[:1] == "%":
+                    if _REG.match(t):
+                        got.append(t)
+                elif t[:1] == "{":
+                    got += [r for r in _vector(t) if _REG.match(r)]
+            reads = tuple(got) if len(got) < 2 else tuple(dict.fromkeys(got))
+        else:
+            reads = ()
+        st.reads = reads
     return reads
 
 
@@ -419,6 +477,12 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:  
     #: a register not in it has nothing to remove from it.
     multi: dict[str, ValueSet] = {}
     decls, declared = _declared(tuple(fn.decls))
+    #: the items made once an operand is asked of the data flow (then every later item, so
+    #: that they come out in order), and the operands asked: (item, statement, operand,
+    #: register, offset given, offset) -- a register this function writes whose value this
+    #: pass does not know whole (:func:`_resolved` asks the data flow where it may know more)
+    out: list[Instruction | Fact] | None = None
+    asked: list[tuple[int, int, int, str, bool, int | None]] = []
 
     def rtype(name: str) -> str | None:
         got = declared.get(name, False)
@@ -534,10 +598,14 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:  
         else:
             assumed.discard(d)
 
-    for line, st in fn.stmts:
+    for index, (line, st) in enumerate(stmts):
         defs = st.defs
         if st.yielded:
             ops = []
+            flow = None
+            site = ptx_site(st.opcode, tuple([o[0] for o in st.operands]))
+            # the operands the site judges (descriptors, the idesc, a scale-factor address)
+            judged = () if site is None else [o.index for o in site.judged]
             for text, col, memory, base, has_off, off, is_value in st.operands:
                 value = origin = None
                 alternatives: ValueSet = ()
@@ -561,6 +629,11 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:  
                             value = meet(alternatives)
                         else:
                             alternatives = ()
+                    if judged and len(ops) in judged and base in count and (
+                            alternatives or not value.is_const):
+                        if flow is None:
+                            flow = []
+                        flow.append((len(ops), base, has_off, off))
                 ops.append(Operand(text, col, value, origin, memory,
                                    K_STEP_ASSUMPTION if base in assumed else None, alternatives))
             # the declared registers it names, kept with the names' types (a tuple key: no
@@ -571,8 +644,16 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:  
                 if len(declared) >= _DECL_NAMES_MAX:
                     declared.clear()
                 declared[st.names] = regs
-            yield Instruction("ptx", line, st.col, st.opcode, tuple(ops), st.text, arch, fn.name,
-                              regs, site=ptx_site(st.opcode, tuple([o[0] for o in st.operands])))
+            ins = Instruction("ptx", line, st.col, st.opcode, tuple(ops), st.text, arch, fn.name,
+                              regs, site=site)
+            if flow is not None:
+                if out is None:
+                    out = []
+                asked += [(len(out), index, *f) for f in flow]
+            if out is None:
+                yield ins
+            else:
+                out.append(ins)
             for d in defs:
                 env.pop(d, None)
                 if multi:
@@ -600,7 +681,10 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:  
                 store(d, alts, here, step=d in stepped and len(defs) == 1 and bool(alts)
                       and alts[0].bits.width == 64)
             for col, kb in st.facts:
-                yield Fact(line, col, kb, "immediate", st.text, "ptx", arch=arch)
+                if out is None:
+                    yield Fact(line, col, kb, "immediate", st.text, "ptx", arch=arch)
+                else:
+                    out.append(Fact(line, col, kb, "immediate", st.text, "ptx", arch=arch))
             continue
         # a predicated write may not happen
         results = st.fixed
@@ -623,7 +707,220 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:  
                 assumed.discard(d)
         # constants the code materialises (for dump)
         for col, kb in st.facts:
-            yield Fact(line, col, kb, "immediate", st.text, "ptx", arch=arch)
+            if out is None:
+                yield Fact(line, col, kb, "immediate", st.text, "ptx", arch=arch)
+            else:
+                out.append(Fact(line, col, kb, "immediate", st.text, "ptx", arch=arch))
+    if out is not None:
+        yield from _resolved(fn, out, asked, count, stepped, env)
+
+
+#: What the data flow takes an unknown value to be as wide as: the widest PTX register, so
+#: that reading it at any register's width leaves every bit unknown.
+_FLOW_WIDTH = 128
+#: How many registers back :func:`_resolved` looks for one the data flow may know better.
+_FOLLOW = 8
+_PRED_SPLIT = re.compile(r"[{}|,!\s]+")
+
+
+class _Where:
+    """``Code.where`` of a function: ``(line, text)`` of statement ``i``, made when asked."""
+
+    __slots__ = ("stmts",)
+
+    def __init__(self, stmts: list[tuple[int, _Stmt]]) -> None:
+        self.stmts = stmts
+
+    def __len__(self) -> int:
+        return len(self.stmts)
+
+    def __getitem__(self, i: int) -> tuple[int, str]:
+        line, st = self.stmts[i]
+        return line, st.text
+
+
+class _Guards(_Where):
+    """``Code.guard`` of a function: statement ``i``'s guard (``@%p1``, ``@!%p1``)."""
+
+    __slots__ = ()
+
+    def __getitem__(self, i: int) -> str | None:  # type: ignore[override]
+        return self.stmts[i][1].guard
+
+
+def _code(fn: _Function, gdesc: set[str]) -> Code:
+    """The function as :func:`~descriptors.readers.dataflow.solve` reads it: what each
+    statement writes, its guard, where a branch goes (a label: the nearest one of its name
+    in the branch's own block where inline-asm blocks repeat one; nowhere here when the label
+    is in another piece of a function too long to read whole; anywhere for ``brx.idx``),
+    whether control goes on past it, and what it computes
+    (:func:`_describe`; ``gdesc``: the descriptor registers, whose K-step adds follow the
+    K-step rule)."""
+    stmts = fn.stmts
+    n = len(stmts)
+    jumps: list[tuple[int, ...]] = [()] * n
+    falls = [True] * n
+    branches = [i for i, (_, st) in enumerate(stmts) if st.opcode.startswith(_CONTROL)
+                and st.opcode.split(".", 1)[0] in _CONTROL]
+    labels = fn.labels
+    starts = [b[0] for b in fn.braces]
+    for i in branches:
+        st = stmts[i][1]
+        base = st.opcode.split(".", 1)[0]
+        falls[i] = st.guard is not None
+        if base == "bra":
+            at = labels.get(st.ops[0][0].strip()) if st.ops else None
+            if at:
+                if len(at) > 1:  # those of the branch's own block, if any
+                    k = bisect_right(starts, i) - 1
+                    block = fn.braces[k][1] if k >= 0 else 0
+                    at = [a for a in at if a[1] == block] or at
+                jumps[i] = (min([a[0] for a in at], key=lambda t: abs(t - i)),)
+        elif base == "brx":
+            jumps[i] = EVERY
+    return Code([st.defs for _, st in stmts], _Guards(stmts), jumps, falls, _Where(stmts),
+                lambda i, p: _mentions(stmts[i][1], p),
+                lambda i, reg: _describe(stmts[i][1], reg, gdesc), _FLOW_WIDTH,
+                branches=branches)
+
+
+def _mentions(st: _Stmt, pred: str) -> bool:
+    """Whether ``st`` names predicate ``pred`` in its operands (it may write it)."""
+    return any(pred in _PRED_SPLIT.split(t) for t, _ in st.ops)
+
+
+def _describe(st: _Stmt, reg: str, gdesc: set[str]) -> Step | None:
+    """What ``st`` computes (:func:`_eval`) as a :class:`~descriptors.readers.dataflow.Step`,
+    ``None`` when the reader does not follow it (its result is unknown): a ``selp`` is either
+    source; a K-step add of a descriptor register (``reg`` in ``gdesc``) keeps the bits above
+    the start address of its source (:func:`~descriptors.readers.ksteps.k_stepped`, which
+    makes the source a descriptor register too); a plain ``mov`` passes its source's value on
+    with the line that made it."""
+    if st.yielded or not st.defs or not st.evaluates:
+        return None
+    ks = st.kstep
+    if ks is not None and reg in gdesc and len(st.defs) == 1:
+        gdesc.add(ks[1])
+        return Step((ks[1],), lambda a: (k_stepped(a),), "eval", K_STEP_ASSUMPTION)
+    w = st.width
+    if st.base == "selp":
+        sources: list[str | KnownBits] = []
+        for t in st.srcs[:2]:
+            t = t.strip()
+            kb = _const(t, w) if t[:1] != "%" else None
+            if kb is None and not _REG.match(t):
+                return None
+            sources.append(t if kb is None else kb)
+        return Step(tuple(sources), None, "select") if len(sources) == 2 else None
+    reads = tuple(dict.fromkeys(r for t in st.srcs for r in _vector(t) if _REG.match(r)))
+
+    def fn(*bits: KnownBits) -> list[KnownBits] | None:
+        over = dict(zip(reads, bits))
+
+        def v(text: str, width: int) -> KnownBits:
+            text = text.strip()
+            kb = over.get(text)
+            if kb is None:
+                kb = _const(text, width) if text[:1] != "%" else None
+                return kb if kb is not None else _UNKNOWN.get(width) or KnownBits.unknown(width)
+            return kb if kb.width == width else kb.resize(width)
+        return _eval(st, v)
+
+    copy = st.base == "mov" and st.ops[0][0][:1] != "{" and reads == tuple(
+        t.strip() for t in st.srcs[:1])
+    return Step(reads, fn, "copy" if copy else "eval")
+
+
+def _resolved(fn: _Function, out: list[Instruction | Fact],
+              asked: list[tuple[int, int, int, str, bool, int | None]],
+              count: dict[str, int], stepped: set[str],
+              env: dict[str, tuple[KnownBits, tuple[int, str]]]) -> list[Instruction | Fact]:
+    """``out`` with the operands ``asked`` given what the data flow knows of them
+    (:func:`~descriptors.readers.dataflow.solve`: one alternative per path or select arm,
+    each with its line) where that is more than :func:`_analyse` knows: every bit it knows is
+    known, and some more bits, or alternatives that do.  Only a register that
+    :func:`_analyse` does not follow (written more than once, not only by K steps
+    (``count``, ``stepped``), or by a predicated statement) or one computed from such a
+    register is asked: the data flow knows no more of any other.  (Such a register is
+    followed back through the statements that defined the values ``env`` holds at the end of
+    the function: a register written once keeps the one value it was given.)"""
+    stmts = fn.stmts
+    vague = {r for r, c in count.items() if c != 1}
+    if stepped:
+        vague -= stepped
+    vague.update(chain.from_iterable([st.defs for _, st in stmts if st.pred]))
+    lines: list[int] = []
+    clean: set[str] = set()  # registers computed from no vague one
+
+    def follows(r: str) -> bool:
+        """Whether ``r`` is vague or computed from a vague register (through at most
+        :data:`_FOLLOW` registers: a longer chain is an address computation, not a
+        descriptor's)."""
+        seen = {r}
+        todo = [r]
+        while todo:
+            if len(seen) > _FOLLOW:
+                return False
+            x = todo.pop()
+            if x in vague:
+                vague.add(r)  # (a later walk that meets r stops there)
+                return True
+            got = env.get(x)
+            if got is None:  # not computed here (a load ...): nothing to follow
+                continue
+            if not lines:
+                lines.extend([line for line, _ in stmts])
+            line, text = got[1]
+            k = bisect_left(lines, line)
+            while k < len(stmts) and stmts[k][1].text != text:
+                k += 1
+            if k == len(stmts):
+                return True  # (never: the line is the function's)
+            for y in _reads(stmts[k][1]):
+                if y not in seen and y not in clean:
+                    seen.add(y)
+                    todo.append(y)
+        clean.update(seen)
+        return False
+    asked = [a for a in asked if follows(a[3])]
+    if not asked:
+        return out
+    gdesc = {a[3] for a in asked
+             if out[a[0]].operands[a[2]].value.width == 64}  # type: ignore[union-attr]
+    values = solve(_code(fn, gdesc), dict.fromkeys((a[1], a[3]) for a in asked))
+    for k, i, o, base, has_off, off in asked:
+        ins = out[k]
+        op = ins.operands[o]  # type: ignore[union-attr]
+        new = _better(op, values.get((i, base), ()), has_off, off)
+        if new is not op:
+            ops = list(ins.operands)  # type: ignore[union-attr]
+            ops[o] = new
+            out[k] = replace(ins, operands=tuple(ops))
+    return out
+
+
+def _better(op: Operand, alts: ValueSet, has_off: bool, off: int | None) -> Operand:
+    """``op`` with the value set ``alts`` the data flow gives its register (placed at the
+    operand's offset, at its width), or ``op`` itself where that knows no more."""
+    old = op.value
+    if not alts or old is None:
+        return op
+    width = old.width
+    vs = join([Alternative((a.bits.resize(width) + KnownBits.const(off, width) if off is not None
+                            else KnownBits.unknown(width)) if has_off else a.bits.resize(width),
+                           a.origin, a.assumes, False, a.skipped) for a in alts])
+    kb = meet(vs) if len(vs) > 1 else vs[0].bits
+    assert kb is not None
+    known = old.known
+    if known & ~kb.known:
+        return op  # (never where both are sound: what every path gives holds the old bits)
+    if not kb.known & ~known and not (len(vs) > 1 and any(a.bits.known & ~known for a in vs)):
+        return op
+    if op.alternatives and {a.bits for a in op.alternatives} == {a.bits for a in vs}:
+        return op
+    origins = {a.origin for a in vs}
+    return Operand(op.text, op.col, kb, origins.pop() if len(origins) == 1 else None, op.memory,
+                   next((a.assumes for a in vs if a.assumes), None), vs if len(vs) > 1 else ())
 
 
 def _def_width(st: _Stmt) -> int:
@@ -722,6 +1019,14 @@ def read_ptx(lines: Iterable[str]) -> Iterator[Instruction | Fact]:
                 yield Fact(fn.stmts[-1][0], 0, KnownBits.unknown(1), "split", fn.name or "",
                            "ptx")
                 fn = _Function(fn.name, fn.decls)
+        elif kind == "label":
+            fn.labels.setdefault(str(item), []).append((len(fn.stmts), fn.open[-1]))
+        elif kind == "brace":
+            if item == "{":
+                fn.open.append(len(fn.braces) + 1)
+            elif len(fn.open) > 1:
+                fn.open.pop()
+            fn.braces.append((len(fn.stmts), fn.open[-1]))
         elif kind == "reg":
             fn.decls.append(str(item))
         elif kind == "target":

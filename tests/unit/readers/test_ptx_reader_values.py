@@ -247,7 +247,11 @@ def test_too_many_combinations_are_merged():
     assert merged.value.pattern() == "0x0000100x"
 
 
-def test_predicated_and_repeated_writes_stay_unknown():
+def test_predicated_and_repeated_writes_have_each_value():
+    """A register written by a predicated statement, or more than once, holds what each write
+    that reaches the use gives it (the data flow over the function's paths), each with its
+    line: a predicated write no earlier write precedes is the one value (a path that skips it
+    brings no value)."""
     lines = _module(f"@%p1 mov.b32 %r5, {N128};",
                     f"mov.b32 %r6, {N128};", f"selp.b32 %r6, {N128}, {N128_NEG}, %p1;",
                     f"@%p1 selp.b32 %r7, {N128}, {N128_NEG}, %p2;",
@@ -255,9 +259,146 @@ def test_predicated_and_repeated_writes_stay_unknown():
                     MMA.format(a="%rd5", b="%rd5", i="%r5"),
                     MMA.format(a="%rd5", b="%rd5", i="%r6"),
                     MMA.format(a="%rd5", b="%rd5", i="%r7"))
-    for i, reg in enumerate(("%r5", "%r6", "%r7")):
+    r5 = _operand(lines, "%r5", 0)
+    assert r5.value.value == N128 and r5.alternatives == ()
+    assert r5.origin == (_line_of(lines, f"@%p1 mov.b32 %r5, {N128};"), f"mov.b32 %r5, {N128}")
+    for i, reg in ((1, "%r6"), (2, "%r7")):
         op = _operand(lines, reg, i)
-        assert op.value.is_unknown and op.alternatives == ()
+        assert [a.bits.value for a in op.alternatives] == [N128, N128_NEG]
+        assert op.value.pattern() == "0x0820?010"
+
+
+def _mma_of(lines: list[str], reg: str):
+    return _operand(lines, reg, 0)
+
+
+def test_if_else_writes_reach_the_mma_as_two_alternatives():
+    """``%r5`` written on both arms of an if/else (``@%p1 bra``, ``bra.uni`` over the other
+    arm): the MMA reads either word, each from its own line, and lint judges both."""
+    lines = _module(f"mov.b64 %rd2, {SMEM};",
+                    "@%p1 bra $L__BB0_2;",
+                    f"mov.b32 %r5, {N128};",
+                    "bra.uni $L__BB0_3;",
+                    f"$L__BB0_2: mov.b32 %r5, {N264};",
+                    "$L__BB0_3:",
+                    MMA.format(a="%rd2", b="%rd2", i="%r5"))
+    op = _mma_of(lines, "%r5")
+    assert [(a.bits.value, a.origin) for a in op.alternatives] == [
+        (N128, (_line_of(lines, f"mov.b32 %r5, {N128};"), f"mov.b32 %r5, {N128}")),
+        (N264, (_line_of(lines, f"$L__BB0_2: mov.b32 %r5, {N264};"), f"mov.b32 %r5, {N264}"))]
+    assert op.value.pattern() == "0x08??0010"
+    assert _lint(lines) == []  # one arm is legal: the other may never run
+    found = _some(lines)
+    assert [(f.rule, f.word) for f in found] == [("idesc.shape", f"{N264:#010x}")]
+    assert found[0].evidence[0] == f"idesc = {N264:#010x} from line " \
+        f"{_line_of(lines, f'$L__BB0_2: mov.b32 %r5, {N264};')}: mov.b32 %r5, {N264}"
+    assert not any(f"{N128:#010x}" in e for e in found[0].evidence)
+
+
+def test_if_else_both_illegal_is_an_error():
+    lines = _module(f"mov.b64 %rd2, {SMEM};", "@!%p1 bra $L_else;",
+                    f"mov.b32 %r5, {N264};", "bra.uni $L_end;",
+                    "$L_else:", f"mov.b32 %r5, {N264_NEG};", "$L_end:",
+                    MMA.format(a="%rd2", b="%rd2", i="%r5"))
+    found = _lint(lines)
+    assert [(f.severity, f.rule, f.word) for f in found] == [("error", "idesc.shape",
+                                                             "0x0842?010")]
+
+
+def test_a_write_in_a_loop_reaches_the_loop_head():
+    """The MMA at the head of a loop reads the word written before the loop (first trip) or
+    the one the loop body writes (later trips); the descriptor the loop steps by a K step
+    keeps the bits above the start address (the K-step rule)."""
+    lines = _module(f"mov.b64 %rd2, {SMEM};", f"mov.b32 %r5, {N128};",
+                    "$L_loop:",
+                    MMA.format(a="%rd2", b="%rd2", i="%r5"),
+                    "add.s64 %rd2, %rd2, 2;",
+                    f"mov.b32 %r5, {N128_NEG};",
+                    "@%p1 bra $L_loop;",
+                    MMA.format(a="%rd2", b="%rd2", i="%r5"))
+    op = _mma_of(lines, "%r5")
+    assert [a.bits.value for a in op.alternatives] == [N128, N128_NEG]
+    after = _operand(lines, "%r5", 1)  # after the loop: the body's word only
+    assert after.value.value == N128_NEG and after.alternatives == ()
+    a = mma_operands(_instructions(lines)[0])["a_desc"]
+    assert a.value.pattern() == "0x400040400001xxxx" and a.assumes is not None
+    assert _lint(lines) == []
+
+
+def test_a_descriptor_of_two_paths_stepped_in_a_loop():
+    """A descriptor written on two paths and stepped in a loop: each path's word on the
+    first trip, and its bits above the start address on the later ones (the K-step rule)."""
+    other = SMEM | 1 << 32  # SBO 1040 B
+    lines = _module("@%p1 bra $L_b;", f"mov.b64 %rd2, {SMEM};", "bra.uni $L_k;",
+                    "$L_b:", f"mov.b64 %rd2, {other};",
+                    "$L_k:", "mov.b32 %r5, 136314896;",
+                    MMA.format(a="%rd2", b="%rd2", i="%r5"),
+                    "add.s64 %rd2, %rd2, 2;", "@%p2 bra $L_k;")
+    a = mma_operands(_instructions(lines)[0])["a_desc"]
+    assert [x.bits.pattern() for x in a.alternatives] == [
+        "0x4000404000010000", "0x4000404100010000", "0x400040400001xxxx", "0x400040410001xxxx"]
+    assert [x.assumes is not None for x in a.alternatives] == [False, False, True, True]
+    assert a.assumes is not None and "K-step" in a.assumes
+
+
+def test_a_predicated_pair_of_moves_is_either_word():
+    """``@%p1 mov`` then ``@!%p1 mov`` of the same register: one of the two happens, so the
+    value before them (an earlier write) is dead; a single predicated write after a plain one
+    leaves both, the earlier one marked as the value of the path that skips the write (not
+    judged on its own)."""
+    pair = _module(f"mov.b64 %rd2, {SMEM};", "mov.b32 %r5, 0;",
+                   f"@%p1 mov.b32 %r5, {N128};", f"@!%p1 mov.b32 %r5, {N264};",
+                   MMA.format(a="%rd2", b="%rd2", i="%r5"))
+    op = _mma_of(pair, "%r5")
+    assert [(a.bits.value, a.skipped) for a in op.alternatives] == [(N128, False),
+                                                                   (N264, False)]
+    assert [(f.rule, f.word) for f in _some(pair)] == [("idesc.shape", f"{N264:#010x}")]
+    one = _module(f"mov.b64 %rd2, {SMEM};", f"mov.b32 %r5, {N264};",
+                  f"@%p1 mov.b32 %r5, {N128};", MMA.format(a="%rd2", b="%rd2", i="%r5"))
+    op = _mma_of(one, "%r5")
+    assert [(a.bits.value, a.skipped) for a in op.alternatives] == [(N128, False),
+                                                                   (N264, True)]
+    assert [a.bits.value for a in op.judged] == [N128]
+    # a write of the predicate between the two breaks the pair: the earlier value lives on
+    broken = _module(f"mov.b64 %rd2, {SMEM};", "mov.b32 %r5, 0;",
+                     f"@%p1 mov.b32 %r5, {N128};", "setp.ne.s32 %p1, %r1, 1;",
+                     f"@!%p1 mov.b32 %r5, {N264};", MMA.format(a="%rd2", b="%rd2", i="%r5"))
+    assert len(_mma_of(broken, "%r5").alternatives) == 3
+
+
+def test_a_register_computed_from_one_of_several_values():
+    """A register written once from one that is written on two paths (``or`` of the constant
+    fields): each path's word."""
+    lines = _module(f"mov.b64 %rd2, {SMEM};", "mov.b32 %r4, 0;", "@%p1 bra $L_x;",
+                    "mov.b32 %r4, 8192;", "$L_x: or.b32 %r5, %r4, 136314896;",
+                    MMA.format(a="%rd2", b="%rd2", i="%r5"))
+    op = _mma_of(lines, "%r5")
+    assert sorted(a.bits.value for a in op.alternatives) == [N128, N128_NEG]
+    assert {a.origin for a in op.alternatives} == {
+        (_line_of(lines, "$L_x: or.b32 %r5, %r4, 136314896;"), "or.b32 %r5, %r4, 136314896")}
+
+
+def test_labels_of_inline_asm_blocks_are_their_own():
+    """Inline-asm blocks repeat a label (``LAB_WAIT``): a branch goes to the nearest one; a
+    label before a closing brace ends the block."""
+    wait = ["{", ".reg .pred P1;", "LAB_WAIT:", "mbarrier.try_wait.parity.shared::cta.b64 "
+            "P1, [%r1], %r2;", "@P1 bra DONE;", "bra LAB_WAIT;", "DONE:", "}"]
+    lines = _module(f"mov.b64 %rd2, {SMEM};", "mov.b32 %r5, 0;", *wait,
+                    f"mov.b32 %r5, {N128};", *wait, MMA.format(a="%rd2", b="%rd2", i="%r5"))
+    op = _mma_of(lines, "%r5")
+    assert op.value.value == N128 and op.alternatives == ()
+
+
+@pytest.mark.parametrize("blocks", [1000, 4000])
+def test_thousands_of_blocks_are_read(blocks):
+    """A function of thousands of labels and branches (each block writing the idesc on one
+    arm) is read, every write reaching the MMA merged past the alternatives kept."""
+    body = [f"mov.b64 %rd2, {SMEM};", f"mov.b32 %r5, {N128};"]
+    for k in range(blocks):
+        body += [f"@%p1 bra $L_{k};", f"mov.b32 %r5, {N128 if k % 2 else N128_NEG};",
+                 f"$L_{k}:"]
+    op = _mma_of(_module(*body, MMA.format(a="%rd2", b="%rd2", i="%r5")), "%r5")
+    assert op.value.pattern() == "0x0820?010" and op.alternatives == ()
 
 
 def test_k_step_rule_keeps_each_alternative():

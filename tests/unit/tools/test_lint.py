@@ -280,7 +280,8 @@ def test_data_flow_ptx_ops():
     mma = next(i for i in read_ptx(text) if isinstance(i, Instruction))
     assert mma.operands[1].value.pattern() == "0x0040004000000?xx"
     assert mma.operands[1].value.known == (1 << 64) - 1 - 0x3FF
-    assert mma.operands[3].value.is_unknown  # two definitions: not guessed
+    assert mma.operands[3].value.value == 1  # two definitions: the later one reaches the MMA
+    assert mma.operands[3].origin == (17, "mov.u32 %r9, 1")
 
 
 def test_runtime_idesc_is_a_note():
@@ -574,7 +575,8 @@ def test_cute_and_triton_style_descriptors():
 
 def test_ptx_defs_are_over_approximated():
     """Writes the reader does not evaluate make registers unknown, never stale: redux.sync,
-    predicated moves, vector loads."""
+    vector loads; a predicated move no other write precedes is the one value that may reach
+    the MMA."""
     text = ["mov.b32 %r1, 138413200;", "redux.sync.or.b32 %r1, %r5, 0xffffffff;",
             "mov.b32 %r2, 138413200;", "@%p1 mov.b32 %r3, 272630928;",
             "mov.b32 %r4, 0;", "ld.shared.v2.u32 {%r4, %r6}, [x];",
@@ -583,7 +585,8 @@ def test_ptx_defs_are_over_approximated():
             "tcgen05.mma.cta_group::1.kind::f16 [%r9], %rd2, %rd3, %r3, p;",
             "tcgen05.mma.cta_group::1.kind::f16 [%r9], %rd2, %rd3, %r4, p;"]
     mmas = [i for i in read_ptx(text) if isinstance(i, Instruction)]
-    assert [m.operands[3].value.is_const for m in mmas] == [False, True, False, False]
+    assert [m.operands[3].value.is_const for m in mmas] == [False, True, True, False]
+    assert mmas[2].operands[3].value.value == 272630928
 
 
 # ------------------------------------------------------------------ never a traceback
@@ -791,7 +794,7 @@ def test_readme_example_is_what_lint_prints():
 def test_k_step_rule_is_stated_in_the_evidence():
     """A descriptor stepped by 64-bit adds in a loop is checked under the K-step rule (a step
     must not carry out of the 14-bit start address, Table 40), and the finding says so; a
-    register redefined any other way stays unknown."""
+    register redefined any other way is followed as what it computes (no assumption)."""
     f = [x for x in _lint("bad_kstep64_version.ptx") if x.severity == "error"][0]
     assert f.evidence[0].endswith("(assuming K-step adds do not carry out of the 14-bit start "
                                   "address (Table 40))")
@@ -807,9 +810,14 @@ def test_k_step_rule_is_stated_in_the_evidence():
         "tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd4, %rd4, 138413200, p;",
     ]
     got = [(x.line, x.rule) for x in lint_lines(snippet, file="s.ptx") if x.severity == "error"]
-    assert got == [(6, "smem.reserved"), (6, "smem.reserved")]
-    notes = [x for x in lint_lines(snippet, file="s.ptx") if x.line == 9]
-    assert notes and all(x.severity == "note" and x.rule == "lint.runtime" for x in notes)
+    assert got == [(6, "smem.reserved"), (6, "smem.reserved"), (9, "smem.reserved"),
+                   (9, "smem.reserved")]
+    at9 = [x for x in lint_lines(snippet, file="s.ptx") if x.line == 9 and x.severity == "error"]
+    # the add of 70000 carries into the leading byte offset (1 -> 2); the fixed constant is
+    # 0b000 whatever the start address
+    assert {x.word for x in at9} == {"0x400000400002?xxx"}
+    assert all(x.evidence == (f"{x.operand} = 0x400000400002?xxx from line 8: "
+                              "add.s64 %rd4, %rd4, 70000",) for x in at9)
 
 
 def test_every_ldtm_sttm_form_is_its_ptx():
