@@ -351,7 +351,9 @@ class Solver:
         key = (b, r)
         got = self.entries.get(key)
         if got is not None:
-            return _canon(got) if got.__class__ is BlockEntry else got
+            if got.__class__ is BlockEntry and got.alias is not None:  # type: ignore[union-attr]
+                return _canon(got)
+            return got
         resolving = self.resolving
         if key in resolving or depth > _RESOLVE_DEPTH:
             # a loop back to a block being resolved (it is its own node for now)
@@ -430,12 +432,23 @@ class Solver:
     def before(self, i: int, r: str) -> Node:
         """The node of what ``r`` holds where instruction ``i`` reads it."""
         b = self.block_of[i]
-        j = self.last_write(r, self.starts[b], i)
-        return self.entry(b, r) if j is None else self.after(j, r)
+        ws = self.writes.get(r)  # (last_write, written out: a hot path)
+        if ws is None:
+            ws = self.writes_of(r)
+        k = bisect_left(ws, i) - 1
+        if k >= 0 and ws[k] >= self.starts[b]:
+            return self.after(ws[k], r)
+        return self.entry(b, r)
 
     def exit_of(self, b: int, r: str) -> Node:
-        j = self.last_write(r, self.starts[b], self.ends[b])
-        return self.entry(b, r) if j is None else self.after(j, r)
+        """The node of what ``r`` holds where block ``b`` ends."""
+        ws = self.writes.get(r)  # (last_write, written out: a hot path)
+        if ws is None:
+            ws = self.writes_of(r)
+        k = bisect_left(ws, self.ends[b]) - 1
+        if k >= 0 and ws[k] >= self.starts[b]:
+            return self.after(ws[k], r)
+        return self.entry(b, r)
 
     def pair_of(self, j: int, r: str) -> int | None:
         """The guarded write of ``r`` just before the guarded write ``j`` in its block under the
