@@ -50,6 +50,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
+from typing import Union
 
 from ..structs import Struct
 from .knownbits import KnownBits
@@ -204,290 +205,397 @@ def _complement(a: str, b: str) -> bool:
     return a == "!" + b or b == "!" + a
 
 
-def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], ValueSet]:
-    """The value set of each ``(instruction index, register)`` in ``uses``, as the instruction
-    reads it (before it executes).  An empty value set: the register is written on no path
-    that reaches the use.
+class BlockEntry:
+    """A node: what register ``reg`` holds where block ``block`` begins, the join of what each
+    predecessor leaves.  ``alias``: once the entry is found to hold what one other node holds
+    (every path brings the same value), that node (``None``: it is a node of its own)."""
 
-    Worked out on demand, backward from the uses: what a register holds where an instruction
-    reads it is what the last write before it in its block left, or, where the block does not
-    write it, what every predecessor block leaves (joined).  Each such question is a node --
-    the entry of a block for one register, the result of one instruction, the value after
-    one write -- made only when a use depends on it; the nodes are then evaluated
-    dependencies first, and those in a loop again until nothing changes.  So the cost grows
-    with the slice (the few instructions and blocks a descriptor's registers come through),
-    not with the function."""
-    uses = list(uses)
-    if not uses:
-        return {}
-    width = code.width
-    unknown = KnownBits.unknown(width)
-    by_reg = code.defs_by_reg()
-    calls = by_reg.get("*", [])
-    defs, guard, where, mentions = code.defs, code.guard, code.where, code.mentions
-    starts, succ, block_of = blocks(code)
-    nb, n = len(starts), len(defs)
-    ends = starts[1:] + [n]
-    preds: list[list[int]] = [[] for _ in range(nb)]
-    for b, ss in enumerate(succ):
-        for s in ss:
-            preds[s].append(b)
-    reach = [False] * nb
-    stack = [0] if nb else []
-    while stack:
-        b = stack.pop()
-        if not reach[b]:
-            reach[b] = True
-            stack.extend(s for s in succ[b] if not reach[s])
-    preds = [[p for p in ps if reach[p]] for ps in preds]
-    # the first block of the run that ends at each block, every block of it after the first
-    # entered only from the block before it (a branch not taken falls through): a block of
-    # the run is entered with the run's last write before it or, with none, with what the
-    # run's first block is entered with
-    run_start = list(range(nb))
-    for b in range(1, nb):
-        if len(preds[b]) == 1 and preds[b][0] == b - 1:
-            run_start[b] = run_start[b - 1]
+    __slots__ = ("block", "reg", "alias")
 
-    # the writes of each register (calls included), in order
-    writes: dict[str, list[int]] = {}
+    def __init__(self, block: int, reg: str) -> None:
+        self.block, self.reg = block, reg
+        self.alias: Node | None = None
 
-    def writes_of(r: str) -> list[int]:
-        got = writes.get(r)
+
+class Computed:
+    """A node: what instruction ``at`` computes -- one value set when it writes one register,
+    else a list of them, one per register it writes (in the order of ``Code.defs``)."""
+
+    __slots__ = ("at",)
+
+    def __init__(self, at: int) -> None:
+        self.at = at
+
+
+class AfterWrite:
+    """A node: what register ``reg`` holds after instruction ``at`` writes it, where that is not
+    simply what ``at`` computes: a guarded write (it may not happen), one of several registers
+    it writes, or a call."""
+
+    __slots__ = ("at", "reg")
+
+    def __init__(self, at: int, reg: str) -> None:
+        self.at, self.reg = at, reg
+
+
+#: A node of the data flow.  Each is made once per question (:class:`Solver` keeps them), so
+#: one node is one object: the dictionaries of the solver key on identity.
+Node = Union[BlockEntry, Computed, AfterWrite]
+
+#: The empty value set: no definition reaches.
+_NOTHING: ValueSet = ()
+
+
+def _canon(node: Node) -> Node:
+    """The node a block entry stands for (itself when it is a node of its own)."""
+    while node.__class__ is BlockEntry:
+        got = node.alias  # type: ignore[union-attr]
         if got is None:
-            own = by_reg.get(r, [])
+            break
+        node = got
+    return node
+
+
+class Solver:
+    """The data flow of one function, worked out on demand for :func:`solve`.
+
+    The nodes (:class:`BlockEntry`, :class:`Computed`, :class:`AfterWrite`) are made when a
+    use depends on them (:meth:`before`, :meth:`entry`, :meth:`after`); :meth:`components`
+    groups them into strongly connected components, dependencies first; :meth:`evaluate`
+    gives a node's value from its dependencies' and :meth:`settle` iterates a loop's nodes
+    until they agree.  Holds no reference to itself (no bound method, no closure), so its
+    state is freed when it is dropped, without the cyclic garbage collector."""
+
+    __slots__ = ("code", "width", "unknown", "by_reg", "calls", "defs", "guard", "where",
+                 "mentions", "starts", "block_of", "ends", "preds", "reach", "run_start",
+                 "writes", "entries", "entry_nodes", "resolving", "computed", "afters", "guards",
+                 "paired", "deps", "unknowns", "constant", "value")
+
+    def __init__(self, code: Code) -> None:
+        self.code = code
+        self.width = width = code.width
+        self.unknown = KnownBits.unknown(width)
+        by_reg = self.by_reg = code.defs_by_reg()
+        self.calls = by_reg.get("*", [])
+        self.defs, self.guard, self.where, self.mentions = (code.defs, code.guard, code.where,
+                                                            code.mentions)
+        starts, succ, block_of = blocks(code)
+        self.starts, self.block_of = starts, block_of
+        nb, n = len(starts), len(code.defs)
+        self.ends = starts[1:] + [n]
+        preds: list[list[int]] = [[] for _ in range(nb)]
+        for b, ss in enumerate(succ):
+            for s in ss:
+                preds[s].append(b)
+        reach = self.reach = [False] * nb
+        stack = [0] if nb else []
+        while stack:
+            b = stack.pop()
+            if not reach[b]:
+                reach[b] = True
+                stack.extend(s for s in succ[b] if not reach[s])
+        preds = self.preds = [[p for p in ps if reach[p]] for ps in preds]
+        # the first block of the run that ends at each block, every block of it after the
+        # first entered only from the block before it (a branch not taken falls through): a
+        # block of the run is entered with the run's last write before it or, with none,
+        # with what the run's first block is entered with
+        run_start = self.run_start = list(range(nb))
+        for b in range(1, nb):
+            if len(preds[b]) == 1 and preds[b][0] == b - 1:
+                run_start[b] = run_start[b - 1]
+        #: the writes of each register (calls included), in order
+        self.writes: dict[str, list[int]] = {}
+        #: the node each block entry (block, register) stands for, once resolved
+        self.entries: dict[tuple[int, str], Node] = {}
+        #: the block entries being resolved (their predecessors asked)
+        self.resolving: set[tuple[int, str]] = set()
+        #: the nodes, each made once: block entries by (block, register), what an instruction
+        #: computes by its index, the value after a write by (index, register)
+        self.entry_nodes: dict[tuple[int, str], BlockEntry] = {}
+        self.computed: dict[int, Computed] = {}
+        self.afters: dict[tuple[int, str], AfterWrite] = {}
+        self.guards: dict[int, str | None] = {}
+        self.paired: dict[tuple[int, str], int | None] = {}
+        #: the nodes each node's value is made from
+        self.deps: dict[Node, tuple[Node, ...]] = {}
+        self.unknowns: dict[int, ValueSet] = {}
+        self.constant: dict[int, ValueSet] = {}
+        #: each node's value: a value set (a list of them for a Computed writing several)
+        self.value: dict[Node, object] = {}
+
+    # ------------------------------------------------------------------ the questions
+
+    def writes_of(self, r: str) -> list[int]:
+        got = self.writes.get(r)
+        if got is None:
+            own = self.by_reg.get(r, [])
+            calls = self.calls
             # (two sorted lists: one run each for the sort; a repeated index would change no
             # answer of last_write)
-            got = writes[r] = sorted(own + calls) if calls else own
+            got = self.writes[r] = sorted(own + calls) if calls else own
         return got
 
-    def last_write(r: str, lo: int, hi: int) -> int | None:
+    def last_write(self, r: str, lo: int, hi: int) -> int | None:
         """The last write of ``r`` at an index in ``[lo, hi)``."""
-        ws = writes_of(r)
+        ws = self.writes.get(r)
+        if ws is None:
+            ws = self.writes_of(r)
         k = bisect_left(ws, hi) - 1
         return ws[k] if k >= 0 and ws[k] >= lo else None
 
-    # nodes: (0, b, r) the entry of block b; (1, j) what instruction j writes (one value set
-    # per register it writes); (2, j, r) what r holds after instruction j
-    entries: dict[tuple[int, str], tuple] = {}
-    #: a block entry that holds what one other node holds (every path brings the same value)
-    alias: dict[tuple, tuple] = {}
-    resolving: set[tuple[int, str]] = set()
-
-    def canon(node: tuple) -> tuple:
-        while node[0] == 0:
-            got = alias.get(node)
-            if got is None:
-                break
-            node = got
-        return node
-
-    def entry(b: int, r: str, depth: int = 0) -> tuple:
+    def entry(self, b: int, r: str, depth: int = 0) -> Node:
         """The node of what ``r`` holds where block ``b`` begins.  Where every predecessor
         leaves the same node's value (a straight run of blocks, a branch neither arm of which
         writes ``r``, a loop that does not write it) it is that node; else the block's own
         entry node, which joins them."""
         key = (b, r)
-        got = entries.get(key)
+        got = self.entries.get(key)
         if got is not None:
-            return canon(got) if got[0] == 0 else got
-        me = (0, b, r)
+            if got.__class__ is BlockEntry and got.alias is not None:  # type: ignore[union-attr]
+                return _canon(got)
+            return got
+        resolving = self.resolving
         if key in resolving or depth > _RESOLVE_DEPTH:
-            return me  # a loop back to a block being resolved (it is its own node for now)
-        ws = writes.get(r)
+            # a loop back to a block being resolved (it is its own node for now)
+            return self.entry_node(key)
+        ws = self.writes.get(r)
         if ws is None:
-            ws = writes_of(r)
-        c = run_start[b]
+            ws = self.writes_of(r)
+        starts = self.starts
+        c = self.run_start[b]
         if c != b:  # what the run's last write leaves, or what its first block is entered with
             k = bisect_left(ws, starts[b]) - 1
-            got = after(ws[k], r) if k >= 0 and ws[k] >= starts[c] else entry(c, r, depth + 1)
-            entries[key] = got
-            alias[me] = got
-            return got
-        resolving.add(key)
-        outs: list[tuple] = []
-        for p in preds[b]:
-            k = bisect_left(ws, ends[p]) - 1
-            if k >= 0 and ws[k] >= starts[p]:
-                n = after(ws[k], r)
-            else:
-                n = entries.get((p, r))
-                if n is None:
-                    n = entry(p, r, depth + 1)
-                if n[0] == 0 and n in alias:
-                    n = canon(n)
-            if n != me and n not in outs:
-                outs.append(n)
-        resolving.discard(key)
-        got = outs[0] if len(outs) == 1 else me
-        entries[key] = got
-        if got != me:
-            alias[me] = got
+            got = self.after(ws[k], r) if k >= 0 and ws[k] >= starts[c] else \
+                self.entry(c, r, depth + 1)
+            me = self.entry_nodes.get(key)
+        else:
+            resolving.add(key)
+            outs: list[Node] = []
+            entries, ends = self.entries, self.ends
+            for p in self.preds[b]:
+                k = bisect_left(ws, ends[p]) - 1
+                if k >= 0 and ws[k] >= starts[p]:
+                    n = self.after(ws[k], r)
+                else:
+                    n = entries.get((p, r))  # type: ignore[assignment]
+                    if n is None:
+                        n = self.entry(p, r, depth + 1)
+                    if n.__class__ is BlockEntry and n.alias is not None:  # type: ignore[union-attr]
+                        n = _canon(n)
+                if n not in outs:
+                    outs.append(n)
+            resolving.discard(key)
+            me = self.entry_nodes.get(key)  # (handed out while resolving: a loop back here)
+            if me is not None and me in outs:
+                outs.remove(me)
+            got = outs[0] if len(outs) == 1 else me if me is not None else self.entry_node(key)
+        self.entries[key] = got
+        if me is not None and got is not me:  # (never an alias to itself: a block of a run
+            # handed out past the depth bound can come back as the node its run leaves)
+            me.alias = got
         return got
 
-    guards: dict[int, str | None] = {}
+    def entry_node(self, key: tuple[int, str]) -> BlockEntry:
+        """The node of block entry ``key`` (block, register), made once."""
+        node = self.entry_nodes.get(key)
+        if node is None:
+            node = self.entry_nodes[key] = BlockEntry(*key)
+        return node
 
-    def guard_of(j: int) -> str | None:
-        g = guards.get(j, _UNSEEN)
+    def guard_of(self, j: int) -> str | None:
+        g = self.guards.get(j, _UNSEEN)
         if g is _UNSEEN:
-            g = guards[j] = guard[j]
+            g = self.guards[j] = self.guard[j]
         return g  # type: ignore[return-value]
 
-    def after(j: int, r: str) -> tuple:
+    def computed_by(self, j: int) -> Computed:
+        """The node of what instruction ``j`` computes."""
+        node = self.computed.get(j)
+        if node is None:
+            node = self.computed[j] = Computed(j)
+        return node
+
+    def after(self, j: int, r: str) -> Node:
         """The node of what ``r`` holds after instruction ``j`` writes it: what ``j`` computes
         itself when it always runs and writes one register."""
-        ds = defs[j]
-        if len(ds) == 1 and ds != ("*",) and guard_of(j) is None:
-            return (1, j)
-        return (2, j, r)
+        ds = self.defs[j]
+        if len(ds) == 1 and ds != ("*",) and self.guard_of(j) is None:
+            node = self.computed.get(j)  # (computed_by, written out: a hot path)
+            if node is None:
+                node = self.computed[j] = Computed(j)
+            return node
+        node = self.afters.get((j, r))
+        if node is None:
+            node = self.afters[(j, r)] = AfterWrite(j, r)
+        return node
 
-    def before(i: int, r: str) -> tuple:
+    def before(self, i: int, r: str) -> Node:
         """The node of what ``r`` holds where instruction ``i`` reads it."""
-        b = block_of[i]
-        j = last_write(r, starts[b], i)
-        return entry(b, r) if j is None else after(j, r)
+        b = self.block_of[i]
+        ws = self.writes.get(r)  # (last_write, written out: a hot path)
+        if ws is None:
+            ws = self.writes_of(r)
+        k = bisect_left(ws, i) - 1
+        if k >= 0 and ws[k] >= self.starts[b]:
+            return self.after(ws[k], r)
+        return self.entry(b, r)
 
-    def exit_of(b: int, r: str) -> tuple:
-        j = last_write(r, starts[b], ends[b])
-        return entry(b, r) if j is None else after(j, r)
+    def exit_of(self, b: int, r: str) -> Node:
+        """The node of what ``r`` holds where block ``b`` ends."""
+        ws = self.writes.get(r)  # (last_write, written out: a hot path)
+        if ws is None:
+            ws = self.writes_of(r)
+        k = bisect_left(ws, self.ends[b]) - 1
+        if k >= 0 and ws[k] >= self.starts[b]:
+            return self.after(ws[k], r)
+        return self.entry(b, r)
 
-    paired: dict[tuple[int, str], int | None] = {}
-
-    def pair_of(j: int, r: str) -> int | None:
+    def pair_of(self, j: int, r: str) -> int | None:
         """The guarded write of ``r`` just before the guarded write ``j`` in its block under the
         complementary guard (the predicate not written in between) and not itself paired with
         one before it: one of the two writes happens, and the value before them is dead."""
+        paired = self.paired
         key = (j, r)
         if key in paired:
             return paired[key]
         got = None
-        g = guard_of(j)
-        k = last_write(r, starts[block_of[j]], j) if g is not None else None
-        if k is not None and defs[k] != ("*",):
-            gk = guard_of(k)
-            if gk is not None and _complement(gk, g) and pair_of(k, r) is None:  # type: ignore[arg-type]
+        g = self.guard_of(j)
+        k = self.last_write(r, self.starts[self.block_of[j]], j) if g is not None else None
+        if k is not None and self.defs[k] != ("*",):
+            gk = self.guard_of(k)
+            if gk is not None and _complement(gk, g) and self.pair_of(k, r) is None:  # type: ignore[arg-type]
                 p = g.lstrip("@!")  # type: ignore[union-attr]
+                mentions = self.mentions
                 if not any(mentions(m, p) for m in range(k + 1, j)):
                     got = k
         paired[key] = got
         return got
 
-    deps: dict[tuple, tuple] = {}
-
-    def deps_of(node: tuple) -> tuple:
-        kind = node[0]
-        if kind == 0:
-            _, b, r = node
-            return tuple(dict.fromkeys(exit_of(p, r) for p in preds[b])) if reach[b] else ()
-        if kind == 1:
-            j = node[1]
-            ds = defs[j]
+    def deps_of(self, node: Node) -> tuple[Node, ...]:
+        """The nodes ``node``'s value is made from (made now if new)."""
+        cls = node.__class__
+        if cls is BlockEntry:
+            b, r = node.block, node.reg  # type: ignore[union-attr]
+            if not self.reach[b]:
+                return ()
+            exit_of = self.exit_of
+            return tuple(dict.fromkeys(exit_of(p, r) for p in self.preds[b]))
+        j = node.at  # type: ignore[union-attr]
+        if cls is Computed:
+            ds = self.defs[j]
             if ds == ("*",) or not ds:
                 return ()
-            st = code.step(j, ds[0])
+            st = self.code.step(j, ds[0])
             if st is None or (st.mode != "select" and st.fn is None):
                 return ()
-            return tuple(before(j, s) for s in st.sources if s.__class__ is str)
-        _, j, r = node
-        if defs[j] == ("*",):
+            before = self.before
+            return tuple(before(j, s) for s in st.sources if s.__class__ is str)  # type: ignore[arg-type]
+        r = node.reg  # type: ignore[union-attr]
+        if self.defs[j] == ("*",):
             return ()
-        if guard_of(j) is None:
-            return ((1, j),)
-        k = pair_of(j, r)
-        return ((1, k), (1, j)) if k is not None else (before(j, r), (1, j))
+        if self.guard_of(j) is None:
+            return (self.computed_by(j),)
+        k = self.pair_of(j, r)
+        if k is not None:
+            return (self.computed_by(k), self.computed_by(j))
+        return (self.before(j, r), self.computed_by(j))
 
-    # the nodes the uses depend on, grouped into strongly connected components (the nodes of
-    # one loop's values), each component after those it depends on (Tarjan's algorithm)
-    roots = {key: before(*key) for key in uses}
-    index: dict[tuple, int] = {}
-    low: dict[tuple, int] = {}
-    on_stack: set[tuple] = set()
-    stack: list[tuple] = []
-    components: list[list[tuple]] = []
-    for root in roots.values():
-        if root in index:
-            continue
-        deps[root] = deps_of(root)
-        index[root] = low[root] = len(index)
-        stack.append(root)
-        on_stack.add(root)
-        walk = [(root, iter(deps[root]))]
-        while walk:
-            node, pending = walk[-1]
-            for d in pending:  # (resumed where it left off when the walk comes back here)
-                if d not in index:
-                    if d not in deps:
-                        deps[d] = deps_of(d)
-                    index[d] = low[d] = len(index)
-                    stack.append(d)
-                    on_stack.add(d)
-                    walk.append((d, iter(deps[d])))
-                    break
-                if d in on_stack and index[d] < low[node]:
-                    low[node] = index[d]
-            else:
-                walk.pop()
-                if walk:
-                    parent = walk[-1][0]
-                    if low[node] < low[parent]:
-                        low[parent] = low[node]
-                if low[node] == index[node]:
-                    comp = []
-                    while True:
-                        w = stack.pop()
-                        on_stack.discard(w)
-                        comp.append(w)
-                        if w == node:
-                            break
-                    components.append(comp)
+    def components(self, roots: Iterable[Node]) -> list[list[Node]]:
+        """The nodes the roots depend on, grouped into strongly connected components (the
+        nodes of one loop's values), each component after those it depends on (Tarjan's
+        algorithm, without recursion); fills :attr:`deps` on the way."""
+        deps, deps_of = self.deps, self.deps_of
+        index: dict[Node, int] = {}
+        low: dict[Node, int] = {}
+        on_stack: set[Node] = set()
+        stack: list[Node] = []
+        components: list[list[Node]] = []
+        for root in roots:
+            if root in index:
+                continue
+            deps[root] = deps_of(root)
+            index[root] = low[root] = len(index)
+            stack.append(root)
+            on_stack.add(root)
+            walk = [(root, iter(deps[root]))]
+            while walk:
+                node, pending = walk[-1]
+                for d in pending:  # (resumed where it left off when the walk comes back here)
+                    if d not in index:
+                        if d not in deps:
+                            deps[d] = deps_of(d)
+                        index[d] = low[d] = len(index)
+                        stack.append(d)
+                        on_stack.add(d)
+                        walk.append((d, iter(deps[d])))
+                        break
+                    if d in on_stack and index[d] < low[node]:
+                        low[node] = index[d]
+                else:
+                    walk.pop()
+                    if walk:
+                        parent = walk[-1][0]
+                        if low[node] < low[parent]:
+                            low[parent] = low[node]
+                    if low[node] == index[node]:
+                        comp = []
+                        while True:
+                            w = stack.pop()
+                            on_stack.discard(w)
+                            comp.append(w)
+                            if w is node:
+                                break
+                        components.append(comp)
+        return components
 
-    unknowns: dict[int, ValueSet] = {}
+    # ------------------------------------------------------------------ the values
 
-    def unknown_at(i: int) -> ValueSet:
+    def unknown_at(self, i: int) -> ValueSet:
         """An unknown value defined by instruction ``i`` (made once)."""
-        got = unknowns.get(i)
+        got = self.unknowns.get(i)
         if got is None:
-            got = unknowns[i] = single(unknown, where[i])
+            got = self.unknowns[i] = single(self.unknown, self.where[i])
         return got
 
-    constant: dict[int, ValueSet] = {}
-    value: dict[tuple, object] = {}
-    nothing: ValueSet = ()
-
-    def written(j: int, r: str) -> ValueSet:
+    def written(self, j: int, r: str) -> ValueSet:
         """What instruction ``j`` writes to ``r``."""
-        outs = value.get((1, j))
+        node = self.computed.get(j)
+        outs = None if node is None else self.value.get(node)
         if outs is None:
-            return unknown_at(j)
-        ds = defs[j]
+            return self.unknown_at(j)
+        ds = self.defs[j]
         return outs if len(ds) == 1 else outs[ds.index(r)]  # type: ignore[return-value,index]
 
-    def evaluate(node: tuple, widen: bool) -> object:
-        kind = node[0]
-        if kind == 0:
-            old = value.get(node, nothing)
+    def evaluate(self, node: Node, widen: bool) -> object:
+        """``node``'s value from its dependencies' (``widen``: a block entry that grows is
+        unknown)."""
+        cls = node.__class__
+        value = self.value
+        if cls is BlockEntry:
+            old = value.get(node, _NOTHING)
             acc = old
-            for d in deps[node]:
-                v = value.get(d, nothing)
+            for d in self.deps[node]:
+                v = value.get(d, _NOTHING)
                 if v:
                     acc = _join_pair(acc, v) if acc else join(v)  # type: ignore[arg-type]
             if widen and acc is not old and acc != old:
-                acc = (interned(Alternative(unknown, None, None, True,
-                                             all(a.skipped for a in acc))),)  # type: ignore[union-attr]
+                acc = (interned(Alternative(self.unknown, None, None, True,
+                                            all(a.skipped for a in acc))),)  # type: ignore[union-attr]
             return acc
-        if kind == 1:
+        j = node.at  # type: ignore[union-attr]
+        if cls is Computed:
             # what instruction j computes: one value set (it writes one register) or one per
             # register it writes
-            j = node[1]
-            ds = defs[j]
-            st = code.step(j, ds[0]) if ds and ds != ("*",) else None
+            ds = self.defs[j]
+            st = self.code.step(j, ds[0]) if ds and ds != ("*",) else None
             if st is None or (st.mode != "select" and st.fn is None):
-                return unknown_at(j) if len(ds) == 1 else [unknown_at(j)] * len(ds)
+                return self.unknown_at(j) if len(ds) == 1 else [self.unknown_at(j)] * len(ds)
             sources = []
-            reads = iter(deps[node])
+            reads = iter(self.deps[node])
+            constant = self.constant
             for s in st.sources:
                 if s.__class__ is str:
-                    sources.append(value.get(next(reads), nothing))  # type: ignore[arg-type]
+                    sources.append(value.get(next(reads), _NOTHING))  # type: ignore[arg-type]
                 else:
                     got = constant.get(id(s))
                     if got is None:
@@ -496,48 +604,51 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
             if st.mode == "select":
                 got = join(*sources)
                 return got if len(ds) == 1 else [got] * len(ds)
-            outs = _combine_many(st, sources, where[j], width, len(ds))
+            outs = _combine_many(st, sources, self.where[j], self.width, len(ds))
             return outs[0] if len(ds) == 1 else outs
-        _, j, r = node
-        if defs[j] == ("*",):
-            return unknown_at(j)
-        new = written(j, r)
-        if guard_of(j) is None:
+        r = node.reg  # type: ignore[union-attr]
+        if self.defs[j] == ("*",):
+            return self.unknown_at(j)
+        new = self.written(j, r)
+        if self.guard_of(j) is None:
             return new
-        k = pair_of(j, r)
+        k = self.pair_of(j, r)
         if k is not None:
-            return join(written(k, r), new)
-        return join(skipped(value.get(before(j, r), nothing)), new)  # type: ignore[arg-type]
+            return join(self.written(k, r), new)
+        return join(skipped(value.get(self.before(j, r), _NOTHING)), new)  # type: ignore[arg-type]
 
-    def position(node: tuple) -> tuple[int, int, str]:
+    def position(self, node: Node) -> tuple[int, int, str]:
         """Where a node's value is made: a loop's nodes are evaluated in this order."""
-        return (starts[node[1]] if node[0] == 0 else node[1], node[0],
-                node[2] if len(node) > 2 else "")
+        cls = node.__class__
+        if cls is BlockEntry:
+            return (self.starts[node.block], 0, node.reg)  # type: ignore[union-attr]
+        if cls is Computed:
+            return (node.at, 1, "")  # type: ignore[union-attr]
+        return (node.at, 2, node.reg)  # type: ignore[union-attr]
 
-    gave_up = False
-    for comp in components:
-        if len(comp) == 1 and comp[0] not in deps[comp[0]]:
-            value[comp[0]] = evaluate(comp[0], False)
-            continue
-        # a loop: every node of it evaluated in turn, in the order of the code, until a
-        # round changes nothing; from round WIDEN on, a block entry that still changes is
-        # unknown
-        comp.sort(key=position)
+    def settle(self, comp: list[Node]) -> bool:
+        """Evaluate a loop's nodes in turn, in the order of the code, until a round changes
+        nothing; from round :data:`WIDEN` on, a block entry that still changes is unknown.
+        ``False`` when the loop still changes after :data:`MAX_ROUNDS` rounds."""
+        comp.sort(key=self.position)
+        value, deps, defs = self.value, self.deps, self.defs
         for node in comp:
-            value[node] = [nothing] * len(defs[node[1]]) if node[0] == 1 and \
-                len(defs[node[1]]) > 1 else nothing
+            value[node] = [_NOTHING] * len(defs[node.at]) if node.__class__ is Computed and \
+                len(defs[node.at]) > 1 else _NOTHING  # type: ignore[union-attr]
         # a node is evaluated again only when a value it reads changed since its last
         # evaluation, or (a block entry, which joins its own value) when that evaluation
         # changed it: any other evaluation would give the value it has (the same rounds, the
         # same result, fewer evaluations)
-        evaluated: dict[tuple, int] = {}
-        changed_at: dict[tuple, int] = {}
+        evaluate = self.evaluate
+        evaluated: dict[Node, int] = {}
+        changed_at: dict[Node, int] = {}
         stamp = 0
         for rounds in range(1, MAX_ROUNDS + 1):
             changed = False
             for node in comp:
                 last = evaluated.get(node)
-                if last is not None and not (node[0] == 0 and changed_at.get(node) == last):
+                if last is not None and not (node.__class__ is BlockEntry and
+                                             changed_at.get(node) == last):
                     for d in deps[node]:
                         if changed_at.get(d, -1) > last:
                             break
@@ -555,20 +666,46 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
                 changed_at[node] = stamp
                 changed = True
             if not changed:
-                break
-        else:
-            gave_up = True  # every queried value unknown
-            break
+                return True
+        return False
 
-    result: dict[tuple[int, str], ValueSet] = {}
-    for (i, r), root in roots.items():
-        result[(i, r)] = single(unknown) if gave_up else value.get(root, nothing) \
-            if reach[block_of[i]] else nothing  # type: ignore[assignment]
-    # the recursive helpers hold themselves through their closure cells: a reference cycle
-    # that would keep this call's whole state (and the caller's instructions) alive until
-    # the cyclic garbage collector runs; unbound, it is all freed on return
-    entry = pair_of = None  # type: ignore[assignment]  # noqa: F841
-    return result
+    def solve(self, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], ValueSet]:
+        """See :func:`solve`."""
+        before = self.before
+        roots = {key: before(*key) for key in uses}
+        deps, value, evaluate = self.deps, self.value, self.evaluate
+        gave_up = False
+        for comp in self.components(roots.values()):
+            if len(comp) == 1 and comp[0] not in deps[comp[0]]:
+                value[comp[0]] = evaluate(comp[0], False)
+            elif not self.settle(comp):
+                gave_up = True  # every queried value unknown
+                break
+        result: dict[tuple[int, str], ValueSet] = {}
+        reach, block_of, unknown = self.reach, self.block_of, self.unknown
+        for (i, r), root in roots.items():
+            result[(i, r)] = single(unknown) if gave_up else value.get(root, _NOTHING) \
+                if reach[block_of[i]] else _NOTHING  # type: ignore[assignment]
+        return result
+
+
+def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], ValueSet]:
+    """The value set of each ``(instruction index, register)`` in ``uses``, as the instruction
+    reads it (before it executes).  An empty value set: the register is written on no path
+    that reaches the use.
+
+    Worked out on demand, backward from the uses (:class:`Solver`): what a register holds
+    where an instruction reads it is what the last write before it in its block left, or,
+    where the block does not write it, what every predecessor block leaves (joined).  Each
+    such question is a node -- the entry of a block for one register, the result of one
+    instruction, the value after one write -- made only when a use depends on it; the nodes
+    are then evaluated dependencies first, and those in a loop again until nothing changes.
+    So the cost grows with the slice (the few instructions and blocks a descriptor's
+    registers come through), not with the function."""
+    uses = list(uses)
+    if not uses:
+        return {}
+    return Solver(code).solve(uses)
 
 
 def _join_pair(o: ValueSet, v: ValueSet) -> ValueSet:
