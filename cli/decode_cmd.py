@@ -67,6 +67,8 @@ def decode_cmd(
         show_decoded(decoded, findings, plain_, no_color)
 
 
+# (Long: typer takes each option as a parameter, and check has three ways in -- a word, a
+# parameter set, an idesc with its A/B words; the verdicts are the library's.)
 def check_cmd(
     word: Annotated[str | None, typer.Argument(help="A word to check (with --as).")] = None,
     as_: AsOpt = None,

@@ -40,6 +40,8 @@ def _dtype_help() -> str:
     return ", ".join(DTYPES)
 
 
+# (Long: one command, three ways in -- --cute, --explain, a layout -- each checking which
+# options it takes; the results are the library's, the output a renderer's.)
 def layout_cmd(
     major: Annotated[str | None, typer.Option("--major", help="Major-ness of the operand in shared memory: K or MN.")] = None,
     swizzle: Annotated[str | None, typer.Option("--swizzle", help="Swizzle mode: none, 128B_base32B, 128B, 64B, 32B.")] = None,

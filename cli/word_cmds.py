@@ -91,6 +91,8 @@ def smem_cmd(
 
 
 
+# (Long: typer takes each option as a parameter: the mask's fields and three ways to
+# synthesise it.)
 def zcm_cmd(
     start_count: Annotated[list[str] | None, typer.Option("--start-count", help="Start counts sc0..sc3, comma-separated or repeated.", show_default="0,0,0,0")] = None,
     first_span: Annotated[list[str] | None, typer.Option("--first-span", help="First spans fs0..fs3 (0 use, 1 skip), comma-separated or repeated.", show_default="0,0,0,0")] = None,

@@ -40,7 +40,10 @@ _SEV = {"error": "\x1b[1;31m", "warning": "\x1b[33m", "note": "\x1b[2m"}
 
 
 def register(gdb: Any) -> dict[str, Any]:
-    """Register the commands with ``gdb``; returns them by name (the tests call them)."""
+    """Register the commands with ``gdb``; returns them by name (the tests call them).
+
+    (Long: the commands are classes defined here, where ``gdb`` is in scope: its Python API
+    exists only inside cuda-gdb.)"""
     cmds: dict[str, Any] = {}
 
     def colour() -> bool:

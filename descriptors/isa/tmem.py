@@ -461,6 +461,9 @@ def footprint(op: str, shape: str, num: int | str, address: int | str, *,
     Malformed questions raise :class:`ParameterError`: unknown op/shape/num, an NA cell,
     ``.pack::16b`` on st, ``.unpack::16b`` on ld, ``.red`` on st, a missing or unexpected
     ``imm_half_splitoff``.  Rule violations come back as findings in ``verdict``.
+
+    (Long: one check per rule of the tcgen05.ld/st tables -- lanes, columns, warp access,
+    allocation, packing, reduction -- over one set of parsed qualifiers.)
     """
     op = _op(op)
     shape = parse_shape(shape)

@@ -461,7 +461,9 @@ def cute_layout_descriptor(layout: str | CuteLayout, *, dtype: str | None = None
     layout (9.7.16.3.3) of that major-ness and swizzle, or breaks Tables 40, 41, 52, 53;
     :class:`~descriptors.errors.ParameterError` for text that does not parse or contradicting
     parameters.
-    """
+
+    (Long: the steps of one derivation -- read the layout, find its swizzle atom, its LBO
+    and SBO, the start address and the K steps -- each refusing with its own reason.)"""
     lay = layout if isinstance(layout, CuteLayout) else parse_layout(layout)
     maj = parse_major(major)
     el = element_type(dsl_dtype(lay, dtype, kind), kind)

@@ -1,6 +1,9 @@
 """Shared memory layouts and their descriptors: from (major-ness, swizzle, type, tile) to the
 word, back from a word to the layout it implies, and through K the way an MMA loop steps.
 
+(Long: the three directions share the canonical layouts of PTX ISA 9.7.16.4 and the checks
+of each combination; splitting them would split those tables from their readers.)
+
 Users think in layouts -- "a 128x64 bf16 tile, K-major, 128B swizzle, at 0x400" -- and most
 descriptor bugs are wrong LBO/SBO/base offsets.  This module derives those fields from the
 canonical layouts of PTX ISA 9.7.16.3.3 and the swizzle atoms of Table 53:
@@ -655,7 +658,9 @@ def layout_descriptor(major: str, swizzle: str, dtype: str, tile: Any, start_add
     Raises :class:`LayoutError` for what Tables 52-53, 9.7.16.3.1.2.1 and the canonical layouts
     do not allow, :class:`~descriptors.errors.ParameterError` / ``FieldError`` for malformed or
     unencodable values.
-    """
+
+    (Long: the steps of one derivation -- the canonical layout of the major-ness and swizzle,
+    the tile order, LBO and SBO, the start address -- each refusing with its own reason.)"""
     maj, mode = parse_major(major), parse_swizzle(swizzle)
     el = element_type(dtype, kind)
     kind_name = parse_kind(kind).name if kind is not None else None

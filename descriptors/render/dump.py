@@ -189,7 +189,10 @@ def write_text(found: Iterable[DumpFinding], name: str, *, plain_: bool, table_o
                no_color: bool) -> int:
     """The streamed text report of the findings of input ``name`` on standard output (see the
     module's description): plain text with ``plain_``, else rich (colour in a terminal unless
-    ``no_color``); only the table with ``table_only``.  Returns the number of words found."""
+    ``no_color``); only the table with ``table_only``.  Returns the number of words found.
+
+    (Long: the streaming loop keeps its row caches and the rich or plain choice in locals;
+    every finding passes through it.)"""
     console = None if plain_ else _console(no_color)
     if console is not None:
         from rich.text import Text

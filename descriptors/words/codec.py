@@ -1,5 +1,8 @@
 """Semantic encode and decode of the four descriptor families: the library's public calls.
 
+(Long: one encoder and one decoder per word, with the parameter parsing they share and the
+memos the benchmarks show pay, each saying which row.)
+
 ``encode(descriptor, **params) -> int`` builds a word from semantic parameters (M, N, type
 names, byte values, swizzle names ...); ``encode_raw`` builds one from raw field values;
 ``decode(descriptor, word, kind=...)`` returns a :class:`Decoded` holding the raw value of every

@@ -38,7 +38,9 @@ def declarations() -> tuple[Layout, ...]:
     """Every layout from its Construct definition, in :data:`LAYOUTS` order (imports
     construct; :func:`descriptors.words.bits.load` runs this only when the derived table is stale,
     and :attr:`Layout.struct` on first use).  Run once per process (``cache``), so that each
-    layout has one Construct definition: ``SMEM.struct is declarations()[0].struct``."""
+    layout has one Construct definition: ``SMEM.struct is declarations()[0].struct``.
+
+    (Long: a table -- one Construct declaration per word, field by field.)"""
     from construct import BitsInteger, Default
 
     # Shared memory (matrix) descriptor, 64 bits -- PTX Table 40.
