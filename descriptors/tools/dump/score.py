@@ -321,17 +321,11 @@ def _summary(d: Decoded) -> str:
 
 
 @dataclass(frozen=True)
-class _Base:
-    descriptor: str
-    kind: str | None
-    form: str
-    word: int
-    confidence: float
-    reason: str
-    findings: tuple[Finding, ...]
-    decoded: Decoded
-    structural: bool
-    order: tuple[Any, ...]
+class _Base(Candidate):
+    """A reading before the text's evidence is counted: a :class:`Candidate` with its base
+    confidence and the ``order`` ties between readings of one family are broken in."""
+
+    order: tuple[Any, ...] = ()
 
 
 _FORMS_32 = (("idesc", "word"), ("tmem", "word"), ("smem", "upper"), ("wgmma", "upper"))
@@ -490,7 +484,7 @@ def _structural(word: int, size: int, as_: str | None, kind: str | None, arch: s
                 base = _BASE_WGMMA
                 reason = "wgmma matrix descriptor layout (PTX ISA 9.7.15.5.1): " + _WGMMA_STRUCTURE
             out.append(_Base("wgmma", None, form, full, _penalised(base + bonus, findings),
-                             "; ".join([reason, *why]), tuple(findings), d, True, ()))
+                             "; ".join([reason, *why]), tuple(findings), d))
         elif family == "smem" and form == "word":
             mask, value = _SMEM_FIXED
             if word & mask != value:
@@ -501,7 +495,7 @@ def _structural(word: int, size: int, as_: str | None, kind: str | None, arch: s
             reason = "shared memory descriptor layout: " + _SMEM_STRUCTURE
             out.append(_Base("smem", None, form, word,
                              _penalised(_BASE_SMEM + bonus, findings),
-                             "; ".join([reason, *why]), tuple(findings), d, True, ()))
+                             "; ".join([reason, *why]), tuple(findings), d))
         elif family == "smem":
             mask, value = _SMEM_UPPER_FIXED
             if word & mask != value:
@@ -514,7 +508,7 @@ def _structural(word: int, size: int, as_: str | None, kind: str | None, arch: s
                       + "; the lower half (start address, LBO) is not in this word and reads as 0")
             out.append(_Base("smem", None, form, full,
                              _penalised(_BASE_SMEM_UPPER + bonus, findings),
-                             "; ".join([reason, *why]), tuple(findings), d, True, ()))
+                             "; ".join([reason, *why]), tuple(findings), d))
         elif family == "zcm":
             mask, value = _ZCM_FIXED
             if word & mask != value:
@@ -526,7 +520,7 @@ def _structural(word: int, size: int, as_: str | None, kind: str | None, arch: s
             reason = ("zero-column mask layout: reserved bits clear, "
                       + ("non-zero mask set" if nzm else "non-zero mask clear (an all-zero mask)"))
             out.append(_Base("zcm", None, form, word, _penalised(base, findings), reason,
-                             tuple(findings), d, True, ()))
+                             tuple(findings), d))
         elif family == "tmem":
             if not _tmem_possible(word):
                 continue
@@ -536,8 +530,7 @@ def _structural(word: int, size: int, as_: str | None, kind: str | None, arch: s
             d = decode("tmem", word)
             reason = (f"a valid Tensor Memory address (lane {d.fields['lane']}, column "
                       f"{d.fields['column']}); most small integers are")
-            out.append(_Base("tmem", None, form, word, _BASE_TMEM, reason, tuple(findings), d,
-                             True, ()))
+            out.append(_Base("tmem", None, form, word, _BASE_TMEM, reason, tuple(findings), d))
         elif form == "idescE":
             hi, lo = word >> _IDESC_WORD_BITS, word & _REGISTER_MAX
             if lo:
@@ -556,7 +549,7 @@ def _structural(word: int, size: int, as_: str | None, kind: str | None, arch: s
                 reason = (f"upper 32 bits a valid kind::{d.kind} instruction descriptor, {low}: "
                           f"the 64-bit idescE form of SASS and CUTLASS{_also(readings, d)}")
                 out.append(_Base("idesc", d.kind, form, hi, base, reason, tuple(findings), d,
-                                 True, _kind_order(d)))
+                                 order=_kind_order(d)))
         else:  # idesc word
             readings = _valid_idesc(word, kind, arch)
             upper0 = " (a 64-bit value whose upper half is 0)" if size == 64 else ""
@@ -564,7 +557,7 @@ def _structural(word: int, size: int, as_: str | None, kind: str | None, arch: s
                 reason = (f"a valid kind::{d.kind} instruction descriptor ({d.layout.source})"
                           f"{upper0}{_also(readings, d)}")
                 out.append(_Base("idesc", d.kind, form, word, _BASE_IDESC, reason,
-                                 tuple(findings), d, True, _kind_order(d)))
+                                 tuple(findings), d, order=_kind_order(d)))
     return out
 
 
@@ -586,7 +579,7 @@ def _broken(family: str, form: str, word: int, kind: str | None,
         reason = (f"{where}no kind's reading is valid; kind::{d.kind} breaks the fewest rules "
                   f"({errors})" + (f", e.g. {first.message}" if first else ""))
         return _Base("idesc", d.kind, form, hi, _BASE_BROKEN, reason, tuple(findings), d,
-                     False, _kind_order(d))
+                     structural=False, order=_kind_order(d))
     full = word << REGISTER_BITS if form == "upper" else word
     d = decode(family, full)
     findings = validate(family, full, arch=arch)
@@ -600,7 +593,8 @@ def _broken(family: str, form: str, word: int, kind: str | None,
         warning = next((f for f in findings if f.severity == "warning"), None)
         reason = (f"read as {what} although its unused bits are not all 0"
                   + (f": {warning.field or warning.rule}: {warning.message}" if warning else ""))
-    return _Base(family, None, form, full, _BASE_BROKEN, reason, tuple(findings), d, False, ())
+    return _Base(family, None, form, full, _BASE_BROKEN, reason, tuple(findings), d,
+                 structural=False)
 
 
 _NON_ZERO_MASK = ZCM.by_name["non_zero_mask"]
