@@ -77,7 +77,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import lru_cache
 
 from . import MAX_FUNCTION, SASS_FUNCTION, Fact, Instruction, Operand
-from ..errors import DescgenError
+from ..errors import DescgenError, ParameterError, shorten
 from .dataflow import EVERY, Code, Step, solve
 from .knownbits import KnownBits
 from .values import Alternative, ValueSet, join, meet, single
@@ -92,7 +92,7 @@ from ..isa.sass import (MEMORY_OPERAND as _MEM, SASS_4X, SASS_4X_SUFFIXES,
 __all__ = ["read_sass", "SASS_MMA", "SASS_SCALE_VEC", "SASS_4X", "SASS_4X_SUFFIXES", "mma_kinds",
            "is_4x", "SASS_TMEM_SHAPES", "SASS_TMEM_REDUCTIONS", "SASS_CTA_GROUP", "TmemAccess",
            "tmem_access", "cta_group", "instruction", "SASS_WGMMA", "WgmmaDescriptor",
-           "wgmma_descriptors", "wgmma_operands", "read_live"]
+           "wgmma_descriptors", "wgmma_operands", "read_live", "register_word"]
 
 
 #: The pieces of a SASS instruction line every pattern below is built from: a predicate guard
@@ -1179,6 +1179,16 @@ def read_sass(lines: Iterable[str], first_line: int = 1, *,
 
 # ---------------------------------------------------------------------------- one line, live values
 
+def register_word(name: str, value: int) -> int:
+    """The 32-bit word a register holds, from its value as a debugger gives it: ``0 ..
+    2**32 - 1``, or a negative value down to ``-2**31`` (a signed reading, two's complement).
+    Raises :class:`~descriptors.errors.ParameterError` for anything else (never masked)."""
+    if value.__class__ is not int or not -(1 << 31) <= value < (1 << 32):
+        raise ParameterError(f"${name}: {shorten(value)} is no 32-bit register value "
+                             f"(-2**31 .. 2**32-1)")
+    return value & 0xFFFFFFFF
+
+
 def read_live(text: str, values: Mapping[str, int | None], *,
               arch: str | None = None) -> Instruction | None:
     """One SASS instruction (a listing line, or cuda-gdb's ``x/i`` dialect without ``;``) with
@@ -1187,7 +1197,9 @@ def read_live(text: str, values: Mapping[str, int | None], *,
     the operands its site judges get those values (register pairs joined, low word first;
     ``tmem[UR4+0x10]`` offsets added), each with the origin ``(0, "$UR4")`` -- line 0: no
     listing line, the register's live value.  ``None`` for a line that is no tcgen05 or wgmma
-    instruction.  Column numbers count in ``text`` as given (stripped)."""
+    instruction.  Column numbers count in ``text`` as given (stripped).  Raises
+    :class:`~descriptors.errors.ParameterError` for a value no 32-bit register holds
+    (:func:`register_word`)."""
     body = text.strip().rstrip(";").strip()
     for kind, item in _items([f"{body} ;"]):
         if kind != "ins":
@@ -1201,7 +1213,8 @@ def read_live(text: str, values: Mapping[str, int | None], *,
             if reg in ("RZ", "URZ"):
                 return _ZERO_SET
             v = values.get(reg)
-            return () if v is None else single(KnownBits.const(v & 0xFFFFFFFF, 32), (0, f"${reg}"))
+            return () if v is None else single(KnownBits.const(register_word(reg, v), 32),
+                                               (0, f"${reg}"))
         return _instruction(ins, site, [(k, t, role, off, [live(r) for r in regs])
                                         for k, t, role, off, regs in uses], arch, None, None)
     return None

@@ -27,7 +27,7 @@ from ..structs import Struct
 from ..errors import DescgenError, ParameterError
 from ..readers import Instruction
 from ..isa.sites import sass_site
-from ..readers.sass import SASS_WGMMA, instruction, read_live
+from ..readers.sass import SASS_WGMMA, instruction, read_live, register_word
 from ..rules.validate import TCGEN05_ARCHES, validate
 from ..words.codec import decode
 from ..rules.targets import DEFAULT_ARCH
@@ -117,13 +117,15 @@ def judge(text: str, read: Callable[[str], int | None], *,
     """Judge the instruction ``text`` (a listing line or cuda-gdb's ``x/i`` dialect) with the
     register values ``read(name)`` returns (32-bit; ``None`` for one that cannot be read).
     Raises :class:`~descriptors.errors.ParameterError` for a line that is no instruction
-    descgen reads."""
+    descgen reads, or a value no 32-bit register holds (a negative one down to ``-2**31`` is
+    read as two's complement: :func:`~descriptors.readers.sass.register_word`)."""
     got = instruction(text)
     if got is None:
         raise ParameterError(f"not a SASS instruction: {text!r}")
     _pred, opcode, _ops = got
     arch, reason = target(device_sm, opcode)
-    values = {r: read(r) for r in registers_named(text)}
+    values = {r: None if (v := read(r)) is None else register_word(r, v)
+              for r in registers_named(text)}
     if opcode.split(".", 1)[0] in SASS_WGMMA:
         return _wgmma(text, opcode, values, arch, reason)
     if not opcode.startswith(("UTC", "LDTM", "STTM")):
@@ -141,8 +143,7 @@ def _tcgen05(text: str, opcode: str, values: dict[str, int | None], arch: str,
     if one is None or one.site is None:
         raise ParameterError(f"{opcode}: not an instruction the SASS reader judges")
     findings = check_instruction(LIVE_FILE, one, arch)
-    operands = _tcgen05_operands(one, {r: v & 0xFFFFFFFF for r, v in values.items()
-                                       if v is not None})
+    operands = _tcgen05_operands(one, {r: v for r, v in values.items() if v is not None})
     unread = [r for r, v in values.items() if v is None]
     notes = (f"not read: {', '.join(unread)}",) if unread else ()
     return LiveMMA(body, opcode, arch, reason, operands, tuple(order(findings)), notes)
@@ -220,7 +221,7 @@ def _wgmma(text: str, opcode: str, values: dict[str, int | None], arch: str,
     site = sass_site(opcode, got[2])
     descs = site.judged if site is not None else ()
     gdesc = next((x for x in got[2] if x.startswith("gdesc[")), "")
-    known = {r: v & 0xFFFFFFFF for r, v in values.items() if v is not None}
+    known = {r: v for r, v in values.items() if v is not None}
     operands, findings, notes = [], [], []
     col = body.find("gdesc[") + 1
     for d in descs:

@@ -243,3 +243,20 @@ def test_tools_read_no_role_from_text(module):
 def test_the_syntax_check_sees_a_role_read():
     probe = 'def f(t):\n    """idesc[ in a docstring"""\n    return t.startswith(f"idesc[{t}") or ".2CTA" in t\n'
     assert _role_syntax(probe) == {"idesc[", "2CTA"}
+
+
+def test_live_values_are_32_bit_words_or_refused():
+    """A register's value as a debugger gives it: a signed reading is its two's complement; a
+    value no 32-bit register holds is refused with the register's name, never masked."""
+    from descriptors.errors import ParameterError
+    line = "UTCHMMA gdesc[UR4], gdesc[UR6], tmem[UR8], tmem[UR14], idesc[UR15], UP0 ;"
+    got = read_live(line, {"UR15": -1, "UR4": 0x10, "UR5": 0x40004040})
+    idesc = got.operands[got.site.operand("idesc").index]
+    assert idesc.value.is_const and idesc.value.value == 0xFFFFFFFF
+    a = got.operands[got.site.operand("a_desc").index]
+    assert a.value.value == 0x4000404000000010 and a.origin == (0, "$UR5")
+    for bad in (1 << 32, -(1 << 31) - 1, "0x10", 1.0):
+        with pytest.raises(ParameterError, match=r"^\$UR15: .* no 32-bit register value"):
+            read_live(line, {"UR15": bad})
+        with pytest.raises(ParameterError, match=r"^\$UR15: "):
+            live.judge(line, {"UR15": bad}.get)
