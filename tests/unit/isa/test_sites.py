@@ -260,3 +260,26 @@ def test_live_values_are_32_bit_words_or_refused():
             read_live(line, {"UR15": bad})
         with pytest.raises(ParameterError, match=r"^\$UR15: "):
             live.judge(line, {"UR15": bad}.get)
+
+
+@pytest.mark.parametrize("cta", [1, 2])
+@pytest.mark.parametrize("kind", ["f16", "tf32", "f8f6f4", "i8", "mxf8f6f4", "mxf4", "mxf4nvf4"])
+def test_every_ptx_kind_and_cta_group(kind, cta):
+    """Every .kind of tcgen05.mma (PTX ISA 9.7.16.10.9) under both cta_groups: the kind and
+    cta_group the opcode names, the block-scaled forms' two scale addresses."""
+    block = kind.startswith("mx")
+    opcode = f"tcgen05.mma.cta_group::{cta}.kind::{kind}" + (".block_scale" if block else "")
+    ops = ("[%r1]", "%rd2", "%rd3", "%r4") + (("[%r5]", "[%r6]") if block else ()) + ("p",)
+    s = ptx_site(opcode, ops)
+    assert (s.kinds, s.cta_group, s.block_scale) == ((kind,), cta, block)
+    assert [o.role for o in s.operands if o.role == "scale_tmem"] == ["scale_tmem"] * (2 * block)
+
+
+@pytest.mark.parametrize("opcode, kinds", [
+    ("UTCIMMA", ("i8",)), ("UTCIMMA.2CTA", ("i8",)), ("UTCHMMA.2CTA.WS", ("f16", "tf32")),
+    ("UTCQMMA.2CTA", ("f8f6f4",)),
+])
+def test_sass_opcodes_name_their_kinds(opcode, kinds):
+    s = sass(f"{opcode} gdesc[UR4], gdesc[UR6], tmem[UR8], tmem[UR14], idesc[UR15], UP0 ;")
+    assert s.kinds == kinds and s.cta_group == (2 if ".2CTA" in opcode else 1)
+    assert s.ws == opcode.endswith(".WS") and not s.block_scale
