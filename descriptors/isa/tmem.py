@@ -53,7 +53,7 @@ from ..errors import FieldError, ParameterError, shorten
 from ..words.layouts import TMEM
 from ..rules.targets import ArchRequirement, parse_target
 from ..rules.validate import SEVERITIES, TCGEN05_ARCHES, Finding
-from ..rules.diagnostics import DIAGNOSTICS, Diagnostic
+from ..rules.diagnostics import DIAGNOSTICS, DiagnosticKind
 
 __all__ = [
     "LANES", "COLUMNS", "BYTE_INDEX_LSB", "BYTE_INDEX_WIDTH", "BYTE_INDEX_MASK",
@@ -297,14 +297,14 @@ def parse_ld_spec(spec: str) -> tuple[str, int]:
 
 
 #: A rule of the ld/st/alloc checks: its declaration in the diagnostic catalogue.
-AccessRule = Diagnostic
+AccessRule = DiagnosticKind
 
 #: Every rule :func:`footprint` and :func:`check_alloc` report, by id (``tmem.ld.*``,
 #: ``tmem.st.*`` and ``tmem.alloc``): their declarations in
 #: :data:`descriptors.rules.diagnostics.DIAGNOSTICS`, where they are declared once (the
 #: ``tmem.alloc`` rule of the Tensor Memory address word is the nCols rule of
 #: :func:`check_alloc` too, 9.7.16.7.1).
-ACCESS_RULES: dict[str, Diagnostic] = {
+ACCESS_RULES: dict[str, DiagnosticKind] = {
     i: d for i, d in DIAGNOSTICS.items()
     if i.startswith(("tmem.ld.", "tmem.st.")) or i == "tmem.alloc"}
 

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from ..tools.lint import LintFinding
+from ..rules.diagnostics import Diagnostic
 from .console import piped
 
 __all__ = ["write_text", "write_json"]
@@ -21,18 +21,18 @@ __all__ = ["write_text", "write_json"]
 _STYLE = {"error": "bold red", "warning": "bold magenta", "note": "bold cyan"}
 
 
-def _evidence(f: LintFinding) -> list[str]:
+def _evidence(f: Diagnostic) -> list[str]:
     out = [f"    {f.instruction}"] if f.instruction else []
     return out + [f"    {e}" for e in f.evidence]
 
 
-def write_json(findings: Sequence[LintFinding]) -> None:
+def write_json(findings: Sequence[Diagnostic]) -> None:
     """``--format json``: ``{"findings": [...]}`` (every finding, notes included), indented
     by 2, on standard output."""
     sys.stdout.write(json.dumps({"findings": [f.to_dict() for f in findings]}, indent=2) + "\n")
 
 
-def write_text(findings: Sequence[LintFinding], verbose: bool, plain_: bool,
+def write_text(findings: Sequence[Diagnostic], verbose: bool, plain_: bool,
                no_color: bool = False, where: str = "") -> None:
     """The diagnostics and their evidence (notes only with ``verbose``), then the counts of
     errors, warnings and notes (``where``: how many files, e.g. `` in 3 files``), on standard
@@ -47,7 +47,7 @@ def write_text(findings: Sequence[LintFinding], verbose: bool, plain_: bool,
     if console is None or not console.is_terminal:
         out = []
         for f in shown:
-            out.append(f.header())
+            out.append(str(f))
             out += _evidence(f)
         out.append(summary)
         sys.stdout.write("\n".join(out) + "\n")

@@ -1,8 +1,11 @@
 """The diagnostic catalogue: every rule id descgen can report, each declared once.
 
-A finding (:class:`~descriptors.rules.validate.Finding`, a ``descgen lint`` finding, a line of
-the cuda-gdb commands) names its rule by id, ``<prefix>.<name>``.  :data:`DIAGNOSTICS` maps
-every such id to its :class:`Diagnostic`: the default :class:`Severity`, the other severities
+What descgen reports is one type, :class:`Diagnostic` (a word's finding, ``validate``'s
+``Finding``; a ``descgen lint`` finding at its line and column; a line of the cuda-gdb
+commands), written by one formatter per output (:meth:`Diagnostic.__str__` for text,
+:meth:`Diagnostic.to_dict` for JSON).  Each names its rule by id, ``<prefix>.<name>``.
+:data:`DIAGNOSTICS` maps every such id to its declaration, a :class:`DiagnosticKind` (as
+clang's diagnostic kinds): the default :class:`Severity`, the other severities
 some caller reports it with (``overrides``), the public source of the rule (a PTX ISA section
 or table, or the descgen tool whose own judgement it is), a one-line summary and, for some,
 help.  ``descgen rules`` prints it.
@@ -41,7 +44,7 @@ from typing import Any
 
 from ..structs import Struct
 
-__all__ = ["Severity", "Diagnostic", "DIAGNOSTICS", "SOME_PATHS", "declare", "diagnostic"]
+__all__ = ["Severity", "Diagnostic", "DiagnosticKind", "DIAGNOSTICS", "SOME_PATHS", "declare", "diagnostic"]
 
 
 class Severity(StrEnum):
@@ -56,7 +59,7 @@ class Severity(StrEnum):
     NOTE = "note"
 
 
-class Diagnostic(Struct, frozen=True):
+class DiagnosticKind(Struct, frozen=True):
     """One declared rule: ``id`` (``<prefix>.<name>``), default ``severity``, ``source`` (the
     PTX ISA section or table the rule comes from, or the descgen tool whose judgement it is),
     ``summary`` (one line), ``help`` (what to do about it, or ``None``) and ``overrides`` (the
@@ -87,26 +90,82 @@ class Diagnostic(Struct, frozen=True):
                 "summary": self.summary, "help": self.help}
 
 
+class Diagnostic(Struct, frozen=True):
+    """One thing descgen reports: ``severity`` (a :class:`Severity` value), ``rule`` (an id of
+    :data:`DIAGNOSTICS`), ``message`` and
+
+    * about a word (``validate``, ``check``, the instruction and Tensor Memory models):
+      ``source`` (the PTX ISA section or table), ``field`` with its ``bits`` (``[22:17]``) and
+      ``value``;
+    * about a line of a listing (``descgen lint``): ``file``, ``line`` and ``col`` (1-based;
+      ``col`` of the operand; ``line`` 0 for a note about the whole file), ``instruction``
+      (its text), ``operand`` (``idesc``, ``a_desc``, ``b_desc``, ``zcm``, ``s_desc``,
+      ``taddr``, ``ncols``, ``registers``), ``word`` (hex, ``x``/``?`` for unknown nibbles)
+      and ``evidence`` (the defining line, the decode).
+
+    One formatter per output: ``str()`` for text, :meth:`to_dict` for JSON; each writes a
+    located diagnostic (``file`` set) in the compiler's shape and a word's in the validator's.
+    """
+
+    severity: str
+    rule: str
+    message: str
+    source: str | None = None
+    field: str | None = None
+    bits: str | None = None
+    value: Any = None
+    file: str | None = None
+    line: int = 0
+    col: int = 0
+    instruction: str | None = None
+    operand: str | None = None
+    word: str | None = None
+    evidence: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form: ``file``, ``line``, ``col``, ``severity``, ``rule``, ``message``,
+        ``instruction``, ``operand``, ``word``, ``evidence`` for a located diagnostic (schema
+        ``lint``); ``severity``, ``rule``, ``message``, ``source``, ``field``, ``bits``,
+        ``value`` for a word's (schema ``check``)."""
+        if self.file is not None:
+            return {"file": self.file, "line": self.line, "col": self.col,
+                    "severity": self.severity, "rule": self.rule, "message": self.message,
+                    "instruction": self.instruction, "operand": self.operand,
+                    "word": self.word, "evidence": list(self.evidence)}
+        return {"severity": self.severity, "rule": self.rule, "message": self.message,
+                "source": self.source, "field": self.field, "bits": self.bits,
+                "value": self.value}
+
+    def __str__(self) -> str:
+        """The text line: ``file:line:col: error: [rule] message`` (``file: ...`` for a note
+        about the whole file), or ``error: [rule] field[bits]: message (source)``."""
+        if self.file is not None:
+            where = f"{self.file}:{self.line}:{self.col}" if self.line else self.file
+            return f"{where}: {self.severity}: [{self.rule}] {self.message}"
+        where = f" {self.field}{self.bits or ''}" if self.field else ""
+        return f"{self.severity}: [{self.rule}]{where}: {self.message} ({self.source})"
+
+
 #: What ``descgen lint`` writes before the message of a finding that only some of an operand's
 #: possible values (``selp`` arms, paths meeting in SASS) break; it is then a note.
 SOME_PATHS = "on some paths: "
 
 #: Every rule id descgen can report, with its declaration.
-DIAGNOSTICS: dict[str, Diagnostic] = {}
+DIAGNOSTICS: dict[str, DiagnosticKind] = {}
 
 
 def diagnostic(rule_id: str, severity: str, source: str, summary: str, *,
-               overrides: tuple[str, ...] = (), help: str | None = None) -> Diagnostic:
-    """A :class:`Diagnostic` from plain strings; raises ``ValueError`` for a severity that is
+               overrides: tuple[str, ...] = (), help: str | None = None) -> DiagnosticKind:
+    """A :class:`DiagnosticKind` from plain strings; raises ``ValueError`` for a severity that is
     not one of :class:`Severity`, or an override that repeats the default."""
     default = Severity(severity)
     others = tuple(Severity(s) for s in overrides)
     if default in others or len(set(others)) != len(others):
         raise ValueError(f"{rule_id}: overrides {overrides} repeat a severity")
-    return Diagnostic(rule_id, default, source, summary, help, others)
+    return DiagnosticKind(rule_id, default, source, summary, help, others)
 
 
-def declare(*diagnostics: Diagnostic) -> None:
+def declare(*diagnostics: DiagnosticKind) -> None:
     """Add declarations to :data:`DIAGNOSTICS`; raises ``ValueError`` for an id declared
     twice."""
     for d in diagnostics:

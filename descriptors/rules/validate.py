@@ -23,12 +23,12 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import Any
 
-from ..structs import Struct, asdict
+from ..structs import Struct
 from ..words.codec import DESCRIPTOR_ALIASES, Decoded, decode, encode, parse_bool, parse_int
 from ..words.enums import KINDS, MAJOR, SWIZZLE, Kind
 from ..errors import FieldError, ParameterError, shorten
 from ..words.layouts import SMEM, TMEM
-from .diagnostics import Severity, declare, diagnostic
+from .diagnostics import Diagnostic, Severity, declare, diagnostic
 
 __all__ = ["Finding", "Rule", "RULES", "ARCHES", "TCGEN05_ARCHES", "WORD_ARCHES", "validate",
            "validate_pair", "pair_rules", "is_valid",
@@ -48,23 +48,9 @@ WORD_ARCHES: dict[str, tuple[str, ...]] = {
 SEVERITIES = tuple(s.value for s in Severity)
 
 
-class Finding(Struct, frozen=True):
-    """One result of validation."""
-
-    severity: str  # "error", "warning" or "note"
-    rule: str
-    message: str
-    source: str
-    field: str | None = None
-    bits: str | None = None
-    value: Any = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    def __str__(self) -> str:
-        where = f" {self.field}{self.bits or ''}" if self.field else ""
-        return f"{self.severity}: [{self.rule}]{where}: {self.message} ({self.source})"
+#: One result of validation: a :class:`~descriptors.rules.diagnostics.Diagnostic` about a word
+#: (``severity``, ``rule``, ``message``, ``source``, ``field``, ``bits``, ``value``).
+Finding = Diagnostic
 
 
 class Rule(Struct, frozen=True):

@@ -77,7 +77,7 @@ from functools import lru_cache
 from itertools import product
 from typing import Any, TypeVar
 
-from ..structs import Struct, asdict, replace
+from ..structs import replace
 from ..words.codec import decode
 from ..words.enums import KINDS
 from ..errors import DescgenError
@@ -89,40 +89,27 @@ from ..isa.sass import SASS_MMA, cta_group, tmem_access
 from ..isa.sites import MmaSite, ptx_cta_group
 from ..readers.values import MAX_ALTERNATIVES, Alternative
 from ..isa.tmem import ALLOC_MIN, check_alloc
+from ..rules.diagnostics import Diagnostic
 from ..rules.validate import PAIR_UNREAD, SEVERITIES, Finding, pair_rules, validate
 from ..rules.validate import ARCHES, TCGEN05_ARCHES
 from ..rules.targets import DEFAULT_ARCH
 
-__all__ = ["LintFinding", "lint_lines", "check_instruction", "order", "SASS_MMA", "DEFAULT_ARCH"]
+__all__ = ["LintFinding", "located", "lint_lines", "check_instruction", "order", "SASS_MMA", "DEFAULT_ARCH"]
 
-class LintFinding(Struct, frozen=True):
-    """One diagnostic: ``file``, ``line`` and ``col`` (1-based; ``col`` of the operand, 0 for a
-    whole-file note), ``severity`` (error / warning / note), ``rule`` (a
-    :data:`descriptors.rules.validate.RULES` or :data:`descriptors.isa.tmem.ACCESS_RULES` id, or a
-    ``lint.*`` id), ``message`` (the instruction's context, the field with its bit range, the
-    rule's text and its PTX source), ``instruction`` (its text), ``operand`` (``idesc``,
-    ``a_desc``, ``b_desc``, ``zcm``, ``s_desc``, ``taddr``, ``ncols``, ``registers``), ``word``
-    (hex, ``x``/``?`` for unknown nibbles) and ``evidence`` (the defining line, the decode)."""
+#: One diagnostic of ``descgen lint``: a :class:`~descriptors.rules.diagnostics.Diagnostic` at
+#: its ``file``, ``line`` and ``col``, with the ``instruction``, ``operand``, ``word`` and
+#: ``evidence`` (:func:`located`).
+LintFinding = Diagnostic
 
-    file: str
-    line: int
-    col: int
-    severity: str
-    rule: str
-    message: str
-    instruction: str
-    operand: str | None = None
-    word: str | None = None
-    evidence: tuple[str, ...] = ()
 
-    def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["evidence"] = list(self.evidence)
-        return d
-
-    def header(self) -> str:
-        where = f"{self.file}:{self.line}:{self.col}" if self.line else self.file  # whole file
-        return f"{where}: {self.severity}: [{self.rule}] {self.message}"
+def located(file: str, line: int, col: int, severity: str, rule: str, message: str,
+            instruction: str, operand: str | None = None, word: str | None = None,
+            evidence: tuple[str, ...] = ()) -> Diagnostic:
+    """A diagnostic at ``file:line:col`` (``line`` 0: about the whole file), about
+    ``instruction``'s ``operand`` (its ``word`` in hex; ``evidence``: the lines that show
+    it)."""
+    return Diagnostic(severity, rule, message, file=file, line=line, col=col,
+                      instruction=instruction, operand=operand, word=word, evidence=evidence)
 
 
 #: What the instruction says about its descriptors: its site (:class:`MmaSite`), its
@@ -192,15 +179,15 @@ def _certain(check, words: dict[str, KnownBits]) -> list[Finding]:
 class _Emitter:
     def __init__(self, file: str, ins: Instruction) -> None:
         self.file, self.ins = file, ins
-        self.out: list[LintFinding] = []
+        self.out: list[Diagnostic] = []
 
     def add(self, sev: str, rule: str, message: str, op: Operand | None, name: str | None,
             word: str | None, evidence: tuple[str, ...] = ()) -> None:
         ev = list(evidence)
         if op is not None and (op.origin is not None or word is not None):
             ev.insert(0, _where(name, op, word))
-        self.out.append(LintFinding(self.file, self.ins.line, op.col if op else self.ins.col,
-                                    sev, rule, message, self.ins.text, name, word, tuple(ev)))
+        self.out.append(located(self.file, self.ins.line, op.col if op else self.ins.col,
+                                 sev, rule, message, self.ins.text, name, word, tuple(ev)))
 
 
 class _Recorder:
@@ -941,7 +928,7 @@ class _CtaGroups:
         if first[0] == group:
             return None
         other = first[1]
-        return LintFinding(self.file, ins.line, ins.col, "error", "tcgen05.cta_group",
+        return located(self.file, ins.line, ins.col, "error", "tcgen05.cta_group",
                            f"{ins.opcode}: cta_group::{group}, but {other.opcode} on line "
                            f"{other.line} of the same function uses cta_group::{first[0]}: "
                            "all tcgen05 instructions within a kernel must specify the same "
@@ -964,7 +951,7 @@ def lint_lines(lines: Iterable[str], *, file: str = "<stdin>", arch: str | None 
     for item in items:
         if isinstance(item, Fact):
             if item.use == "split":
-                yield LintFinding(file, item.line, 0, "note", "lint.split", "function "
+                yield located(file, item.line, 0, "note", "lint.split", "function "
                                   f"{item.text or '(unnamed)'} is longer than the reader's piece "
                                   "size: analysed in pieces; values carried over the boundary "
                                   "are unknown, a loop over it is not seen before it", "")
@@ -987,12 +974,12 @@ def lint_lines(lines: Iterable[str], *, file: str = "<stdin>", arch: str | None 
                 f"the wgmma descriptors and the instruction models follow {target}: {why}; "
                 f"there is no tcgen05 on {target}: a tcgen05 instruction is an error "
                 f"(tcgen05.arch) and its operands are judged for {rules}")
-            yield LintFinding(file, 0, 0, "note", "lint.arch", message, "")
+            yield located(file, 0, 0, "note", "lint.arch", message, "")
         clash = groups.check(item)
         if clash is not None:
             yield clash
         if target != rules and _is_tcgen05(item):
-            yield LintFinding(file, item.line, item.col, "error", "tcgen05.arch",
+            yield located(file, item.line, item.col, "error", "tcgen05.arch",
                               f"{item.opcode}: there is no tcgen05 on {target}: tcgen05 "
                               "instructions need sm_100a or sm_100f and later targets (PTX ISA "
                               "9.7.16; ptxas refuses them for sm_90a)", item.text)
@@ -1002,10 +989,10 @@ def lint_lines(lines: Iterable[str], *, file: str = "<stdin>", arch: str | None 
                 if item.dialect == "ptx" else None
             yield from check_instruction(file, item, rules, model)
         except DescgenError as exc:  # a value the library refuses: say so, judge the rest
-            yield LintFinding(file, item.line, item.col, "note", "lint.unjudged",
+            yield located(file, item.line, item.col, "note", "lint.unjudged",
                               f"{item.opcode}: not judged: {exc}", item.text)
     if not seen:
-        yield LintFinding(file, 0, 0, "note", "lint.nothing", "no tcgen05 instruction found "
+        yield located(file, 0, 0, "note", "lint.nothing", "no tcgen05 instruction found "
                           f"({'read as ' + dialect if dialect else 'neither PTX nor SASS'})", "")
 
 

@@ -31,7 +31,7 @@ from ..readers.sass import SASS_WGMMA, instruction, read_live, register_word
 from ..rules.validate import TCGEN05_ARCHES, validate
 from ..words.codec import decode
 from ..rules.targets import DEFAULT_ARCH
-from .lint import LintFinding, check_instruction, order
+from .lint import LintFinding, check_instruction, located, order
 
 __all__ = ["LiveOperand", "LiveMMA", "judge", "target", "registers_named", "LIVE_FILE",
            "G_COMMIT_GROUP"]
@@ -235,7 +235,7 @@ def _wgmma(text: str, opcode: str, values: dict[str, int | None], arch: str,
         ev = (f"{name} = {word:#018x} from ${d.registers[0]}:${d.registers[1]}",
               f"decoded: {summary('wgmma', word)}")
         if word == 0:
-            findings.append(LintFinding(LIVE_FILE, 0, col, "note", "live.zero", (
+            findings.append(located(LIVE_FILE, 0, col, "note", "live.zero", (
                 f"{label}: the descriptor is all zero; at {G_COMMIT_GROUP} this is the MMA that "
                 "nvcc's -G build adds at wgmma.commit_group (its descriptors are 0), not the "
                 "program's wgmma: not a bug in the program" if opcode == G_COMMIT_GROUP else
@@ -249,9 +249,9 @@ def _wgmma(text: str, opcode: str, values: dict[str, int | None], arch: str,
             msg = f.message
             if f.rule == "wgmma.lbo_unused":
                 msg = msg.replace("if this operand is K-major, ", "K-major (from the opcode): ")
-            findings.append(LintFinding(LIVE_FILE, 0, col, f.severity, f.rule,
-                                        f"{label}: {where}{msg} ({f.source})", body, name,
-                                        f"{word:#018x}", ev))
+            findings.append(located(LIVE_FILE, 0, col, f.severity, f.rule,
+                                    f"{label}: {where}{msg} ({f.source})", body, name,
+                                    f"{word:#018x}", ev))
     if not descs:
         notes.append(f"{opcode}: no gdesc[..] operand")
     return LiveMMA(body, opcode, arch, reason, tuple(operands), tuple(order(findings)),

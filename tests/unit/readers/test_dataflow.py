@@ -307,7 +307,7 @@ def test_every_compiled_form_lints_clean(path):
     with opener(path, "rt") as fh:
         lines = fh.read().splitlines()
     found = list(lint_lines(lines, file=path.name))
-    assert [f.header() for f in found if f.severity in ("error", "warning")] == []
+    assert [str(f) for f in found if f.severity in ("error", "warning")] == []
     from descriptors.readers import read
     mmas = [i for i in read(lines)[1] if isinstance(i, Instruction) and "MMA" in i.opcode.upper()]
     if "mma" in path.name or "family" in path.name or "sm103a" in path.name:

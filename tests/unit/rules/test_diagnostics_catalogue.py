@@ -5,7 +5,7 @@ that reports the rules, and ``descgen rules``.
   fixtures/binaries, fixtures/cute-dsl/ptx, the default sample of fixtures/production) is
   declared, with a severity its declaration allows;
 * every id the sources pass to an emitter (an AST scan: ``Finding(...)``, ``em.add(...)``,
-  ``LintFinding(...)``, ``Constraint(...)`` ...; ids built with ``{op}`` or an f-string are
+  ``located(...)``, ``Constraint(...)`` ...; ids built with ``{op}`` or an f-string are
   patterns) is declared, and a literal severity there is allowed; the word rules' own
   severities (their ``ctx.error``/``warning``/``note`` calls) are the ones they declare;
 * every declaration is used: reported over the fixtures or found in the sources;
@@ -28,7 +28,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
-from descriptors.rules.diagnostics import (DIAGNOSTICS, SOME_PATHS, Diagnostic, Severity,
+from descriptors.rules.diagnostics import (DIAGNOSTICS, SOME_PATHS, DiagnosticKind, Severity,
                                            declare, diagnostic)
 from descriptors.rules.validate import RULES, SEVERITIES
 
@@ -102,7 +102,7 @@ def test_every_reported_severity_is_allowed():
 
 #: Emitters: the callee's name -> (position of the severity, position of the rule id).
 EMITTERS = {"Finding": (0, 1), "_finding": (0, 1), "add": (0, 1), "find": (0, 1),
-            "_finding_line": (0, 1), "LintFinding": (3, 4)}
+            "_finding_line": (0, 1), "located": (3, 4), "Diagnostic": (0, 1)}
 #: Callees that take an id-like string but report nothing: the declarations (``rule``
 #: registers a word rule and declares it; the catalogue's own), ``startswith`` and
 #: ``_checked`` take mnemonics.
@@ -120,7 +120,7 @@ class Emission:
     def exact(self) -> bool:
         return "*" not in self.pattern
 
-    def ids(self, declared: dict[str, Diagnostic]) -> list[str]:
+    def ids(self, declared: dict[str, DiagnosticKind]) -> list[str]:
         return [i for i in declared if fnmatchcase(i, self.pattern)]
 
     def __repr__(self) -> str:
@@ -219,7 +219,7 @@ def emissions() -> tuple[Emission, ...]:
     return tuple(out)
 
 
-def problems(found: list[Emission], declared: dict[str, Diagnostic]) -> list[str]:
+def problems(found: list[Emission], declared: dict[str, DiagnosticKind]) -> list[str]:
     """What is wrong with ``found`` against ``declared``: an id (pattern) no declaration
     matches, a literal severity no matching declaration allows."""
     out = []
