@@ -26,7 +26,7 @@ import typer
 
 from .common import REPORT_FORMATS, format_option
 from .inputs import opened, report
-from descriptors.tools.dump import DEFAULT_MIN_CONFIDENCE, DumpFinding, scan_lines, scan_stream
+from descriptors.tools.dump import DEFAULT_MIN_CONFIDENCE, FoundWord, scan_lines, scan_stream
 from descriptors.errors import InputError
 from descriptors.render import dump as view
 from descriptors.rules.validate import ARCHES
@@ -106,7 +106,7 @@ def dump_cmd(
         raise typer.Exit(2)
 
 
-def _until_bad(found: Iterable[DumpFinding], late: list[InputError]) -> Iterator[DumpFinding]:
+def _until_bad(found: Iterable[FoundWord], late: list[InputError]) -> Iterator[FoundWord]:
     """``found`` until the input turns out bad part way (the error kept in ``late``, raised
     once the report of what was read is complete: a JSON document stays whole)."""
     try:

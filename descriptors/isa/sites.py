@@ -130,11 +130,12 @@ class MmaSite(Struct, frozen=True):
 class IdescContext(Struct, frozen=True):
     """What an instruction descriptor is judged under at an MMA: the ``kinds`` the MMA may be
     and its ``cta_group`` and ``.ws`` (M=256 under cta_group::1 is no valid reading, Table
-    39).  Hashable: readings of one word are kept per context."""
+    39); ``None``: not known (a kind given by name, ``descgen dump --kind``).  Hashable:
+    readings of one word are kept per context."""
 
     kinds: tuple[str, ...]
     cta_group: int | None = None
-    ws: bool = False
+    ws: bool | None = None
 
 
 def site(dialect: str, opcode: str, operands: tuple[str, ...]) -> MmaSite | None:

@@ -27,7 +27,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..structs import FAST, Struct
-from ..tools.dump import DumpFinding
+from ..tools.dump import FoundWord
 from .printer import plain, render
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ KEEP_LOCATIONS = 8
 KEEP_WORDS = 4096
 
 
-def _cells(f: DumpFinding, reading: str) -> tuple[str, ...]:
+def _cells(f: FoundWord, reading: str) -> tuple[str, ...]:
     best = f.best
     assert best is not None
     return (str(f.line), f.where, f.hex, f"{best.level} {best.confidence:.2f}", best.verdict,
@@ -65,7 +65,7 @@ def _line(cells: tuple[str, ...]) -> str:
     return "  ".join(parts).rstrip()
 
 
-def _key(f: DumpFinding) -> tuple[Any, ...]:
+def _key(f: FoundWord) -> tuple[Any, ...]:
     """What makes two findings the same decode: the word and its best reading."""
     best = f.best
     assert best is not None
@@ -75,7 +75,7 @@ def _key(f: DumpFinding) -> tuple[Any, ...]:
 class _Seen:
     __slots__ = ("line", "summary", "count", "places")
 
-    def __init__(self, f: DumpFinding) -> None:
+    def __init__(self, f: FoundWord) -> None:
         best = f.best
         assert best is not None
         self.line = f.line
@@ -83,7 +83,7 @@ class _Seen:
         self.count = 0
         self.places: list[str] = []
 
-    def add(self, f: DumpFinding) -> None:
+    def add(self, f: FoundWord) -> None:
         self.count += 1
         if len(self.places) < KEEP_LOCATIONS:
             self.places.append(f"{f.line} ({f.where})")
@@ -94,7 +94,7 @@ class _Seen:
                 + (f" and {more} more" if more else ""))
 
 
-def _heading(f: DumpFinding) -> list[str]:
+def _heading(f: FoundWord) -> list[str]:
     best = f.best
     assert best is not None
     tied = f.ambiguous
@@ -123,7 +123,7 @@ _BATCH = 512
 _KEEP_FORMATTED = 2048
 
 
-def _row_key(f: DumpFinding) -> tuple[Any, Any]:
+def _row_key(f: FoundWord) -> tuple[Any, Any]:
     """(key, objects the key names by id) of what a finding's table row prints of its
     readings (:func:`_row_parts`): the best reading's decode (summary), rule findings
     (verdict), confidence and index key, and the word -- not the evidence, which in a PTX
@@ -148,7 +148,7 @@ class _Formatted:
         self.again = False
         self.key = key
 
-    def get(self, f: DumpFinding, make: Any) -> Any:
+    def get(self, f: FoundWord, make: Any) -> Any:
         key, held = self.key(f)
         hit = self.cache.get(key)
         self.again = hit is not None and hit[0][0] is held[0] and hit[0][-1] is held[-1]
@@ -161,7 +161,7 @@ class _Formatted:
         return value
 
 
-def _row_parts(f: DumpFinding) -> tuple[tuple[Any, ...], str, str, bool]:
+def _row_parts(f: FoundWord) -> tuple[tuple[Any, ...], str, str, bool]:
     """(index key, the row from the value column to the reading, the reading, valid) of a
     finding: all fixed by the word and its readings."""
     best = f.best
@@ -173,9 +173,9 @@ def _row_parts(f: DumpFinding) -> tuple[tuple[Any, ...], str, str, bool]:
     return _key(f), head, summary, best.valid
 
 
-def _reading(f: DumpFinding) -> str:
+def _reading(f: FoundWord) -> str:
     """The reading a row and the index show: the best one, or, where readings of other kinds
-    are as likely (:attr:`DumpFinding.ambiguous`), all of them, said to be ambiguous."""
+    are as likely (:attr:`FoundWord.ambiguous`), all of them, said to be ambiguous."""
     best = f.best
     assert best is not None
     tied = f.ambiguous
@@ -185,7 +185,7 @@ def _reading(f: DumpFinding) -> str:
         " | or " + c.summary.removeprefix("idesc ") for c in tied)
 
 
-def write_text(found: Iterable[DumpFinding], name: str, *, plain_: bool, table_only: bool,
+def write_text(found: Iterable[FoundWord], name: str, *, plain_: bool, table_only: bool,
                no_color: bool) -> int:
     """The streamed text report of the findings of input ``name`` on standard output (see the
     module's description): plain text with ``plain_``, else rich (colour in a terminal unless
@@ -315,7 +315,7 @@ def _console(no_color: bool) -> Any:
     return console(no_color, piped_width=160)
 
 
-def _decode_block(f: DumpFinding, console: Console | None, out: Any) -> None:
+def _decode_block(f: FoundWord, console: Console | None, out: Any) -> None:
     best = f.best
     assert best is not None
     heading = _heading(f)
@@ -359,7 +359,7 @@ class ReadingDoc(Struct):
 
 class FindingDoc(Struct):
     """A found word as JSON gives it: the keys, in order, of
-    :meth:`descriptors.tools.dump.DumpFinding.to_dict`."""
+    :meth:`descriptors.tools.dump.FoundWord.to_dict`."""
 
     line: Any
     source: str
@@ -493,7 +493,7 @@ class _Findings:
             doc = self.decodes[key] = to_json(c.decoded, c.findings)
         return doc
 
-    def document(self, f: DumpFinding, line: Any, evidence: Any) -> FindingDoc:
+    def document(self, f: FoundWord, line: Any, evidence: Any) -> FindingDoc:
         """The document of ``f`` with ``line`` as its line and ``evidence(reading)`` as each
         reading's evidence."""
         readings = [ReadingDoc(c.descriptor, c.kind, c.form, c.decoded.hex, c.confidence,
@@ -502,7 +502,7 @@ class _Findings:
         return FindingDoc(line, f.source, f.register, f.name, f.text, f.hex, f.size,
                           readings[0] if readings else None, readings)
 
-    def add(self, f: DumpFinding, out: list[bytes]) -> None:
+    def add(self, f: FoundWord, out: list[bytes]) -> None:
         """Append the JSON text of ``f`` to ``out`` (in pieces)."""
         cands = f.candidates
         place = (f.source, f.register, f.name, f.text, f.word, f.size)
@@ -561,7 +561,7 @@ def _ascii_writer() -> Any:
     return lambda data: out.write(data.decode("ascii"))
 
 
-def write_json(found: Iterable[DumpFinding], name: str, end: str = "\n") -> None:
+def write_json(found: Iterable[FoundWord], name: str, end: str = "\n") -> None:
     """Stream the JSON document of input ``name`` to standard output: ``{"input": name,
     "findings": [...]}``, each finding on its own line as it is found, exactly
     ``json.dumps(finding.to_dict())`` (:class:`_Findings`); ``end`` follows the document.  The
@@ -602,7 +602,7 @@ class Report:
         self.done = 0
         self.total = 0
 
-    def add(self, found: Iterable[DumpFinding], name: str) -> None:
+    def add(self, found: Iterable[FoundWord], name: str) -> None:
         """The report of input ``name`` (its findings, streamed)."""
         if self.json:
             if self.many:

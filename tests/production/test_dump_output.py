@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from cli.main import app
-from descriptors.tools.dump import DumpFinding, scan
+from descriptors.tools.dump import FoundWord, scan
 from descriptors.tools.dump.score import make_finding as _finding
 from descriptors.readers import printf
 
@@ -120,7 +120,7 @@ def test_printf_match_memo_keeps_the_context_and_the_line_s_name():
 
 def test_fast_finding_is_the_dataclass():
     args = (3, "printf", None, "adesc", "0x40", 0x40, 64, ())
-    fast, slow = _finding(*args), DumpFinding(*args)
+    fast, slow = _finding(*args), FoundWord(*args)
     assert fast == slow and hash(fast) == hash(slow) and repr(fast) == repr(slow)
     assert vars(fast) == vars(slow)
     with pytest.raises(AttributeError):

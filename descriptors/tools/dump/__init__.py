@@ -1,7 +1,7 @@
 """Find and explain tensor-core descriptors -- tcgen05's, and sm_90a's wgmma matrix descriptor --
 in what a debugger, a printf, a PTX module or a SASS listing shows.
 
-``scan(text)`` reads text (``str`` or ``bytes``) and returns one :class:`DumpFinding` per word
+``scan(text)`` reads text (``str`` or ``bytes``) and returns one :class:`FoundWord` per word
 that reads as a descriptor; ``scan_lines(lines)`` does the same as a streaming generator in
 constant memory, and ``scan_stream(binary_file)`` reads a byte stream line by line.  Four input
 styles are recognised:
@@ -122,21 +122,25 @@ from ...errors import ParameterError, shorten
 from ...readers import TextLines
 from ...rules.targets import DEFAULT_ARCH
 from ...words.literals import MAX_LINE
-from .score import (DEFAULT_MIN_CONFIDENCE, FAMILIES, WINDOW, Candidate, DumpFinding, check_options,
+from ...isa.sites import IdescContext
+from .score import (DEFAULT_MIN_CONFIDENCE, FAMILIES, WINDOW, Candidate, FoundWord, check_options,
                     classify, families_on, on_arch)
 from .logs import scan_text
 from .code import scan_code
 
+#: The name :class:`FoundWord` had in 0.1.0 (it is a word found in a dump, not a diagnostic).
+DumpFinding = FoundWord
+
 __all__ = [
-    "Candidate", "DumpFinding", "scan", "scan_lines", "scan_stream", "iter_lines", "classify",
+    "Candidate", "FoundWord", "DumpFinding", "scan", "scan_lines", "scan_stream", "iter_lines", "classify",
     "MAX_LINE", "WINDOW", "DEFAULT_MIN_CONFIDENCE", "FAMILIES", "DEFAULT_ARCH",
 ]
 
 def scan_lines(lines: Iterable[str | bytes], *, as_: str | None = None, kind: str | None = None,
                arch: str | None = None, min_confidence: float = DEFAULT_MIN_CONFIDENCE,
-               window: int = WINDOW) -> Iterator[DumpFinding]:
+               window: int = WINDOW) -> Iterator[FoundWord]:
     """Scan lines (``str``, or ``bytes`` decoded as UTF-8 with replacement) and yield a
-    :class:`DumpFinding` per word that reads as a descriptor, in line order, as a stream.
+    :class:`FoundWord` per word that reads as a descriptor, in line order, as a stream.
 
     Memory stays bounded: a SASS immediate waits at most ``window`` lines for an MMA
     instruction that reads it.  ``as_`` restricts the readings to one family (and raises its
@@ -146,7 +150,7 @@ def scan_lines(lines: Iterable[str | bytes], *, as_: str | None = None, kind: st
     ``None``: the target the code names (SASS ``code for sm_90a``, PTX ``.target``; each
     function its own), else :data:`DEFAULT_ARCH`.  Raises :class:`ParameterError` for a bad
     option (``as_`` a word ``arch`` does not have, too), before the first line is read."""
-    as_, kind = check_options(as_, kind, arch)
+    as_, context = check_options(as_, kind, arch)
     if arch is not None and as_ is not None and on_arch(as_, arch) not in families_on(arch):
         raise ParameterError(f"as {as_}: the {as_} word does not exist on {arch} (its "
                              f"descriptors: {', '.join(families_on(arch))}); with no arch given, "
@@ -160,7 +164,7 @@ def scan_lines(lines: Iterable[str | bytes], *, as_: str | None = None, kind: st
                              f"{shorten(min_confidence)}")
     if window.__class__ is not int or window < 1:
         raise ParameterError(f"window must be a positive integer of lines, not {shorten(window)}")
-    return _scan(lines, as_, kind, arch, min_confidence, window,
+    return _scan(lines, as_, context, arch, min_confidence, window,
                  lines.__class__ is TextLines)
 
 
@@ -176,8 +180,8 @@ def _decoded_lines(lines: Iterable[str | bytes]) -> Iterator[str]:
         yield line[:MAX_LINE].rstrip("\r\n")  # type: ignore[union-attr]
 
 
-def _scan(lines: Iterable[str | bytes], as_: str | None, kind: str | None, arch: str | None,
-          min_confidence: float, window: int, decoded: bool = False) -> Iterator[DumpFinding]:
+def _scan(lines: Iterable[str | bytes], as_: str | None, context: IdescContext | None,
+          arch: str | None, min_confidence: float, window: int, decoded: bool = False) -> Iterator[FoundWord]:
     from itertools import chain, islice
 
     from ...readers import SNIFF_LINES, sniff
@@ -189,8 +193,8 @@ def _scan(lines: Iterable[str | bytes], as_: str | None, kind: str | None, arch:
             text: Iterable[str] = TextLines(head, it)
         else:
             text = _decoded_lines(chain(head, it))
-        return scan_code(text, dialect, as_, kind, arch, min_confidence, window)
-    return scan_text(chain(head, it), as_, kind, arch, min_confidence, window)
+        return scan_code(text, dialect, as_, context, arch, min_confidence, window)
+    return scan_text(chain(head, it), as_, context, arch, min_confidence, window)
 
 
 
@@ -222,7 +226,7 @@ def _text_lines(text: str) -> Iterator[str]:
 
 
 def scan_stream(stream: IO[bytes], name: str | None = None, **options: Any
-                ) -> Iterator[DumpFinding]:
+                ) -> Iterator[FoundWord]:
     """:func:`scan_lines` over a binary stream (a file opened ``"rb"``, ``sys.stdin.buffer``).
     With ``name`` (the input's, for the message), binary data -- NUL bytes in the first line,
     neither text nor a CUDA binary nor gzip (:func:`~descriptors.readers.binary.open_input`
@@ -236,7 +240,7 @@ def scan_stream(stream: IO[bytes], name: str | None = None, **options: Any
     return scan_lines(TextLines(head, lines), **options)
 
 
-def scan(text: str | bytes, **options: Any) -> list[DumpFinding]:
+def scan(text: str | bytes, **options: Any) -> list[FoundWord]:
     """Every descriptor word found in ``text`` (``str`` or ``bytes``), in line order.
 
     Options as :func:`scan_lines` (``as_``, ``kind``, ``arch``, ``min_confidence``)."""

@@ -11,7 +11,7 @@ from typing import Any
 
 from ...isa.sites import IdescContext
 from ...rules.validate import ARCHES
-from .score import (MMA_OPERAND, Candidate, DumpFinding, Hint, candidates_for, evidence_plan,
+from .score import (MMA_OPERAND, Candidate, FoundWord, Hint, candidates_for, evidence_plan,
                     evidence_signature, is_reported, make_finding, may_report, on_arch,
                     scored_readings, with_evidence)
 
@@ -20,9 +20,9 @@ from .score import (MMA_OPERAND, Candidate, DumpFinding, Hint, candidates_for, e
 _PTX_PLAIN_MEMO = 1 << 14
 
 
-def scan_code(lines: Iterable[str], dialect: str, as_: str | None, kind: str | None,
+def scan_code(lines: Iterable[str], dialect: str, as_: str | None, context: IdescContext | None,
                arch: str | None, min_confidence: float, window: int, first_line: int = 1
-               ) -> Iterator[DumpFinding]:
+               ) -> Iterator[FoundWord]:
     """PTX or SASS, through the reader of the dialect (:mod:`descriptors.readers.ptx`,
     :mod:`descriptors.readers.sass`, the same facts ``descgen lint`` judges): the immediates
     the code materialises (``mov.b32 %r37, 138413200;``, ``UMOV UR5, 0x8400490``) and the
@@ -36,13 +36,14 @@ def scan_code(lines: Iterable[str], dialect: str, as_: str | None, kind: str | N
     (``selp`` ... ``or``: every word).  Hopper's MMAs (SASS ``HGMMA``/``IGMMA``/``QGMMA``/
     ``BGMMA``, PTX ``wgmma.mma_async``) name their A and B descriptors alike, as wgmma words.
     Each word is read for ``arch``, or (``None``) for the target its code names (the
-    reader's ``arch`` of each fact and instruction), else :data:`DEFAULT_ARCH`'s families."""
+    reader's ``arch`` of each fact and instruction), else :data:`DEFAULT_ARCH`'s families.
+    ``context``: the kind the user named (``descgen dump --kind``), which overrides the MMA's."""
     from ...readers import Fact
     from ...readers.ptx import read_ptx
     from ...readers.sass import read_sass
 
     items = read_ptx(lines) if dialect == "ptx" else read_sass(lines, first_line)
-    words = _CodeWords(dialect, as_, kind, arch, min_confidence)
+    words = _CodeWords(dialect, as_, context, arch, min_confidence)
     for item in items:
         line = item.line
         if words.pending and words.pending[0].line < line - window:
@@ -60,17 +61,18 @@ def scan_code(lines: Iterable[str], dialect: str, as_: str | None, kind: str | N
 class _Word:
     """A word the code holds, waiting for an MMA that names it: ``line`` and ``text`` where it
     is; ``word`` (``None``: a SASS half taken into its 64-bit pair) and ``size`` in bits;
-    the evidence naming it (``hints``); the idesc context the MMA gives (``kind``: an
+    the evidence naming it (``hints``); the idesc context the MMA gives (``context``: an
     :class:`~descriptors.isa.sites.IdescContext`); ``value``, the known bits of an MMA operand
     (their pattern is added to the text when the word is reported; ``None`` for an
     immediate); the ``register`` it is written to; ``arch``, the target it is read for."""
 
-    __slots__ = ("line", "text", "word", "size", "hints", "kind", "value", "register", "arch")
+    __slots__ = ("line", "text", "word", "size", "hints", "context", "value", "register", "arch")
 
     def __init__(self, line: int, text: str, word: int | None, size: int, hints: list[Hint],
-                 kind: Any, value: Any, register: str | None, arch: str | None) -> None:
+                 context: IdescContext | None, value: Any, register: str | None,
+                 arch: str | None) -> None:
         self.line, self.text, self.word, self.size, self.hints = line, text, word, size, hints
-        self.kind, self.value, self.register, self.arch = kind, value, register, arch
+        self.context, self.value, self.register, self.arch = context, value, register, arch
 
 
 class _CodeWords:
@@ -79,9 +81,10 @@ class _CodeWords:
     classified; the readings of words met again are kept (``plain``: no evidence; ``named``:
     by the kinds of evidence)."""
 
-    def __init__(self, dialect: str, as_: str | None, kind: str | None, arch: str | None,
-                 min_confidence: float) -> None:
-        self.dialect, self.as_, self.kind, self.arch = dialect, as_, kind, arch
+    def __init__(self, dialect: str, as_: str | None, context: IdescContext | None,
+                 arch: str | None, min_confidence: float) -> None:
+        #: the kind the user named: it overrides an MMA's context
+        self.dialect, self.as_, self.context, self.arch = dialect, as_, context, arch
         self.min_confidence = min_confidence
         self.pending: deque[_Word] = deque()
         self.by_line: dict[int, list[_Word]] = {}
@@ -94,9 +97,10 @@ class _CodeWords:
             return self.arch
         return named_arch if named_arch in _KNOWN_ARCHES else None
 
-    def add(self, line: int, text: str, word: int, size: int, hints: list[Hint], k: Any,
-            value: Any, register: str | None, here: str | None) -> None:
-        e = _Word(line, text, word, size, hints, k, value, register, here)
+    def add(self, line: int, text: str, word: int, size: int, hints: list[Hint],
+            context: IdescContext | None, value: Any, register: str | None,
+            here: str | None) -> None:
+        e = _Word(line, text, word, size, hints, context, value, register, here)
         self.pending.append(e)
         group = self.by_line.get(line)
         if group is None:
@@ -104,7 +108,7 @@ class _CodeWords:
         else:
             group.append(e)
 
-    def due(self, limit: int) -> Iterator[DumpFinding]:
+    def due(self, limit: int) -> Iterator[FoundWord]:
         """Emit the words no later line can name (defined before ``limit``)."""
         pending, by_line = self.pending, self.by_line
         while pending and pending[0].line < limit:
@@ -120,39 +124,39 @@ class _CodeWords:
             if found is not None:
                 yield found
 
-    def readings(self, word: int, size: int, k: Any, here: str | None
+    def readings(self, word: int, size: int, context: IdescContext | None, here: str | None
                  ) -> tuple[Candidate, ...] | None:
         """The readings of a word no text names, None when none is reported."""
         if self.as_ is None and not may_report(word, size, True, self.min_confidence, here):
             return None
-        cands = candidates_for(word, size, (), self.as_, self.kind or k, here, True)
+        cands = candidates_for(word, size, (), self.as_, self.context or context, here, True)
         return cands if is_reported(cands, (), self.min_confidence) else None
 
-    def classify(self, e: _Word) -> DumpFinding | None:
-        word, size, hints, k, here = e.word, e.size, e.hints, e.kind, e.arch
+    def classify(self, e: _Word) -> FoundWord | None:
+        word, size, hints, context, here = e.word, e.size, e.hints, e.context, e.arch
         assert word is not None
         if not hints:
-            key = (word, size, k, here)
+            key = (word, size, context, here)
             cands = self.plain.get(key, False)
             if cands is False:
                 if len(self.plain) >= _PTX_PLAIN_MEMO:
                     self.plain.clear()
-                cands = self.plain[key] = self.readings(word, size, k, here)
+                cands = self.plain[key] = self.readings(word, size, context, here)
             if cands is None:
                 return None
         else:
             # the evidence names the line: the readings and which evidence each gets are
             # kept by the kinds of evidence, the sentences attached per occurrence
             kinds = tuple([h[:3] for h in hints])
-            key = (word, size, kinds, k, here)
+            key = (word, size, kinds, context, here)
             as_ = self.as_
             forced = as_ if as_ is None else on_arch(as_, here)
             got = self.named.get(key)
             if got is None:
                 if len(self.named) >= _PTX_PLAIN_MEMO:
                     self.named.clear()
-                scored = scored_readings(word, size, evidence_signature(kinds), forced, self.kind or k, here,
-                                 True)
+                scored = scored_readings(word, size, evidence_signature(kinds), forced,
+                                         self.context or context, here, True)
                 if not is_reported(scored, kinds, self.min_confidence):
                     got = self.named[key] = ()
                 else:
@@ -175,10 +179,10 @@ class _CodeWords:
         else:
             self.sass_mma(item)
 
-    def named_by(self, e: _Word, hint: Hint, k: Any) -> None:
+    def named_by(self, e: _Word, hint: Hint, context: IdescContext | None) -> None:
         if hint not in e.hints:
             e.hints.append(hint)
-            e.kind = k or e.kind
+            e.context = context or e.context
 
     def ptx_mma(self, item: Any) -> None:
         """A PTX MMA (``tcgen05.mma``, ``wgmma.mma_async``): every line that made a value of

@@ -15,7 +15,8 @@ from typing import Any
 from ...errors import ParameterError, shorten
 from ...readers import SASS_FUNCTION, SASS_INSTRUCTION, gdb, printf
 from ...words.literals import MAX_LINE
-from .score import (REGISTER_BITS, Candidate, DumpFinding, Hint, candidates_for, finding_of,
+from ...isa.sites import IdescContext
+from .score import (REGISTER_BITS, Candidate, FoundWord, Hint, candidates_for, finding_of,
                     is_reported, make_finding, may_report, name_hints, strong_name)
 from .code import scan_code
 
@@ -62,17 +63,17 @@ class _Entry:
         self.dead = False
         self.emitted = False
         self.narrow = narrow
-        self.result: DumpFinding | None | bool = False  # False: not classified yet
+        self.result: FoundWord | None | bool = False  # False: not classified yet
         self.refs = 0  # SASS registers holding this value
 
 
 class _Scanner:
-    def __init__(self, as_: str | None, kind: str | None, arch: str | None, min_confidence: float,
-                 window: int) -> None:
-        self.as_, self.kind, self.arch = as_, kind, arch
+    def __init__(self, as_: str | None, context: IdescContext | None, arch: str | None,
+                 min_confidence: float, window: int) -> None:
+        self.as_, self.context, self.arch = as_, context, arch
         self.min_confidence = min_confidence
         self.window = window
-        #: _Entry (a word whose evidence may still grow) or DumpFinding (final), in line order
+        #: _Entry (a word whose evidence may still grow) or FoundWord (final), in line order
         self.queue: deque[Any] = deque()
         #: _Entry objects in the queue: none, and every queued finding is due at once
         self.entries = 0
@@ -94,13 +95,13 @@ class _Scanner:
         self.expr: tuple[str | None, str | None] | None = None  # (register, name) printed next
 
     # ------------------------------------------------------------ emission
-    def finish_entry(self, e: _Entry) -> DumpFinding | None:
+    def finish_entry(self, e: _Entry) -> FoundWord | None:
         if e.result is not False:
             return e.result  # type: ignore[return-value]
         e.result = found = self.classify_entry(e)
         return found
 
-    def classify_entry(self, e: _Entry) -> DumpFinding | None:
+    def classify_entry(self, e: _Entry) -> FoundWord | None:
         cands = self.readings_of(e.word, e.size, e.hints, e.narrow)
         if cands is None:
             return None
@@ -120,7 +121,7 @@ class _Scanner:
             readings.clear()
         cands: tuple[Candidate, ...] | None = None
         if hints or self.possible(word, size, narrow):
-            cands = candidates_for(word, size, hints, self.as_, self.kind, self.arch, narrow)
+            cands = candidates_for(word, size, hints, self.as_, self.context, self.arch, narrow)
             if not is_reported(cands, hints, self.min_confidence):
                 cands = None
         readings[key] = cands
@@ -134,12 +135,12 @@ class _Scanner:
         if cands is not None:
             self.queue.append(make_finding(lineno, source, register, name, text, word, size, cands))
 
-    def close(self) -> Iterator[DumpFinding]:
+    def close(self) -> Iterator[FoundWord]:
         self.flush_pending()
         self.flush_segment()
         while self.queue:
             e = self.queue.popleft()
-            if e.__class__ is DumpFinding:
+            if e.__class__ is FoundWord:
                 yield e  # type: ignore[misc]
                 continue
             self.entries -= 1
@@ -322,7 +323,7 @@ class _Scanner:
         lines = [""] * (seg[-1][0] - first + 1)
         for lineno, line in seg:
             lines[lineno - first] = line
-        found = list(scan_code(lines, "sass", self.as_, self.kind, self.arch,
+        found = list(scan_code(lines, "sass", self.as_, self.context, self.arch,
                                 self.min_confidence, self.window, first))
         if found:  # in line order among what the log's other lines queued meanwhile
             merged = list(heapq.merge(self.queue, found, key=_line_of))
@@ -392,10 +393,9 @@ _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
 
 
-def scan_text(lines: Iterable[str | bytes], as_: str | None, kind: str | None,
-               arch: str | None,
-               min_confidence: float, window: int) -> Iterator[DumpFinding]:
-    scanner = _Scanner(as_, kind, arch, min_confidence, window)
+def scan_text(lines: Iterable[str | bytes], as_: str | None, context: IdescContext | None,
+              arch: str | None, min_confidence: float, window: int) -> Iterator[FoundWord]:
+    scanner = _Scanner(as_, context, arch, min_confidence, window)
     prefilter = _PREFILTER.search
     queue = scanner.queue
     popleft = queue.popleft
@@ -444,7 +444,7 @@ def scan_text(lines: Iterable[str | bytes], as_: str | None, kind: str | None,
         limit = lineno - window
         while queue:
             entry = queue[0]
-            if entry.__class__ is DumpFinding:  # final when queued
+            if entry.__class__ is FoundWord:  # final when queued
                 popleft()
                 yield entry  # type: ignore[misc]
                 continue

@@ -1,7 +1,7 @@
 """How a word found in text is read: every family its size allows, scored by the structure
 its layout requires, the rules it breaks and the evidence the text gives (the table and
 adjustments of :mod:`descriptors.tools.dump`), and the found word's result types
-(:class:`Candidate`, :class:`DumpFinding`).
+(:class:`Candidate`, :class:`FoundWord`).
 
 (Long: the confidence table, the layout-derived structure it tests and the readings built
 from them are one calculation, each part read against the others.)"""
@@ -210,7 +210,7 @@ class Candidate:
 
 
 @dataclass(frozen=True)
-class DumpFinding:
+class FoundWord:
     """A word found in a dump and its readings, best first.
 
     ``line`` (1-based; for a register pair, the line of the odd register), ``source``
@@ -267,18 +267,18 @@ _new = object.__new__
 _set = object.__setattr__
 
 
-def finding_of(fields: dict[str, Any]) -> DumpFinding:
-    """The :class:`DumpFinding` of ``fields`` (its eight fields by name), built in one step:
+def finding_of(fields: dict[str, Any]) -> FoundWord:
+    """The :class:`FoundWord` of ``fields`` (its eight fields by name), built in one step:
     the frozen dataclass's ``__init__`` sets each field through ``object.__setattr__`` (3 us;
     a printf log has a finding every few dozen bytes)."""
-    f = _new(DumpFinding)
+    f = _new(FoundWord)
     _set(f, "__dict__", fields)
     return f
 
 
 def make_finding(line: int, source: str, register: str | None, name: str | None, text: str,
-             word: int, size: int, candidates: tuple[Candidate, ...]) -> DumpFinding:
-    """``DumpFinding(line, source, ...)``, the same object built in one step
+             word: int, size: int, candidates: tuple[Candidate, ...]) -> FoundWord:
+    """``FoundWord(line, source, ...)``, the same object built in one step
     (:func:`finding_of`)."""
     return finding_of({"line": line, "source": source, "register": register, "name": name,
                        "text": text, "word": word, "size": size, "candidates": candidates})
@@ -380,15 +380,15 @@ _IDESC_GROUPS = tuple(
     for lay in dict.fromkeys(KINDS[k].layout for k in KINDS))
 
 
-def _context(kind: Any) -> dict[str, Any]:
+def _context(context: IdescContext | None) -> dict[str, Any]:
     """validate()'s context parameters from an :class:`~descriptors.isa.sites.IdescContext`
-    (none for a kind given by name)."""
-    if kind.__class__ is IdescContext:
-        return {"cta_group": kind.cta_group, "ws": kind.ws}
-    return {}
+    (none where nothing is known)."""
+    if context is None:
+        return {}
+    return {"cta_group": context.cta_group, "ws": context.ws}
 
 
-def _idesc_kinds(word: int, kind: str | None) -> list[str]:
+def _idesc_kinds(word: int, context: IdescContext | None) -> list[str]:
     """Kinds whose reading could be valid: reserved bits clear, type codes defined, M and N a
     Table 39 shape of the kind.  The cheap test that spares running the validators on words
     that cannot be instruction descriptors; the validators decide."""
@@ -397,7 +397,7 @@ def _idesc_kinds(word: int, kind: str | None) -> list[str]:
         if word & mask != value:
             continue
         for k, codes in kinds:
-            if kind is not None and (k != kind if kind.__class__ is str else k not in kind.kinds):
+            if context is not None and k not in context.kinds:
                 continue  # (an IdescContext: the kinds an MMA serves)
             for lsb, top, ok in codes:
                 if (word >> lsb) & top not in ok:
@@ -407,12 +407,12 @@ def _idesc_kinds(word: int, kind: str | None) -> list[str]:
     return out
 
 
-def _valid_idesc(word: int, kind: str | None,
+def _valid_idesc(word: int, context: IdescContext | None,
                  arch: str | None) -> list[tuple[Decoded, list[Finding]]]:
     out = []
-    context = _context(kind)
-    for k in _idesc_kinds(word, kind):
-        findings = validate("idesc", word, kind=k, arch=arch, **context)
+    params = _context(context)
+    for k in _idesc_kinds(word, context):
+        findings = validate("idesc", word, kind=k, arch=arch, **params)
         if is_valid(findings):
             out.append((decode("idesc", word, kind=k), findings))
     out.sort(key=lambda item: _kind_order(item[0]))
@@ -454,7 +454,8 @@ def _wgmma_plausibility(d: Decoded) -> tuple[float, list[str]]:
     return score, why
 
 
-def _structural(word: int, size: int, as_: str | None, kind: str | None, arch: str | None,
+def _structural(word: int, size: int, as_: str | None, context: IdescContext | None,
+                arch: str | None,
                 narrow: bool) -> list[_Base]:
     """Readings whose layout structure holds, with their base confidence: of the families of
     the target (:func:`families_on`), or of ``as_`` alone.
@@ -534,7 +535,7 @@ def _structural(word: int, size: int, as_: str | None, kind: str | None, arch: s
         elif form == "idescE":
             hi, lo = word >> _IDESC_WORD_BITS, word & _REGISTER_MAX
             if lo:
-                if not _tmem_possible(lo) or not _idesc_kinds(hi, kind):
+                if not _tmem_possible(lo) or not _idesc_kinds(hi, context):
                     continue
                 lo_findings = validate("tmem", lo, arch=arch)
                 if not is_valid(lo_findings):
@@ -544,14 +545,14 @@ def _structural(word: int, size: int, as_: str | None, kind: str | None, arch: s
                 base = _BASE_IDESCE_TMEM
             else:
                 low, base = "lower 32 bits 0", _BASE_IDESCE_ZERO
-            readings = _valid_idesc(hi, kind, arch)
+            readings = _valid_idesc(hi, context, arch)
             for d, findings in readings:
                 reason = (f"upper 32 bits a valid kind::{d.kind} instruction descriptor, {low}: "
                           f"the 64-bit idescE form of SASS and CUTLASS{_also(readings, d)}")
                 out.append(_Base("idesc", d.kind, form, hi, base, reason, tuple(findings), d,
                                  order=_kind_order(d)))
         else:  # idesc word
-            readings = _valid_idesc(word, kind, arch)
+            readings = _valid_idesc(word, context, arch)
             upper0 = " (a 64-bit value whose upper half is 0)" if size == 64 else ""
             for d, findings in readings:
                 reason = (f"a valid kind::{d.kind} instruction descriptor ({d.layout.source})"
@@ -561,15 +562,15 @@ def _structural(word: int, size: int, as_: str | None, kind: str | None, arch: s
     return out
 
 
-def _broken(family: str, form: str, word: int, kind: str | None,
+def _broken(family: str, form: str, word: int, context: IdescContext | None,
             arch: str | None) -> _Base | None:
     """The reading of ``word`` as ``family`` when its structure does not hold (named by the
     text or forced): the reading breaking the fewest rules, with its errors."""
     if family == "idesc":
         hi = word >> _IDESC_WORD_BITS if form == "idescE" else word
         options = []
-        for k in ([kind] if kind.__class__ is str else kind.kinds if kind else KINDS):
-            findings = validate("idesc", hi, kind=k, arch=arch, **_context(kind))
+        for k in (context.kinds if context else KINDS):
+            findings = validate("idesc", hi, kind=k, arch=arch, **_context(context))
             d = decode("idesc", hi, kind=k)
             errors = sum(f.severity == "error" for f in findings)
             options.append((errors, _kind_order(d), d, findings))
@@ -653,15 +654,15 @@ def may_report(word: int, size: int, narrow: bool, min_confidence: float,
 
 
 @lru_cache(maxsize=1 << 14)
-def _bases(word: int, size: int, as_: str | None, kind: str | None, arch: str | None,
+def _bases(word: int, size: int, as_: str | None, context: IdescContext | None, arch: str | None,
            narrow: bool) -> tuple[_Base, ...]:
-    return tuple(_structural(word, size, as_, kind, arch, narrow))
+    return tuple(_structural(word, size, as_, context, arch, narrow))
 
 
 @lru_cache(maxsize=1 << 12)
-def _broken_cached(family: str, form: str, word: int, kind: str | None,
+def _broken_cached(family: str, form: str, word: int, context: IdescContext | None,
                    arch: str | None) -> _Base | None:
-    return _broken(family, form, word, kind, arch)
+    return _broken(family, form, word, context, arch)
 
 
 #: A piece of evidence from the text: (family, bonus, strong, why).
@@ -669,7 +670,10 @@ Hint = tuple[str, float, bool, str]
 
 
 def check_options(as_: str | None, kind: str | None,
-                   arch: str | None) -> tuple[str | None, str | None]:
+                  arch: str | None) -> tuple[str | None, IdescContext | None]:
+    """``as_`` and the idesc context of a ``kind`` named by the user (``None``: every kind);
+    raises :class:`ParameterError` for an unknown family, kind or arch, or a kind with a family
+    other than ``idesc``."""
     if as_ is not None and (not isinstance(as_, str) or as_ not in FAMILIES):
         raise ParameterError(f"unknown descriptor {shorten(as_)}; descriptors: "
                              + ", ".join(FAMILIES))
@@ -679,10 +683,9 @@ def check_options(as_: str | None, kind: str | None,
             raise ParameterError(f"unknown kind {shorten(kind)}; kinds: " + ", ".join(KINDS))
         if as_ not in (None, "idesc"):
             raise ParameterError(f"kind applies to idesc only, not {as_}")
-        kind = k.name
     if arch is not None and (not isinstance(arch, str) or arch not in ARCHES):
         raise ParameterError(f"unknown architecture {shorten(arch)}; known: " + ", ".join(ARCHES))
-    return as_, kind
+    return as_, None if kind is None else IdescContext((k.name,))
 
 
 def classify(word: int, size: int = 32, *, hints: Iterable[Hint] = (), as_: str | None = None,
@@ -697,10 +700,10 @@ def classify(word: int, size: int = 32, *, hints: Iterable[Hint] = (), as_: str 
     another target judged on its own).  ``narrow`` lets a 64-bit value whose upper half is 0 be
     read as a 32-bit descriptor too.  Raises :class:`ParameterError` for an unknown family,
     kind or arch."""
-    as_, kind = check_options(as_, kind, arch)
+    as_, context = check_options(as_, kind, arch)
     if size not in (32, 64) or word.__class__ is not int or not 0 <= word < (1 << size):
         raise ParameterError(f"word must be an integer of {size} bits (size is 32 or 64)")
-    return list(candidates_for(word, size, tuple(hints), as_, kind, arch, narrow))
+    return list(candidates_for(word, size, tuple(hints), as_, context, arch, narrow))
 
 
 def evidence_signature(hints: Iterable[tuple[Any, ...]]) -> tuple[tuple[str, float, bool], ...]:
@@ -723,12 +726,13 @@ def is_reported(cands: Sequence[Candidate], hints: Iterable[tuple[Any, ...]],
 
 @lru_cache(maxsize=1 << 12)
 def candidates_for(word: int, size: int, hints: tuple[Hint, ...], as_: str | None,
-                kind: str | None, arch: str | None, narrow: bool) -> tuple[Candidate, ...]:
+                   context: IdescContext | None, arch: str | None,
+                   narrow: bool) -> tuple[Candidate, ...]:
     """The readings of a word with the evidence of the text applied, best first.  Scoring is
     cached on the kinds of evidence; the sentences saying where it came from (which line, which
     name) are attached afterwards, so that repeated words hit the cache."""
     as_ = on_arch(as_, arch)
-    scored = scored_readings(word, size, evidence_signature(hints), as_, kind, arch, narrow)
+    scored = scored_readings(word, size, evidence_signature(hints), as_, context, arch, narrow)
     if not hints and as_ is None:
         return scored
     return with_evidence(scored, hints, as_)
@@ -781,9 +785,9 @@ def with_evidence(scored: tuple[Candidate, ...], hints: tuple[Hint, ...], as_: s
 
 @lru_cache(maxsize=1 << 14)
 def scored_readings(word: int, size: int, signature: tuple[tuple[str, float, bool], ...],
-            as_: str | None, kind: str | None, arch: str | None,
-            narrow: bool) -> tuple[Candidate, ...]:
-    bases = list(_bases(word, size, as_, kind, arch, narrow))
+                    as_: str | None, context: IdescContext | None, arch: str | None,
+                    narrow: bool) -> tuple[Candidate, ...]:
+    bases = list(_bases(word, size, as_, context, arch, narrow))
     forms = _forms(size, word, narrow)
     named = {family for family, _bonus, strong in signature if strong}
     if as_ is not None:
@@ -794,7 +798,7 @@ def scored_readings(word: int, size: int, signature: tuple[tuple[str, float, boo
         if as_ is None and family not in families_on(arch):
             # a word of another target that the text names (an HGMMA operand in a listing
             # that names no target): its structural readings, judged on ``arch``
-            own = _bases(word, size, family, kind, arch, narrow)
+            own = _bases(word, size, family, context, arch, narrow)
             if own:
                 bases += own
                 continue
@@ -802,7 +806,7 @@ def scored_readings(word: int, size: int, signature: tuple[tuple[str, float, boo
             if fam == family:
                 if family == "idesc" and form == "word" and size == 64:
                     continue  # a named 64-bit idesc is read as idescE
-                broken = _broken_cached(family, form, word, kind, arch)
+                broken = _broken_cached(family, form, word, context, arch)
                 if broken is not None:
                     bases.append(broken)
                 break

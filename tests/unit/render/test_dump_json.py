@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from descriptors.render.dump import _HOLE_TEXT, json_text, write_json
-from descriptors.tools.dump import DumpFinding, scan
+from descriptors.tools.dump import FoundWord, scan
 
 TRICKY = st.text(alphabet=st.one_of(st.characters(), st.sampled_from(
     ["\x00", "\x7f", "\x1b", '"', "\\", "\u2028", "\U0001f600", "\ufffd", "/"])), max_size=12)
@@ -60,7 +60,7 @@ def test_dump_json_of_any_text_is_json_dumps(picks: list[tuple[int, str, Any, in
     findings = []
     for i, text, who, line in picks:
         f = WORDS[i]
-        findings.append(DumpFinding(line, f.source, f.register, who, text, f.word, f.size,
+        findings.append(FoundWord(line, f.source, f.register, who, text, f.word, f.size,
                                  f.candidates))
     findings += findings[:3]  # met again: the kept text
     assert _written(findings, name) == _expected(findings, name)
@@ -70,8 +70,8 @@ def test_dump_json_of_a_finding_holding_the_template_s_hole() -> None:
     """A finding whose text is what a template leaves open is written without a template."""
     hole = json.loads(_HOLE_TEXT)
     f = WORDS[0]
-    findings = [DumpFinding(3, f.source, f.register, hole, hole, f.word, f.size, f.candidates),
-                DumpFinding(4, f.source, f.register, "adesc", f.text, f.word, f.size, f.candidates),
-                DumpFinding(5, f.source, f.register, hole, hole, f.word, f.size, ())]
+    findings = [FoundWord(3, f.source, f.register, hole, hole, f.word, f.size, f.candidates),
+                FoundWord(4, f.source, f.register, "adesc", f.text, f.word, f.size, f.candidates),
+                FoundWord(5, f.source, f.register, hole, hole, f.word, f.size, ())]
     assert _HOLE_TEXT.decode() in _written(findings, hole)
     assert _written(findings, hole) == _expected(findings, hole)

@@ -28,7 +28,7 @@ from cli.main import app
 from descriptors import DescgenError, ParameterError
 from descriptors.errors import InputError
 from descriptors.tools.dump.score import name_hints
-from descriptors.tools.dump import (MAX_LINE, Candidate, DumpFinding, classify, iter_lines, scan,
+from descriptors.tools.dump import (MAX_LINE, Candidate, FoundWord, classify, iter_lines, scan,
                               scan_lines, scan_stream)
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -37,7 +37,7 @@ FIXTURES = sorted(p for p in DUMPS.iterdir() if not p.name.endswith(".expected.j
 runner = CliRunner()
 
 
-def compact(f: DumpFinding) -> dict:
+def compact(f: FoundWord) -> dict:
     best = f.best
     assert best is not None
     return {"line": f.line, "source": f.source, "register": f.register, "name": f.name,

@@ -22,7 +22,7 @@ from descriptors.readers.ptx import read_ptx
 from descriptors.readers.ptx import wgmma_operands as ptx_wgmma_operands
 from descriptors.readers.sass import read_sass
 from descriptors.readers.sass import wgmma_operands as sass_wgmma_operands
-from descriptors.tools.dump import DumpFinding, classify, scan, scan_stream
+from descriptors.tools.dump import FoundWord, classify, scan, scan_stream
 
 ROOT = Path(__file__).resolve().parents[3]
 HOPPER = ROOT / "fixtures" / "hopper"
@@ -105,12 +105,12 @@ def test_wgmma_operands_pair_each_descriptor_with_its_operand():
 # ---------------------------------------------------------------- dump on Hopper code
 
 
-def _scan_file(path: Path, **options) -> list[DumpFinding]:
+def _scan_file(path: Path, **options) -> list[FoundWord]:
     with gzip.open(path, "rb") as fh:
         return list(scan_stream(fh, **options))
 
 
-def _rows(findings: list[DumpFinding]) -> list[tuple]:
+def _rows(findings: list[FoundWord]) -> list[tuple]:
     """(line, register, word, form, evidence) of each finding's best reading."""
     return [(f.line, f.register, f.hex, f.best.form, f.best.evidence) for f in findings]
 

@@ -4,7 +4,7 @@ to change nothing.
 
 ``fixtures/lint/ptx-dump.expected.json`` holds, per PTX fixture (the hand-written ones and the
 nvcc/Triton modules, gzipped), each finding's line, text, word and best reading with its
-evidence, and a SHA-256 of all findings in full (``DumpFinding.to_dict``, every candidate and
+evidence, and a SHA-256 of all findings in full (``FoundWord.to_dict``, every candidate and
 its decode): the JSON and text outputs are drawn from exactly that.  After an intended change
 regenerate it with ``DESCGEN_UPDATE_GOLDEN=1 python -m pytest tests/unit/tools/test_ptx_dump.py`` and
 review the diff.
