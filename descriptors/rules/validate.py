@@ -264,9 +264,19 @@ def _idesc_shape(ctx: _Ctx) -> Iterator[Finding]:
         return  # no valid form at all for this context: idesc.ws reports it
     why = next(iter(meaningful.values()))
     field = "m_dim" if f"M={m} is not" in why else "n_dim"
-    if len(meaningful) > 1:
+    # the forms the context rules out (a cta_group or .ws given) that would take the shape
+    others = [_ctx_name(c, w, sparse) for c in (1, 2) for w in (False, True)
+              if (c, w) not in results and SHAPES[kind][(w, c, sparse)] is not None
+              and shape_rule(kind, m, n, cta_group=c, ws=w, sparse=sparse) is None]
+    needs = f"M={m} N={n} needs {' or '.join(others)}"
+    if len(meaningful) > 1 and others:
+        tried = " or ".join(_ctx_name(c, w, sparse) for c, w in meaningful)
+        why = f"{needs}: no {tried} form of Table 39 allows it for kind::{kind}; e.g. {why}"
+    elif len(meaningful) > 1:
         why = f"no cta_group/.ws form of Table 39 allows M={m} N={n} for kind::{kind} " \
               f"({'sparse' if sparse else 'dense'}); e.g. {why}"
+    elif others:
+        why += f"; {needs}"
     yield ctx.error(why, field, m if field == "m_dim" else n)
 
 
@@ -642,18 +652,23 @@ _SWIZZLE_ROW = {"128B": 128, "128B_base32B": 128, "64B": 64, "32B": 32}
 
 
 @rule("smem.lbo_sbo_swapped", "smem", "9.7.16.3.1.1, Table 53",
-      "LBO and SBO swapped: LBO = one 8-row swizzle atom (a K-major SBO), SBO = 16 bytes",
-      severity="warning")
+      "SBO 16 bytes in a swizzled layout (no 8-row groups are 16 bytes apart): LBO and SBO "
+      "swapped when LBO is one 8-row swizzle atom", severity="warning")
 def _smem_swapped(ctx: _Ctx) -> Iterator[Finding]:
     v, f = ctx.d.values, ctx.d.fields
     row = _SWIZZLE_ROW.get(v["swizzle"] or "")
-    if row is None or v.get("lbo_mode", "relative") != "relative":
+    if row is None or v.get("lbo_mode", "relative") != "relative" \
+            or f["stride_byte_offset"] != 1:
         return
-    if v["leading_byte_offset_bytes"] == 8 * row and f["stride_byte_offset"] == 1:
+    if v["leading_byte_offset_bytes"] == 8 * row:
         yield ctx.warning(f"LBO {8 * row} bytes and SBO 16 bytes look swapped: {8 * row} bytes "
                           f"(8 rows of {row} bytes) is the SBO of a K-major {v['swizzle']} "
                           "operand, 16 bytes (raw 1) the value written to its unused LBO; no "
                           "swizzled layout has its 8-row groups 16 bytes apart",
+                          "stride_byte_offset")
+    else:
+        yield ctx.warning(f"SBO 16 bytes: no swizzled layout has its 8-row groups 16 bytes "
+                          f"apart (8 rows of a {v['swizzle']} layout are {8 * row} bytes)",
                           "stride_byte_offset")
 
 

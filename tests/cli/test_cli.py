@@ -363,3 +363,32 @@ def test_idesc_help_does_not_claim_defaults_it_does_not_apply():
     # ... and given, they are checked
     assert runner.invoke(app, [*base, "-m", "256", "--cta-group", "1"]).exit_code == 1
     assert runner.invoke(app, [*base, "-m", "64", "--max-shift", "8", "--no-ws"]).exit_code == 1
+
+
+def test_a_shape_the_given_cta_group_rules_out_names_the_form_that_takes_it():
+    """M=256 N=256 under --cta-group 1: no cta_group::1 form of Table 39 allows it, and the
+    error says cta_group::2 does (it used to say no form at all allowed it)."""
+    r = run(*["check", "0x10400490", "--as", "idesc", "--kind", "f16",
+                                 "--cta-group", "1", "--plain"])
+    assert r.exit_code == 1
+    assert "M=256 N=256 needs cta_group::2 dense: no cta_group::1 dense or cta_group::1 .ws " \
+           "dense form of Table 39 allows it" in r.output
+    assert "no cta_group/.ws form" not in r.output
+    r = run(*["check", "0x10400490", "--as", "idesc", "--kind", "f16",
+                                 "--cta-group", "1", "--ws", "--plain"])
+    assert r.exit_code == 1 and "M is 32 or 64 or 128; M=256 N=256 needs cta_group::2 dense" \
+        in r.output
+
+
+def test_a_swizzled_sbo_of_16_bytes_warns_whatever_the_lbo():
+    """SBO 16 B: no swizzled layout has its 8-row groups 16 bytes apart -- warned with any LBO,
+    not only when LBO is one 8-row atom (then: swapped)."""
+    r = run(*["smem", "--swizzle", "128B", "--lbo", "16", "--sbo", "16",
+                                 "--plain"])
+    assert r.exit_code == 0 and r.stdout.strip() == "0x4000400100010000"
+    assert "warning: [smem.lbo_sbo_swapped] stride_byte_offset[45:32]: SBO 16 bytes: no " \
+           "swizzled layout has its 8-row groups 16 bytes apart (8 rows of a 128B layout are " \
+           "1024 bytes)" in r.stderr
+    r = run(*["smem", "--swizzle", "128B", "--lbo", "16", "--sbo", "1024",
+                                 "--plain"])
+    assert r.exit_code == 0 and r.stderr == ""
