@@ -76,14 +76,14 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import lru_cache
 
-from . import MAX_FUNCTION, SASS_FUNCTION, Fact, Instruction, Operand
-from ..errors import DescgenError, ParameterError, shorten
-from .dataflow import EVERY, Code, Step, solve
-from .knownbits import KnownBits
-from .values import Alternative, ValueSet, join, meet, single
-from ..isa.sites import MmaSite, sass_site
-from .ksteps import K_STEP_ASSUMPTION, is_k_step, k_stepped
-from ..isa.sass import (MEMORY_OPERAND as _MEM, SASS_4X, SASS_4X_SUFFIXES,
+from .. import MAX_FUNCTION, SASS_FUNCTION, Fact, Instruction, Operand
+from ...errors import DescgenError, ParameterError, shorten
+from ..dataflow import EVERY, Code, Step, solve
+from ..knownbits import KnownBits
+from ..values import Alternative, ValueSet, join, meet, single
+from ...isa.sites import MmaSite, sass_site
+from ..ksteps import K_STEP_ASSUMPTION, is_k_step, k_stepped
+from ...isa.sass import (MEMORY_OPERAND as _MEM, SASS_4X, SASS_4X_SUFFIXES,
                         SASS_CTA_GROUP, SASS_MMA, SASS_SCALE_VEC, SASS_TMEM_REDUCTIONS,
                         SASS_TMEM_SHAPES, SASS_WGMMA, TmemAccess, WgmmaDescriptor, cta_group,
                         is_4x, mma_kinds, next_register as _pair, register_name as _reg_name,
@@ -406,7 +406,7 @@ def _dest_count(op: str) -> int:
 def _ldtm_registers(opcode: str) -> int:
     """Registers an ``LDTM`` writes from its first destination on (Table 47; 128 -- every
     register it could name -- for a form :func:`tmem_access` does not know)."""
-    from ..isa.tmem import registers
+    from ...isa.tmem import registers
     acc = tmem_access(opcode)
     if acc is None:
         return 128
