@@ -121,20 +121,21 @@ def test_a_value_does_not_depend_on_what_else_is_asked():
     import gzip
     from pathlib import Path
     from descriptors.readers import dataflow, sass
+    from descriptors.readers.sass import read
     path = Path(__file__).resolve().parents[3] / "fixtures/production/bmm_bf16_2cta.sass.gz"
     asked: list = []
-    real = sass.solve
+    real = read.solve
 
     def spy(code, uses):
         uses = list(uses)
         asked.append((code, uses))
         return real(code, uses)
 
-    sass.solve = spy
+    read.solve = spy
     try:
         list(sass.read_sass(gzip.open(path, "rt").read().splitlines()))
     finally:
-        sass.solve = real
+        read.solve = real
     code, uses = max(asked, key=lambda a: len(a[1]))
     together = dataflow.solve(code, uses)
     assert len(uses) > 100
@@ -143,10 +144,10 @@ def test_a_value_does_not_depend_on_what_else_is_asked():
 
 
 def _steps_uncached(monkeypatch) -> None:
-    """Every step worked out anew (``sass._STEPS`` bypassed): the reference for the cache."""
-    from descriptors.readers import sass
-    monkeypatch.setattr(sass, "_step_kept",
-                        lambda fn, i, reg, gdesc: sass._step(fn.ins(i), reg, gdesc))
+    """Every step worked out anew (``transfer.STEPS`` bypassed): the reference for the cache."""
+    from descriptors.readers.sass import read, transfer
+    monkeypatch.setattr(read, "step_kept",
+                        lambda fn, i, reg, gdesc: transfer.step(fn.ins(i), reg, gdesc))
 
 
 def _values(instructions) -> list:
@@ -156,12 +157,13 @@ def _values(instructions) -> list:
 
 def test_a_step_kept_by_spelling_is_the_step_worked_out(monkeypatch):
     """An instruction's step is kept by its spelling across functions and listings
-    (``sass._STEPS``): two production listings (an attention kernel's descriptors are stepped
+    (``transfer.STEPS``): two production listings (an attention kernel's descriptors are stepped
     in K loops) read with the cache emptied, kept from the other listing, and bounded to one
     entry give the values that working out every step anew gives."""
     import gzip
     from pathlib import Path
     from descriptors.readers import sass
+    from descriptors.readers.sass import transfer
     root = Path(__file__).resolve().parents[3] / "fixtures/production"
     texts = [gzip.open(root / name, "rt").read().splitlines()
              for name in ("fmha_bf16_h64_gen_sparse_q64.sass.gz", "gemm_mxe4m3_2cta.sass.gz")]
@@ -169,15 +171,15 @@ def test_a_step_kept_by_spelling_is_the_step_worked_out(monkeypatch):
     def read() -> list:
         return [_values(sass.read_sass(t, facts=False)) for t in texts]
 
-    sass._STEPS.clear()
+    transfer.STEPS.clear()
     cold = read()
-    assert len(sass._STEPS) > 100
+    assert len(transfer.STEPS) > 100
     warm = read()  # (every step of both listings kept)
     with monkeypatch.context() as m:
-        m.setattr(sass, "_STEPS_MAX", 1)
-        sass._STEPS.clear()
+        m.setattr(transfer, "STEPS_MAX", 1)
+        transfer.STEPS.clear()
         bounded = read()
-        assert len(sass._STEPS) == 1
+        assert len(transfer.STEPS) == 1
     _steps_uncached(monkeypatch)
     assert cold == warm == bounded == read()
     assert sum(len(v) for v in cold) > 50
@@ -190,7 +192,8 @@ def test_a_kept_step_is_the_step_of_its_spelling(monkeypatch):
     by spelling: the same add to a Tensor Memory address first; then the descriptor's, twice
     (the second takes its steps from the cache), and guarded; each as working out every step
     anew reads it."""
-    from descriptors.readers import K_STEP_BITS, sass
+    from descriptors.readers import K_STEP_BITS
+    from descriptors.readers.sass import transfer
     mma = MMA.replace("gdesc[UR8], gdesc[UR10]", "gdesc[UR10], gdesc[UR10]").replace("UR5]",
                                                                                      "UR17]")
     # the bits a K step may change all 1 (the start address and the unused bits above it, as
@@ -208,7 +211,7 @@ def test_a_kept_step_is_the_step_of_its_spelling(monkeypatch):
         "LDTM.16dp256bit.x8 R4, tmem[UR6] ;", "EXIT ;"])]
     for name, guard in (("a", ""), ("b", ""), ("c", "@P0 ")):
         listing += [f"\t\tFunction : {name}", *body(guard)]
-    sass._STEPS.clear()
+    transfer.STEPS.clear()
     t, a, b, c = _values(read_sass(listing, facts=False))
     assert t[1][1].value == low + 2  # (a plain add)
     # the add to UR6 a K step: no carry out of the start address and the unused bits above it
@@ -329,11 +332,11 @@ def test_a_long_sass_function_is_read_in_pieces(monkeypatch):
     a lint.split note; every MMA of the listing is still judged (none lost at a boundary)."""
     import gzip
     from pathlib import Path
-    from descriptors.readers import sass
+    from descriptors.readers.sass import read
     path = Path(__file__).resolve().parents[3] / "fixtures/production/bmm_bf16_2cta.sass.gz"
     lines = gzip.open(path, "rt").read().splitlines()
     whole = [i.line for i in read_sass(lines) if isinstance(i, Instruction)]
-    monkeypatch.setattr(sass, "MAX_FUNCTION", 500)
+    monkeypatch.setattr(read, "MAX_FUNCTION", 500)
     pieces = [i.line for i in read_sass(lines) if isinstance(i, Instruction)]
     assert pieces == whole and len(whole) > 20
     splits = [f for f in lint_lines(lines) if f.rule == "lint.split"]

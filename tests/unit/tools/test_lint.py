@@ -5,7 +5,7 @@
   operand, word, message);
 * the held-out kernels (src/kloop.cu: a K loop, descriptors assembled with mov.b64 {lo, hi}),
   which these tests were not written against: the error rules equal the planted ones;
-* the SASS opcode mapping recorded in descriptors/readers/sass.py;
+* the SASS opcode mapping recorded in descriptors/readers/sass/__init__.py;
 * the CLI (text, JSON, exit codes, stdin, several files, --arch) and bad input (binary, empty,
   CRLF, over-long and truncated lines, unknown instructions, a large stream in bounded memory);
 * the fixtures rebuild bit for bit when nvcc and cuobjdump are present (a fixed sample; all of
