@@ -591,7 +591,8 @@ def _smem_swizzle(ctx: _Ctx) -> Iterator[Finding]:
 
 
 @rule("smem.base_offset", "smem", "Table 41",
-      "base offset matches the start address and the swizzle repeat (a warning: intent unknowable)",
+      "a nonzero base offset matches the start address and the swizzle repeat (a warning: "
+      "intent unknowable); base offset 0 reads by absolute address (a note off the repeat)",
       severity="warning", overrides=("note",))
 def _smem_base_offset(ctx: _Ctx) -> Iterator[Finding]:
     v = ctx.d.values
@@ -608,6 +609,15 @@ def _smem_base_offset(ctx: _Ctx) -> Iterator[Finding]:
         yield ctx.note(f"start address {start:#x} is {off} bytes past a {repeat}-byte {swz} "
                        f"repeat boundary, as when stepping through K inside a swizzle atom; base "
                        f"offset 0 assumes the pattern starts at {start - off:#x}", "base_offset")
+        return
+    if off and base == 0:
+        # Base offset 0 swizzles by absolute address: what TMA does when it writes the tile,
+        # and what CUTLASS's descriptors (which always write 0) and the H100 read maps show.
+        yield ctx.note(f"start address {start:#x} is {off} bytes past a {repeat}-byte {swz} "
+                       f"repeat boundary; base offset 0 reads the pattern by absolute address "
+                       f"(phase {(start >> 7) & 7} at the start), as a tile TMA wrote there is "
+                       f"laid out; a tile swizzled from its own start needs "
+                       f"{(start >> 7) & 7}", "base_offset")
         return
     expected = 0 if off == 0 else (start >> 7) & 7
     if base == expected:
@@ -675,8 +685,9 @@ def _smem_swapped(ctx: _Ctx) -> Iterator[Finding]:
 # ====================================================================== wgmma matrix descriptor (sm_90a)
 
 rule("wgmma.base_offset", "wgmma", "9.7.15.5.1",
-     "base offset matches the start address and the swizzle repeat (a warning: intent "
-     "unknowable)", severity="warning", overrides=("note",))(_smem_base_offset)
+     "a nonzero base offset matches the start address and the swizzle repeat (a warning: "
+     "intent unknowable); base offset 0 reads by absolute address (a note off the repeat)",
+     severity="warning", overrides=("note",))(_smem_base_offset)
 rule("wgmma.lbo_sbo_swapped", "wgmma", "9.7.15.5.1",
      "LBO and SBO swapped: LBO = one 8-row swizzle atom (a K-major SBO), SBO = 16 bytes",
      severity="warning")(

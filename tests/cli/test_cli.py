@@ -230,8 +230,9 @@ def test_force_emits_with_warnings():
 
 
 def test_warnings_go_to_stderr_and_the_constant_to_stdout():
-    result = run("smem", "--swizzle", "128B", "--start-address", "0x600", "--sbo", "1024")
-    assert result.exit_code == 0 and result.stdout == "0x4000404000000060\n"
+    result = run("smem", "--swizzle", "128B", "--start-address", "0x600", "--sbo", "1024",
+                 "--base-offset", "1")
+    assert result.exit_code == 0 and result.stdout == "0x4002404000000060\n"
     assert result.stderr.startswith("descgen: warning: [smem.base_offset]")
 
 

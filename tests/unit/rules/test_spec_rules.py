@@ -173,8 +173,12 @@ RULES = [
     SpecRule("Table 40", "addresses are (addr & 0x3FFFF) >> 4: below 256 KiB",
              lambda: encode("smem", start_address=0x40000), FieldError),
     SpecRule("Table 41", "base offset = (pattern start addr >> 7) & 7 off the repeat boundary",
-             smem(start_address=0x480, swizzle="128B", base_offset=0), "smem.base_offset",
+             smem(start_address=0x480, swizzle="128B", base_offset=2), "smem.base_offset",
              "warning"),
+    SpecRule("Table 41", "... with base offset 0 the pattern follows the absolute address (what "
+             "TMA writes, what CUTLASS's descriptors assume): a note, not a warning",
+             smem(start_address=0x34580, swizzle="32B", base_offset=0), "smem.base_offset",
+             "note"),
     SpecRule("9.7.16.3.1.1, Table 53", "K-major swizzled: SBO spans 8 rows of the swizzle's "
              "width (1024 B for 128B), LBO is unused (assumed 1, 16 B); the two swapped is the "
              "classic mix-up", smem(swizzle="128B", leading_byte_offset=1024,
@@ -231,7 +235,7 @@ RULES = [
              "warning"),
     SpecRule("9.7.15.5.1", "base offset: (start address >> 7) & 7 when the pattern does not "
              "start on its repeat boundary",
-             lambda: validate("wgmma", start_address=0x600, swizzle="128B",
+             lambda: validate("wgmma", start_address=0x600, swizzle="128B", base_offset=1,
                               stride_byte_offset=1024), "wgmma.base_offset", "warning"),
 ]
 

@@ -420,7 +420,9 @@ CASES: list[Case] = [
     C("smem.base_offset", "64B-0x200", S(start_address=0x200, swizzle="64B")),
     C("smem.base_offset", "32B-0x100", S(start_address=0x100, swizzle="32B")),
     C("smem.base_offset", "none-0x600", S(start_address=0x600)),
-    C("smem.base_offset", "0x600-base0", S(start_address=0x600, **SW), "warning", "base_offset"),
+    C("smem.base_offset", "0x600-base0", S(start_address=0x600, **SW), "note", "base_offset"),
+    C("smem.base_offset", "0x600-base1", S(start_address=0x600, base_offset=1, **SW), "warning",
+      "base_offset"),
     C("smem.base_offset", "0x400-base3", S(start_address=0x400, base_offset=3, **SW), "warning",
       "base_offset"),
     # DeepGEMM K step (start 32 bytes, base 0): at most a note (see also the dedicated test
@@ -483,7 +485,9 @@ CASES: list[Case] = [
     C("wgmma.reserved", "reserved_52", WR(reserved_52=0x3FF), "warning", "reserved_52"),
     C("wgmma.base_offset", "aligned-0x400", W(start_address=0x400, **SW), clean=True),
     C("wgmma.base_offset", "0x600-base4", W(start_address=0x600, base_offset=4, **SW)),
-    C("wgmma.base_offset", "0x600-base0", W(start_address=0x600, **SW), "warning", "base_offset"),
+    C("wgmma.base_offset", "0x600-base0", W(start_address=0x600, **SW), "note", "base_offset"),
+    C("wgmma.base_offset", "0x600-base1", W(start_address=0x600, base_offset=1, **SW), "warning",
+      "base_offset"),
     C("wgmma.base_offset", "none-base2", W(base_offset=2, stride_byte_offset=128), "warning",
       "base_offset"),
     C("wgmma.base_offset", "kstep-32", W(start_address=0x420, **SW), "ok-notes", clean=True),
@@ -918,7 +922,7 @@ def test_is_valid():
     assert ok == [] and is_valid(ok)
     notes = validate("smem", encode("smem", start_address=0x220, swizzle="64B"))
     assert notes and all(f.severity == "note" for f in notes) and is_valid(notes)
-    warns = validate("smem", encode("smem", start_address=0x600, **SW))
+    warns = validate("smem", encode("smem", start_address=0x600, base_offset=1, **SW))
     assert any(f.severity == "warning" for f in warns) and is_valid(warns)
     bad = validate("idesc", 0x08400490, kind="f16", cta_group=2, ws=True)
     assert not is_valid(bad)
