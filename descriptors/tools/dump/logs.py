@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ...errors import ParameterError, shorten
+from ...structs import BoundedMemo
 from ...readers import SASS_FUNCTION, SASS_INSTRUCTION, gdb, printf
 from ...words.literals import MAX_LINE
 from ...isa.sites import IdescContext
@@ -82,16 +83,19 @@ class _Scanner:
         #: cuda-gdb register table: (line, file, index, digits, value) of an even register
         #: awaiting its odd partner on the next line
         self.pending: tuple[int, str, int, str, int] | None = None
-        self.memo: dict[int, bool] = {}
+        self.memo: BoundedMemo[Any, bool] = BoundedMemo(_MEMO_SIZE)
         #: (name before a hex word, the word, (register, default name, source)) -> the
         #: fields of its finding (line 0), or None: not reported (:meth:`hex_fields`)
-        self.words: dict[tuple[Any, ...], dict[str, Any] | None] = {}
+        self.words: BoundedMemo[tuple[Any, ...], dict[str, Any] | None] = BoundedMemo(
+            _READINGS_SIZE)
         #: (register, default name, source) -> the text of a match of a hex word and its
         #: name (printf.named_hex_matches) -> :meth:`hex_match` of it: a log repeats its
         #: ``name=word``, read and classified once per context
-        self.matches: dict[tuple[str | None, str | None, str], dict[str, Any]] = {}
+        self.matches: BoundedMemo[tuple[str | None, str | None, str],
+                                  BoundedMemo[str, Any]] = BoundedMemo(_CONTEXTS)
         #: (word, size, hints, narrow) -> the finding's readings, or None: not reported
-        self.readings: dict[tuple[Any, ...], tuple[Candidate, ...] | None] = {}
+        self.readings: BoundedMemo[tuple[Any, ...], tuple[Candidate, ...] | None] = BoundedMemo(
+            _READINGS_SIZE)
         self.expr: tuple[str | None, str | None] | None = None  # (register, name) printed next
 
     # ------------------------------------------------------------ emission
@@ -112,20 +116,16 @@ class _Scanner:
         """The readings of a word with this evidence when it is reported, else None
         (memoised: a dump repeats its words)."""
         key = (word, size, hints, narrow)
-        readings = self.readings
         try:
-            return readings[key]
+            return self.readings[key]
         except KeyError:
             pass
-        if len(readings) >= _READINGS_SIZE:
-            readings.clear()
         cands: tuple[Candidate, ...] | None = None
         if hints or self.possible(word, size, narrow):
             cands = candidates_for(word, size, hints, self.as_, self.context, self.arch, narrow)
             if not is_reported(cands, hints, self.min_confidence):
                 cands = None
-        readings[key] = cands
-        return cands
+        return self.readings.keep(key, cands)
 
     def found(self, lineno: int, source: str, register: str | None, name: str | None,
               text: str, word: int, size: int, hints: tuple[Hint, ...] = ()) -> None:
@@ -166,9 +166,7 @@ class _Scanner:
         memo = self.memo
         hit = memo.get(key)
         if hit is None:
-            if len(memo) >= _MEMO_SIZE:
-                memo.clear()
-            hit = memo[key] = may_report(word, size, narrow, self.min_confidence, self.arch)
+            hit = memo.keep(key, may_report(word, size, narrow, self.min_confidence, self.arch))
         return hit
 
     def register_entry(self, lineno: int, reg_file: str, index: int, digits: str,
@@ -215,17 +213,13 @@ class _Scanner:
             context = (register, default_name, source)
             matches = self.matches.get(context)
             if matches is None:
-                if len(self.matches) >= _CONTEXTS:
-                    self.matches.clear()
-                matches = self.matches[context] = {}
+                matches = self.matches.keep(context, BoundedMemo(_READINGS_SIZE))
             append = self.queue.append
             for m in printf.named_hex_matches(line):
                 key = m.group()
                 got = matches.get(key)
                 if got is None:
-                    if len(matches) >= _READINGS_SIZE:
-                        matches.clear()
-                    got = matches[key] = self.hex_match(m, context)
+                    got = matches.keep(key, self.hex_match(m, context))
                 offset, fields, unnamed = got
                 if offset is None:
                     continue  # no word
@@ -279,12 +273,10 @@ class _Scanner:
         words = self.words
         fields = words.get(key, False)
         if fields is False:
-            if len(words) >= _READINGS_SIZE:
-                words.clear()
             register, default_name, source = context
             reg, name, cands = self.hex_word(name, word, size, register, default_name)
-            fields = words[key] = None if cands is None else vars(
-                make_finding(0, source, reg, name, text, word, size, cands))
+            fields = words.keep(key, None if cands is None else vars(
+                make_finding(0, source, reg, name, text, word, size, cands)))
         return fields  # type: ignore[return-value]
 
     def hex_word(self, name: str | None, word: int, size: int, register: str | None,
