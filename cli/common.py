@@ -7,7 +7,6 @@ renderers (:mod:`descriptors.render`, and with them rich) load when a command sh
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import inspect
 import sys
@@ -204,8 +203,29 @@ KindOpt = Annotated[str | None, typer.Option("--kind", help="MMA kind of an inst
 AsOpt = Annotated[Descriptor | None, typer.Option("--as", help="Which descriptor the word is.")]
 
 
-@dataclasses.dataclass(frozen=True)
-class WordContext:
+class OptionGroup:
+    """Typer options that several commands share, declared once: a subclass's annotations are
+    the options (their ``Annotated`` types), its class attributes the defaults.  A command
+    takes the group as one parameter (see :func:`option_groups`); the instance holds the
+    values given."""
+
+    def __init__(self, **values: Any) -> None:
+        vars(self).update(values)
+
+
+class WordOutput(OptionGroup):
+    """The options every word command (idesc, smem, zcm, tmem) ends with: the output, the
+    target, ``--force``."""
+
+    fmt: FormatOpt = OutFormat.hex
+    name: NameOpt = None
+    arch: ArchOpt = "sm_100a"
+    force: ForceOpt = False
+    plain_: PlainOpt = False
+    no_color: NoColorOpt = False
+
+
+class WordContext(OptionGroup):
     """The options of a command that reads a word (decode, check, diff): ``--arch`` and the
     context the word does not store (:func:`context_options`)."""
 
@@ -224,8 +244,7 @@ class WordContext:
                                self.scale_vec, self.shift)
 
 
-@dataclasses.dataclass(frozen=True)
-class ReportOutput:
+class ReportOutput(OptionGroup):
     """How decode, check and diff print: ``--format``, ``--plain``, ``--no-color``."""
 
     fmt: DecodeFormatOpt = DecodeFormat.text
@@ -234,22 +253,22 @@ class ReportOutput:
 
 
 def option_groups(command: Callable[..., None]) -> Callable[..., None]:
-    """``command`` as typer reads it: a parameter whose type is an option group (a dataclass
-    of typer options, such as :class:`WordContext`) stands for the group's options, in its
-    place in the help; ``command`` is called with the group built from their values."""
+    """``command`` as typer reads it: a parameter whose type is an :class:`OptionGroup` (such
+    as :class:`WordContext`) stands for the group's options, in its place in the help;
+    ``command`` is called with the group made of their values."""
     signature = inspect.signature(command, eval_str=True)
     params: list[inspect.Parameter] = []
     groups: dict[str, tuple[Any, list[str]]] = {}
     for param in signature.parameters.values():
         group = param.annotation
-        if not dataclasses.is_dataclass(group):
+        if not (isinstance(group, type) and issubclass(group, OptionGroup)):
             params.append(param)
             continue
-        hints = typing.get_type_hints(group, include_extras=True)
-        fields = dataclasses.fields(group)
-        groups[param.name] = (group, [f.name for f in fields])
-        params += [inspect.Parameter(f.name, inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                                     default=f.default, annotation=hints[f.name]) for f in fields]
+        options = typing.get_type_hints(group, include_extras=True)
+        groups[param.name] = (group, list(options))
+        params += [inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                     default=getattr(group, name), annotation=option)
+                   for name, option in options.items()]
 
     @functools.wraps(command)
     def run(**values: Any) -> None:
@@ -260,19 +279,6 @@ def option_groups(command: Callable[..., None]) -> Callable[..., None]:
     run.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]
     run.__annotations__ = {p.name: p.annotation for p in params}
     return run
-
-
-@dataclasses.dataclass(frozen=True)
-class WordOutput:
-    """The options every word command (idesc, smem, zcm, tmem) ends with: the output, the
-    target, ``--force``."""
-
-    fmt: FormatOpt = OutFormat.hex
-    name: NameOpt = None
-    arch: ArchOpt = "sm_100a"
-    force: ForceOpt = False
-    plain_: PlainOpt = False
-    no_color: NoColorOpt = False
 
 
 def context_options(descriptor: str, cta_group: str | None, ws: bool | None, m: str | None,
