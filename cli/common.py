@@ -7,7 +7,11 @@ renderers (:mod:`descriptors.render`, and with them rich) load when a command sh
 
 from __future__ import annotations
 
+import functools
+import inspect
 import sys
+import typing
+from collections.abc import Callable
 from enum import Enum
 from typing import Annotated, Any
 
@@ -144,24 +148,24 @@ def params_for(fmt: str, params: dict[str, Any], keep: tuple[str, ...] = ()) -> 
     return {k: v if k in keep else json_value(v) for k, v in params.items()}
 
 
-def emit_word(descriptor: str, params: dict[str, Any], fmt: OutFormat, name: str | None, arch: str,
-              force: bool, context: dict[str, Any] | None = None, plain_: bool = False,
-              no_color: bool = False) -> None:
+def emit_word(descriptor: str, params: dict[str, Any], out: WordOutput,
+              context: dict[str, Any] | None = None) -> None:
     """A word command's output: encode ``params``, judge the word (``context``: the options the
-    word does not store), refuse it as :func:`enforce_rules` does, and print it in ``fmt``."""
+    word does not store), refuse it as :func:`enforce_rules` does, and print it as ``out``
+    says."""
     given = {k: v for k, v in params.items() if v is not None}
     word = descriptors.encode(descriptor, check=False, **given)  # validated below (--force)
     ctx = {k: v for k, v in (context or {}).items() if v is not None}
     if descriptor == "idesc":
         ctx.update({k: given[k] for k in ("cta_group", "ws") if k in given})
-    findings = validate(descriptor, word, kind=given.get("kind"), arch=arch, **ctx)
-    enforce_rules(findings, force, f"the {descriptor} descriptor {descriptors.format_word(descriptor, word)}")
-    warn_name_unused(name, fmt.value)
-    if fmt.value == "text":
-        show_word(descriptor, word, given.get("kind"), findings, plain_, no_color)
+    findings = validate(descriptor, word, kind=given.get("kind"), arch=out.arch, **ctx)
+    enforce_rules(findings, out.force, f"the {descriptor} descriptor {descriptors.format_word(descriptor, word)}")
+    warn_name_unused(out.name, out.fmt.value)
+    if out.fmt.value == "text":
+        show_word(descriptor, word, given.get("kind"), findings, out.plain_, out.no_color)
         return
-    typer.echo(render_word(descriptor, word, fmt.value, name=name,
-                           params=params_for(fmt.value, given), findings=findings))
+    typer.echo(render_word(descriptor, word, out.fmt.value, name=out.name,
+                           params=params_for(out.fmt.value, given), findings=findings))
 
 
 def show_word(descriptor: str, word: int, kind: str | None, findings: list[Finding],
@@ -197,6 +201,84 @@ ShiftOpt = Annotated[bool, typer.Option("--shift", help="tmem context: the addre
 AllocOpt = Annotated[str | None, typer.Option("--alloc", help="tmem context: allocated columns.")]
 KindOpt = Annotated[str | None, typer.Option("--kind", help="MMA kind of an instruction descriptor.")]
 AsOpt = Annotated[Descriptor | None, typer.Option("--as", help="Which descriptor the word is.")]
+
+
+class OptionGroup:
+    """Typer options that several commands share, declared once: a subclass's annotations are
+    the options (their ``Annotated`` types), its class attributes the defaults.  A command
+    takes the group as one parameter (see :func:`option_groups`); the instance holds the
+    values given."""
+
+    def __init__(self, **values: Any) -> None:
+        vars(self).update(values)
+
+
+class WordOutput(OptionGroup):
+    """The options every word command (idesc, smem, zcm, tmem) ends with: the output, the
+    target, ``--force``."""
+
+    fmt: FormatOpt = OutFormat.hex
+    name: NameOpt = None
+    arch: ArchOpt = "sm_100a"
+    force: ForceOpt = False
+    plain_: PlainOpt = False
+    no_color: NoColorOpt = False
+
+
+class WordContext(OptionGroup):
+    """The options of a command that reads a word (decode, check, diff): ``--arch`` and the
+    context the word does not store (:func:`context_options`)."""
+
+    arch: WordArchOpt = None
+    cta_group: CtaOpt = None
+    ws: WsOpt = None
+    m: MOpt = None
+    alloc: AllocOpt = None
+    n: NOpt = None
+    scale_vec: ScaleVecOpt = None
+    shift: ShiftOpt = False
+
+    def options(self, descriptor: str) -> dict[str, Any]:
+        """:func:`context_options` of ``descriptor``."""
+        return context_options(descriptor, self.cta_group, self.ws, self.m, self.alloc, self.n,
+                               self.scale_vec, self.shift)
+
+
+class ReportOutput(OptionGroup):
+    """How decode, check and diff print: ``--format``, ``--plain``, ``--no-color``."""
+
+    fmt: DecodeFormatOpt = DecodeFormat.text
+    plain_: PlainOpt = False
+    no_color: NoColorOpt = False
+
+
+def option_groups(command: Callable[..., None]) -> Callable[..., None]:
+    """``command`` as typer reads it: a parameter whose type is an :class:`OptionGroup` (such
+    as :class:`WordContext`) stands for the group's options, in its place in the help;
+    ``command`` is called with the group made of their values."""
+    signature = inspect.signature(command, eval_str=True)
+    params: list[inspect.Parameter] = []
+    groups: dict[str, tuple[Any, list[str]]] = {}
+    for param in signature.parameters.values():
+        group = param.annotation
+        if not (isinstance(group, type) and issubclass(group, OptionGroup)):
+            params.append(param)
+            continue
+        options = typing.get_type_hints(group, include_extras=True)
+        groups[param.name] = (group, list(options))
+        params += [inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                     default=getattr(group, name), annotation=option)
+                   for name, option in options.items()]
+
+    @functools.wraps(command)
+    def run(**values: Any) -> None:
+        for name, (group, names) in groups.items():
+            values[name] = group(**{n: values.pop(n) for n in names})
+        command(**values)
+
+    run.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]
+    run.__annotations__ = {p.name: p.annotation for p in params}
+    return run
 
 
 def context_options(descriptor: str, cta_group: str | None, ws: bool | None, m: str | None,

@@ -18,36 +18,27 @@ from descriptors.tools.printer import rank_readings, to_json
 from descriptors.rules.validate import is_valid, validate, validate_pair
 
 from .main import EXIT_INVALID
-from .common import (AllocOpt, ArchOpt, AsOpt, WordArchOpt, word_for_arch, CtaOpt, DecodeFormat, DecodeFormatOpt, Descriptor,
-                     KindOpt, MOpt, NOpt, NoColorOpt, PlainOpt, ScaleVecOpt, ShiftOpt, WsOpt,
-                     context_options, show_decoded, show_output)
+from .common import (AsOpt, DecodeFormat, Descriptor, KindOpt, ReportOutput, WordContext,
+                     option_groups, show_decoded, show_output, word_for_arch)
 
 
+@option_groups
 def decode_cmd(
     word: Annotated[str, typer.Argument(help="The word: decimal or 0x hex (_ and ' separators allowed).")],
     as_: Annotated[Descriptor | None, typer.Option("--as", help="Which descriptor the word is "
                    "(required, except with --arch sm_90a: wgmma).")] = None,
     kind: KindOpt = None,
-    arch: WordArchOpt = None,
-    cta_group: CtaOpt = None,
-    ws: WsOpt = None,
-    m: MOpt = None,
-    alloc: AllocOpt = None,
-    n: NOpt = None,
-    scale_vec: ScaleVecOpt = None,
-    shift: ShiftOpt = False,
-    fmt: DecodeFormatOpt = DecodeFormat.text,
-    plain_: PlainOpt = False,
-    no_color: NoColorOpt = False,
+    context: WordContext = WordContext(),
+    out: ReportOutput = ReportOutput(),
 ) -> None:
     """Decode a word: every field (bits, raw value, meaning), a bit diagram and the findings."""
-    descriptor, arch = word_for_arch(as_.value if as_ else None, arch, "decode")
+    descriptor, arch = word_for_arch(as_.value if as_ else None, context.arch, "decode")
     value = descriptors.parse_int(word, "word")
-    ctx = context_options(descriptor, cta_group, ws, m, alloc, n, scale_vec, shift)
+    ctx = context.options(descriptor)
     if descriptor == "idesc" and kind is None:
         readings = rank_readings([(r, validate("idesc", value, kind=r.kind, arch=arch, **ctx))
                                   for r in descriptors.readings("idesc", value)])
-        if fmt is DecodeFormat.json:
+        if out.fmt is DecodeFormat.json:
             typer.echo(json.dumps({"descriptor": descriptor, "kind": None,
                                    "word": readings[0][0].hex,
                                    "readings": [to_json(d, f) for d, f in readings]}, indent=2))
@@ -57,18 +48,19 @@ def decode_cmd(
                    "(pass --kind to choose one).")
         for d, f in readings:
             typer.echo("")
-            show_decoded(d, f, plain_, no_color)
+            show_decoded(d, f, out.plain_, out.no_color)
         return
     decoded = descriptors.decode(descriptor, value, kind=kind)
     findings = validate(descriptor, value, kind=kind, arch=arch, **ctx)
-    if fmt is DecodeFormat.json:
+    if out.fmt is DecodeFormat.json:
         typer.echo(json.dumps(to_json(decoded, findings), indent=2))
     else:
-        show_decoded(decoded, findings, plain_, no_color)
+        show_decoded(decoded, findings, out.plain_, out.no_color)
 
 
 # (Long: typer takes each option as a parameter, and check has three ways in -- a word, a
 # parameter set, an idesc with its A/B words; the verdicts are the library's.)
+@option_groups
 def check_cmd(
     word: Annotated[str | None, typer.Argument(help="A word to check (with --as).")] = None,
     as_: AsOpt = None,
@@ -78,14 +70,7 @@ def check_cmd(
     idesc: Annotated[str | None, typer.Option("--idesc", help="Instruction descriptor of a pair check (with --kind).")] = None,
     a_desc: Annotated[str | None, typer.Option("--a-desc", help="Shared memory descriptor of A (pair check).")] = None,
     b_desc: Annotated[str | None, typer.Option("--b-desc", help="Shared memory descriptor of B (pair check).")] = None,
-    arch: WordArchOpt = None,
-    cta_group: CtaOpt = None,
-    ws: WsOpt = None,
-    m: MOpt = None,
-    alloc: AllocOpt = None,
-    n: NOpt = None,
-    scale_vec: ScaleVecOpt = None,
-    shift: ShiftOpt = False,
+    context: WordContext = WordContext(),
     cute: Annotated[str | None, typer.Option("--cute", help="Does WORD read this layout? A CuTe "
                     "print (C++ or DSL) of one operand slice (M/N, K): exit 0 when the word reads "
                     "exactly its elements for one MMA (32 bytes of K), else 1 and the first "
@@ -95,14 +80,13 @@ def check_cmd(
                      "--cute: the element type (PTX name; a DSL print names it).")] = None,
     start_address: Annotated[str | None, typer.Option("--start-address", help="With --cute: the "
                              "slice's byte address when the print has none.")] = None,
-    fmt: DecodeFormatOpt = DecodeFormat.text,
-    plain_: PlainOpt = False,
-    no_color: NoColorOpt = False,
+    out: ReportOutput = ReportOutput(),
 ) -> None:
     """Validate a word, a parameter set or an idesc with its A/B descriptors; exit 1 on errors.
     With --cute: does the word read that layout (the operand-fetch model)?"""
+    arch = context.arch
     if cute is not None:
-        _check_layout(word, as_, arch, cute, major, dtype, start_address, kind, fmt)
+        _check_layout(word, as_, arch, cute, major, dtype, start_address, kind, out.fmt)
         return
     if major is not None or dtype is not None or start_address is not None:
         raise descriptors.ParameterError("--major, --a-type/--b-type and --start-address go with "
@@ -112,18 +96,19 @@ def check_cmd(
             raise descriptors.ParameterError("a pair check needs --kind for --idesc")
         if word is not None or param:
             raise descriptors.ParameterError("a pair check takes --idesc/--a-desc/--b-desc only")
-        context_options("idesc", cta_group, ws, m, alloc, n, scale_vec, shift)  # refuses the others
+        context.options("idesc")  # refuses the others
         findings = validate_pair(
             descriptors.parse_int(idesc, "--idesc"), kind=kind, arch=arch or "sm_100a",
             a_desc=None if a_desc is None else descriptors.parse_int(a_desc, "--a-desc"),
             b_desc=None if b_desc is None else descriptors.parse_int(b_desc, "--b-desc"),
-            cta_group=None if cta_group is None else descriptors.parse_int(cta_group, "--cta-group"),
-            ws=ws, scale_vec=scale_vec)
+            cta_group=None if context.cta_group is None else descriptors.parse_int(
+                context.cta_group, "--cta-group"),
+            ws=context.ws, scale_vec=context.scale_vec)
     else:
         if as_ is None and arch != "sm_90a":
             raise descriptors.ParameterError("say which descriptor with --as (or give --idesc)")
         descriptor, arch = word_for_arch(as_.value if as_ else None, arch)
-        ctx = context_options(descriptor, cta_group, ws, m, alloc, n, scale_vec, shift)
+        ctx = context.options(descriptor)
         if param:
             if word is not None:
                 raise descriptors.ParameterError("give a word or --param values, not both")
@@ -145,11 +130,11 @@ def check_cmd(
             findings = validate(descriptor, descriptors.parse_int(word, "word"), kind=kind,
                                 arch=arch, **ctx)
     from descriptors.render import printer
-    if fmt is DecodeFormat.json:
+    if out.fmt is DecodeFormat.json:
         typer.echo(json.dumps(printer.check_json(findings), indent=2))
     else:
         show_output(lambda: printer.render_findings(findings),
-                    lambda: printer.plain_findings(findings), plain_, no_color)
+                    lambda: printer.plain_findings(findings), out.plain_, out.no_color)
     if not is_valid(findings):
         raise typer.Exit(EXIT_INVALID)
 

@@ -14,42 +14,33 @@ import typer
 from descriptors.render.printer import plain_diff
 from descriptors.tools.diff import diff_words
 
-from .common import (AllocOpt, CtaOpt, DecodeFormat, DecodeFormatOpt, Descriptor,
-                     KindOpt, MOpt, NOpt, NoColorOpt, PlainOpt, ScaleVecOpt, ShiftOpt, WordArchOpt,
-                     WsOpt, context_options, word_for_arch)
+from .common import (DecodeFormat, Descriptor, KindOpt, ReportOutput, WordContext, option_groups,
+                     word_for_arch)
 from .main import EXIT_INVALID, EXIT_OK
 
 
+@option_groups
 def diff_cmd(
     a: Annotated[str, typer.Argument(help="The first word: decimal or 0x hex.")],
     b: Annotated[str, typer.Argument(help="The second word: decimal or 0x hex.")],
     as_: Annotated[Descriptor | None, typer.Option("--as", help="Which descriptor both words are (required, except with --arch sm_90a: wgmma; smem with --arch sm_90a: wgmma).")] = None,
     kind: KindOpt = None,
-    arch: WordArchOpt = None,
-    cta_group: CtaOpt = None,
-    ws: WsOpt = None,
-    m: MOpt = None,
-    alloc: AllocOpt = None,
-    n: NOpt = None,
-    scale_vec: ScaleVecOpt = None,
-    shift: ShiftOpt = False,
-    fmt: DecodeFormatOpt = DecodeFormat.text,
-    plain_: PlainOpt = False,
-    no_color: NoColorOpt = False,
+    context: WordContext = WordContext(),
+    out: ReportOutput = ReportOutput(),
 ) -> None:
     """Compare two words of one descriptor: the fields that differ (bits, raw values and
     meanings of both), the changed bits marked in a bit diagram, and each word's findings.
     Exit 0 equal, 1 different, 2 bad input.  An instruction descriptor needs --kind (the
     word does not name it).  The text output is plain text (--plain and --no-color change
     nothing)."""
-    descriptor, arch = word_for_arch(as_.value if as_ else None, arch, "diff")
+    descriptor, arch = word_for_arch(as_.value if as_ else None, context.arch, "diff")
     if descriptor == "idesc" and kind is None:
         from descriptors.errors import KindRequiredError
         raise KindRequiredError("an instruction descriptor does not name its kind: give --kind "
                                 "(tf32, f16, f8f6f4, i8, mxf8f6f4, mxf4, mxf4nvf4)")
-    ctx = context_options(descriptor, cta_group, ws, m, alloc, n, scale_vec, shift)
+    ctx = context.options(descriptor)
     d = diff_words(descriptor, a, b, kind=kind, arch=arch, **ctx)
-    if fmt is DecodeFormat.json:
+    if out.fmt is DecodeFormat.json:
         typer.echo(json.dumps(d.to_dict(), indent=2))
     else:
         typer.echo("\n".join(plain_diff(d)))

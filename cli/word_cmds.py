@@ -17,11 +17,12 @@ import descriptors
 from descriptors.tools.output import NAMED_FORMATS, render_word
 from descriptors.rules.validate import validate
 
-from .common import (ArchOpt, ForceOpt, FormatOpt, NameOpt, NoColorOpt, OutFormat, PlainOpt,
-                     emit_word, enforce_rules, option_values, params_for, renamed_option,
-                     show_output, show_word, warn_name_unused, word_for_arch)
+from .common import (OutFormat, WordOutput, emit_word, enforce_rules, option_groups, option_values,
+                     params_for, renamed_option, show_output, show_word, warn_name_unused,
+                     word_for_arch)
 
 
+@option_groups
 def idesc_cmd(
     kind: Annotated[str, typer.Option("--kind", help="MMA kind: tf32, f16, f8f6f4, i8, mxf8f6f4, "
                                       "mxf4, mxf4nvf4.")],
@@ -45,12 +46,7 @@ def idesc_cmd(
     cta_group: Annotated[str | None, typer.Option("--cta-group", help="cta_group 1 or 2 (context, not stored). Not given: not assumed; the word is accepted if some cta_group allows it (M=256 needs 2: give 1 to refuse it).", show_default=False)] = None,
     ws: Annotated[bool | None, typer.Option("--ws/--no-ws", help="For tcgen05.mma.ws (context, not stored). Neither given: not assumed; the word is accepted if the .ws form or the plain one allows it (M=32 and --max-shift need .ws: give --no-ws to refuse them).", show_default=False)] = None,
     scale_vec: Annotated[str | None, typer.Option("--scale-vec", help="Block-scaled kinds: the MMA's .scale_vec 1X, 2X or 4X (or block16/block32; context, not stored).")] = None,
-    fmt: FormatOpt = OutFormat.hex,
-    name: NameOpt = None,
-    arch: ArchOpt = "sm_100a",
-    force: ForceOpt = False,
-    plain_: PlainOpt = False,
-    no_color: NoColorOpt = False,
+    out: WordOutput = WordOutput(),
 ) -> None:
     """Instruction descriptor (32-bit; PTX Tables 42-44) from M, N, types and flags."""
     params = dict(kind=kind, a_type=a_type, b_type=b_type, d_type=d_type, m=m, n=n,
@@ -58,9 +54,10 @@ def idesc_cmd(
                   saturate=saturate, sparse=sparse, sparsity_selector=sparsity_selector,
                   max_shift=max_shift, scale_type=scale_type, a_scale_id=a_scale_id,
                   b_scale_id=b_scale_id, k=k, cta_group=cta_group, ws=ws)
-    emit_word("idesc", params, fmt, name, arch, force, {"scale_vec": scale_vec}, plain_, no_color)
+    emit_word("idesc", params, out, {"scale_vec": scale_vec})
 
 
+@option_groups
 def smem_cmd(
     start_address: Annotated[str | None, typer.Option("--start-address", help="Start address in bytes (16-byte aligned, < 256 KiB).", show_default="0")] = None,
     leading_byte_offset: Annotated[str | None, typer.Option("--leading-byte-offset", "--lbo", help="Leading dimension byte offset (or absolute address), bytes.", show_default="0")] = None,
@@ -68,31 +65,27 @@ def smem_cmd(
     swizzle: Annotated[str | None, typer.Option("--swizzle", help="none, 128B_base32B, 128B, 64B, 32B (sm_90a: none, 128B, 64B, 32B).", show_default="none")] = None,
     base_offset: Annotated[str | None, typer.Option("--base-offset", help="Matrix base offset 0-7.", show_default="0")] = None,
     lbo_mode: Annotated[str | None, typer.Option("--lbo-mode", help="relative or absolute (not on sm_90a).", show_default="relative")] = None,
-    fmt: FormatOpt = OutFormat.hex,
-    name: NameOpt = None,
-    arch: ArchOpt = "sm_100a",
-    force: ForceOpt = False,
-    plain_: PlainOpt = False,
-    no_color: NoColorOpt = False,
+    out: WordOutput = WordOutput(),
 ) -> None:
     """Shared memory descriptor (64-bit; PTX Table 40) from byte offsets and a swizzle mode;
     with --arch sm_90a the wgmma matrix descriptor (PTX ISA 9.7.15.5.1)."""
     params = dict(start_address=start_address, leading_byte_offset=leading_byte_offset,
                   stride_byte_offset=stride_byte_offset, swizzle=swizzle,
                   base_offset=base_offset, lbo_mode=lbo_mode)
-    descriptor, arch = word_for_arch("smem", arch)
+    descriptor, _ = word_for_arch("smem", out.arch)
     if descriptor == "wgmma":
         if lbo_mode is not None:
             raise descriptors.ParameterError(
                 "--lbo-mode: the sm_90a wgmma matrix descriptor has no leading-dimension mode "
                 "(PTX ISA 9.7.15.5.1)")
         del params["lbo_mode"]
-    emit_word(descriptor, params, fmt, name, arch, force, None, plain_, no_color)
+    emit_word(descriptor, params, out)
 
 
 
 # (Long: typer takes each option as a parameter: the mask's fields and three ways to
 # synthesise it.)
+@option_groups
 def zcm_cmd(
     start_count: Annotated[list[str] | None, typer.Option("--start-count", help="Start counts sc0..sc3, comma-separated or repeated.", show_default="0,0,0,0")] = None,
     first_span: Annotated[list[str] | None, typer.Option("--first-span", help="First spans fs0..fs3 (0 use, 1 skip), comma-separated or repeated.", show_default="0,0,0,0")] = None,
@@ -106,12 +99,7 @@ def zcm_cmd(
     zero_columns: Annotated[list[str] | None, typer.Option("--zero-columns", help="Synthesise from zeroed columns: 3,7-9 (comma-separated or repeated).")] = None,
     conv: Annotated[str | None, typer.Option("--conv", help="Synthesise for convolution padding: Q,LEFT,RIGHT[,START] (row width Q).")] = None,
     show: Annotated[bool, typer.Option("--show", help="Show the masks the descriptor generates (needs -m and -n).")] = False,
-    fmt: FormatOpt = OutFormat.hex,
-    name: NameOpt = None,
-    arch: ArchOpt = "sm_100a",
-    force: ForceOpt = False,
-    plain_: PlainOpt = False,
-    no_color: NoColorOpt = False,
+    out: WordOutput = WordOutput(),
 ) -> None:
     """Zero-column mask descriptor of tcgen05.mma.ws (64-bit; PTX Table 45): from raw fields, or
     synthesised from the mask you want; --show renders the masks it generates."""
@@ -151,33 +139,34 @@ def zcm_cmd(
             given["column_shift"] = column_shift
         word = descriptors.encode("zcm", check=False, **given)  # validated below (--force)
     context = {k: v for k, v in (("m", m), ("n", n)) if v is not None}
-    findings = validate("zcm", word, arch=arch, **context)
+    findings = validate("zcm", word, arch=out.arch, **context)
     z = None
     if show:  # before any warning is printed: a refusal is one line
         if m is None or n is None:
             raise descriptors.ParameterError("--show needs -m and -n")
         z = zcm_lib.generate(word, m, n)
-    enforce_rules(findings, force, f"the zcm descriptor {descriptors.format_word('zcm', word)}")
+    enforce_rules(findings, out.force, f"the zcm descriptor {descriptors.format_word('zcm', word)}")
     if z is not None:
-        if fmt in (OutFormat.json, OutFormat.hex, OutFormat.text):
-            warn_name_unused(name, fmt.value, "--show with --format "
-                         f"{fmt.value} prints the masks, not a named constant")
-        if fmt is OutFormat.json:
+        if out.fmt in (OutFormat.json, OutFormat.hex, OutFormat.text):
+            warn_name_unused(out.name, out.fmt.value, "--show with --format "
+                         f"{out.fmt.value} prints the masks, not a named constant")
+        if out.fmt is OutFormat.json:
             typer.echo(json.dumps(z.to_dict(), indent=2))
-        elif fmt in (OutFormat.hex, OutFormat.text):
-            show_output(lambda: render_mask(z), lambda: plain_mask(z), plain_, no_color)
+        elif out.fmt in (OutFormat.hex, OutFormat.text):
+            show_output(lambda: render_mask(z), lambda: plain_mask(z), out.plain_, out.no_color)
         else:
-            typer.echo(render_word("zcm", word, fmt.value, name=name, params=given))
+            typer.echo(render_word("zcm", word, out.fmt.value, name=out.name, params=given))
             typer.echo(plain_mask(z))
         return
-    warn_name_unused(name, fmt.value)
-    if fmt is OutFormat.text:
-        show_word("zcm", word, None, findings, plain_, no_color)
+    warn_name_unused(out.name, out.fmt.value)
+    if out.fmt is OutFormat.text:
+        show_word("zcm", word, None, findings, out.plain_, out.no_color)
         return
-    typer.echo(render_word("zcm", word, fmt.value, name=name,
-                           params=params_for(fmt.value, given, keep=("mask",)), findings=findings))
+    typer.echo(render_word("zcm", word, out.fmt.value, name=out.name,
+                           params=params_for(out.fmt.value, given, keep=("mask",)), findings=findings))
 
 
+@option_groups
 def tmem_cmd(
     lane: Annotated[str | None, typer.Option("--lane", help="Lane index (bits 31-16).", show_default="0")] = None,
     column: Annotated[str | None, typer.Option("--column", help="Column index (bits 15-0).", show_default="0")] = None,
@@ -199,12 +188,7 @@ def tmem_cmd(
     sparse: Annotated[bool, typer.Option("--sparse/--dense", help="For --datapath: sparse A (as idesc and layout spell it).")] = False,
     ws: Annotated[bool, typer.Option("--ws/--no-ws", help="For --datapath: tcgen05.mma.ws (as idesc, decode and check spell it).")] = False,
     shift: Annotated[bool, typer.Option("--shift", help="The address is the taddr of tcgen05.shift (lane aligned to 32).")] = False,
-    fmt: FormatOpt = OutFormat.hex,
-    name: NameOpt = None,
-    arch: ArchOpt = "sm_100a",
-    force: ForceOpt = False,
-    plain_: PlainOpt = False,
-    no_color: NoColorOpt = False,
+    out: WordOutput = WordOutput(),
 ) -> None:
     """Tensor Memory address (32-bit; PTX 9.7.16.1.1) from lane and column; with --ld/--st the
     footprint and verdict of a tcgen05.ld/st; with --datapath the data-path layout of an M."""
@@ -215,25 +199,25 @@ def tmem_cmd(
     what = ("--datapath prints a layout" if datapath is not None else
             f"--{'ld' if ld is not None else 'st'} prints a footprint"
             if ld is not None or st is not None else None)
-    if what is not None and fmt.value in NAMED_FORMATS:
-        raise descriptors.ParameterError(f"--format {fmt.value}: {what}, not a constant "
+    if what is not None and out.fmt.value in NAMED_FORMATS:
+        raise descriptors.ParameterError(f"--format {out.fmt.value}: {what}, not a constant "
                                          "(its formats: text, json)")
     if datapath is not None:
         dl = tm.datapath_layout(descriptors.parse_int(datapath, "--datapath"),
                                 cta_group=descriptors.parse_int(cta_group or 1, "--cta-group"),
                                 sparse=sparse, ws=ws)
         # warnings only once the input is good: a refusal stays one line
-        warn_name_unused(name, fmt.value, "--datapath prints a layout, not a constant")
-        if fmt is OutFormat.json:
+        warn_name_unused(out.name, out.fmt.value, "--datapath prints a layout, not a constant")
+        if out.fmt is OutFormat.json:
             typer.echo(json.dumps(dl.to_dict(), indent=2))
         else:
             from descriptors.render.printer import plain_datapath, render_datapath
-            show_output(lambda: render_datapath(dl), lambda: plain_datapath(dl), plain_,
-                        no_color)
+            show_output(lambda: render_datapath(dl), lambda: plain_datapath(dl), out.plain_,
+                        out.no_color)
         return
     if ld is None and st is None:
-        emit_word("tmem", dict(lane=lane, column=column), fmt, name, arch, force,
-              {"alloc": alloc, "shift": shift or None}, plain_, no_color)
+        emit_word("tmem", dict(lane=lane, column=column), out,
+                  {"alloc": alloc, "shift": shift or None})
         return
     if shift:
         raise descriptors.ParameterError("--shift checks an address (--lane/--column), not an "
@@ -250,14 +234,14 @@ def tmem_cmd(
                       alloc_base=alloc_base, pack=pack16, unpack=unpack16, red=red,
                       red_type=red_type,
                       imm_half_splitoff=None if split is None else descriptors.parse_int(split, "--split"),
-                      arch=arch if red is not None else None)
-    warn_name_unused(name, fmt.value, f"--{op} prints a footprint, not a constant")
-    if fmt is OutFormat.json:
+                      arch=out.arch if red is not None else None)
+    warn_name_unused(out.name, out.fmt.value, f"--{op} prints a footprint, not a constant")
+    if out.fmt is OutFormat.json:
         typer.echo(json.dumps(fp.to_dict(), indent=2))
     else:  # errors go to stderr, below
         from descriptors.render.printer import plain_footprint, render_footprint
-        show_output(lambda: render_footprint(fp), lambda: plain_footprint(fp), plain_, no_color)
-    enforce_rules(fp.verdict, force, f"the {fp.ptx}")
+        show_output(lambda: render_footprint(fp), lambda: plain_footprint(fp), out.plain_, out.no_color)
+    enforce_rules(fp.verdict, out.force, f"the {fp.ptx}")
 
 
 def register(app: typer.Typer) -> None:

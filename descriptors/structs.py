@@ -18,7 +18,7 @@ gives the same results.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 try:
     import msgspec
@@ -26,7 +26,7 @@ try:
 except ImportError:  # no msgspec here (cuda-gdb's Python): the dataclass stand-in below
     msgspec = None  # type: ignore[assignment]
 
-__all__ = ["Struct", "field", "replace", "asdict", "FAST"]
+__all__ = ["Struct", "field", "replace", "asdict", "FAST", "BoundedMemo"]
 
 #: msgspec is in use (else the dataclass stand-in).
 FAST = msgspec is not None
@@ -62,3 +62,26 @@ else:
     def asdict(obj: Any) -> dict[str, Any]:  # type: ignore[no-redef]
         """The fields as a dict, one level (``msgspec.structs.asdict``)."""
         return {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}
+
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+class BoundedMemo(dict[_K, _V]):
+    """A memo of what a scan meets again and again (the words and names of a dump), bounded:
+    :meth:`keep` empties it once it holds ``size`` entries, so that a long input cannot grow it
+    without end.  Reads are a plain dict's (``memo[key]``, ``memo.get(key)``)."""
+
+    __slots__ = ("size",)
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def keep(self, key: _K, value: _V) -> _V:
+        """Store ``value`` under ``key`` (first emptying a full memo) and return it."""
+        if len(self) >= self.size:
+            self.clear()
+        self[key] = value
+        return value

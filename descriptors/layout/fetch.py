@@ -48,6 +48,14 @@ __all__ = ["FetchModel", "LayoutCheck", "fetch_model", "read_address", "check_la
 MEASURED = ("wgmma",)
 
 
+def _core_matrix_offset(line: int, byte: int, lines_stride: int, bytes_stride: int) -> int:
+    """Byte offset, without swizzling, of byte ``byte`` of line ``line``: core matrices of 8
+    lines of 16 bytes, ``lines_stride`` bytes between those of the next 8 lines and
+    ``bytes_stride`` bytes between those of the next 16 bytes (K-major: lines are rows, SBO and
+    LBO; MN-major: lines are K, LBO and SBO; PTX ISA 9.7.15.5.1)."""
+    return (line % 8) * 16 + (line // 8) * lines_stride + (byte // 16) * bytes_stride + byte % 16
+
+
 class FetchModel(Struct, frozen=True):
     """The fields of a descriptor word that decide what is read, in bytes."""
 
@@ -71,15 +79,13 @@ class FetchModel(Struct, frozen=True):
         if major == "K":
             kb = k * element_bytes
             if not swizzled:
-                a = self.start + (row % 8) * 16 + (row // 8) * self.sbo + (kb // 16) * self.lbo \
-                    + kb % 16
+                a = self.start + _core_matrix_offset(row, kb, self.sbo, self.lbo)
             else:
                 a = self.start + (row % 8) * S + (row // 8) * self.sbo + kb
         elif major == "MN":
             mb = row * element_bytes
             if not swizzled:
-                a = self.start + (k % 8) * 16 + (k // 8) * self.lbo + (mb // 16) * self.sbo \
-                    + mb % 16
+                a = self.start + _core_matrix_offset(k, mb, self.lbo, self.sbo)
             else:
                 a = self.start + (k % 8) * S + (k // 8) * self.sbo + (mb // S) * self.lbo + mb % S
         else:

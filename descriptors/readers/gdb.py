@@ -18,12 +18,14 @@ import re
 __all__ = ["register_row", "command", "printed", "value", "disassembly", "REGISTER_ROW",
            "REGISTER_NAME"]
 
-REGISTER_ROW = re.compile(r"\s*\$?(U?R)(\d{1,3})\s++0x([0-9A-Fa-f]{1,8})(?:\s++-?\d++)?\s*\Z")
+#: A register's name as cuda-gdb writes it (``R12``, ``$UR4``): file and index.
+_REGISTER = r"\$?(U?R)(\d{1,3})"
+REGISTER_ROW = re.compile(r"\s*" + _REGISTER + r"\s++0x([0-9A-Fa-f]{1,8})(?:\s++-?\d++)?\s*\Z")
 PROMPT = re.compile(r"\s*\((?:cuda-)?gdb\)\s*(.*)")
 PRINT = re.compile(r"(?:p|print|output|inspect|call)(?:/\w{1,8})?\s++(.+)")
 VALUE = re.compile(r"\s*\$\d{1,9}\s*=\s*(.*)")
 EXPRESSION = re.compile(r"[A-Za-z_][\w.\->\[\]]{0,127}")
-REGISTER_NAME = re.compile(r"\$?(U?R)(\d{1,3})\Z")
+REGISTER_NAME = re.compile(_REGISTER + r"\Z")
 DISASSEMBLY = re.compile(r"\s*(?:=>)?\s*(0x[0-9A-Fa-f]{1,16})?\s*(?:<([^>]{0,512})>)?\s*:?\s*(\S.*?)\s*\Z")
 
 

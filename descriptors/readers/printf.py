@@ -24,6 +24,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from ..structs import BoundedMemo
+
 __all__ = ["hex_words", "named_hex_words", "named_hex_matches", "read_named", "UNKNOWN",
            "decimal_words", "named_decimal_words", "name_before", "has_hint_word",
            "could_hold_hex"]
@@ -96,8 +98,7 @@ def _digits(digits: str, bare: bool) -> tuple[int, int] | None:
 
 #: Per distinct match of :func:`named_hex_matches` (the text matched, the character before
 #: it included): what :func:`read_named` returns.  Bounded (cleared when full).
-_MATCHES: dict[str, tuple[int, str, int, int, Any] | None] = {}
-_MATCHES_SIZE = 1 << 14
+_MATCHES: BoundedMemo[str, tuple[int, str, int, int, Any] | None] = BoundedMemo(1 << 14)
 #: The name :func:`read_named` gives a word when :func:`name_before` decides it.
 UNKNOWN: Any = object()
 
@@ -120,8 +121,6 @@ def read_named(m: re.Match[str]) -> tuple[int, str, int, int, Any] | None:
         return _MATCHES[key]
     except KeyError:
         pass
-    if len(_MATCHES) >= _MATCHES_SIZE:
-        _MATCHES.clear()
     hex_digits, bare_digits, name, hex2, bare2 = m.group("hex", "bare", "name", "hex2", "bare2")
     if name is None:  # the word alone: a name before it (if any) was not matched with it
         offset, bare = 0, hex_digits is None
@@ -136,8 +135,7 @@ def read_named(m: re.Match[str]) -> tuple[int, str, int, int, Any] | None:
             name = UNKNOWN
         elif name[0] not in _NAME_FIRST:
             name = None
-    got = _MATCHES[key] = None if read is None else (offset, text, read[0], read[1], name)
-    return got
+    return _MATCHES.keep(key, None if read is None else (offset, text, read[0], read[1], name))
 
 
 def named_hex_words(line: str) -> Iterator[tuple[int, str, int, int, str | None]]:

@@ -133,6 +133,12 @@ def _width(sub: cs.Construct) -> int:
     return int(sub.length)
 
 
+def _compiled(name: str, src: str, **namespace: Any) -> Callable[..., Any]:
+    """The function ``name`` that the generated ``src`` defines (its globals: ``namespace``)."""
+    exec(src, namespace)  # noqa: S102 - generated from a layout's fields
+    return namespace[name]  # type: ignore[no-any-return]
+
+
 class Layout:
     """A fixed-size register layout: a Construct ``BitStruct`` and the tables derived from it.
 
@@ -224,51 +230,41 @@ class Layout:
             f"        return {{{items}}}\n"
             f"    return decode(check(w))\n"
         )
-        namespace: dict[str, Any] = {"check": self.check_word}
-        exec(src, namespace)  # noqa: S102 - generated from self.fields
-        return namespace["decode"]  # type: ignore[no-any-return]
+        return _compiled("decode", src, check=self.check_word)
 
     def _compile_encode(self) -> Callable[..., int]:
+        """``encode(**fields)``: the fast path when every value is an int that fits its field."""
         args = ", ".join(f"{f.name}={f.default}" for f in self.fields)
-        overflow = " | ".join(f"{f.name} >> {f.width}" for f in self.fields)
-        word = " | ".join(f"{f.name} << {f.lsb}" if f.lsb else f.name for f in self.fields)
         collect = ", ".join(f"{f.name!r}: {f.name}" for f in self.fields)
-        src = (
-            f"def encode({args}):\n"
-            f"    try:\n"
-            f"        if not ({overflow}):\n"
-            f"            w = {word}\n"
-            f"            if w.__class__ is int:\n"
-            f"                return w\n"
-            f"    except TypeError:\n"
-            f"        pass\n"
-            f"    return slow({{{collect}}})\n"
-        )
-        namespace: dict[str, Any] = {"slow": self._encode_checked}
-        exec(src, namespace)  # noqa: S102 - generated from self.fields
-        return namespace["encode"]  # type: ignore[no-any-return]
+        return self._compile_packer("encode", args, "", "", "TypeError", f"{{{collect}}}",
+                                    self._encode_checked)
 
     def _compile_encode_map(self) -> Callable[[Mapping[str, Any]], int]:
         """``encode_map(fields)``: the fast path when every field is given by its PTX name."""
-        names = [f.name for f in self.fields]
-        loads = "\n".join(f"        {n} = d[{n!r}]" for n in names)
+        loads = "".join(f"        {f.name} = d[{f.name!r}]\n" for f in self.fields)
+        return self._compile_packer("encode_map", "d", loads, f"len(d) == {len(self.fields)} and ",
+                                    "(KeyError, TypeError)", "d", lambda d: self.encode(**d))
+
+    def _compile_packer(self, name: str, args: str, loads: str, test: str, errors: str,
+                        call: str, fallback: Callable[[Any], int]) -> Callable[..., int]:
+        """Both encoders' one shape: ``loads`` (lines that bind each field's name), then, when
+        ``test`` holds and no field overflows its width, the fields shifted and OR-ed; otherwise
+        (or on ``errors``) ``fallback(call)``, the checked path that raises the precise error."""
         overflow = " | ".join(f"{f.name} >> {f.width}" for f in self.fields)
         word = " | ".join(f"{f.name} << {f.lsb}" if f.lsb else f.name for f in self.fields)
         src = (
-            f"def encode_map(d):\n"
+            f"def {name}({args}):\n"
             f"    try:\n"
-            f"{loads}\n"
-            f"        if len(d) == {len(names)} and not ({overflow}):\n"
+            f"{loads}"
+            f"        if {test}not ({overflow}):\n"
             f"            w = {word}\n"
             f"            if w.__class__ is int:\n"
             f"                return w\n"
-            f"    except (KeyError, TypeError):\n"
+            f"    except {errors}:\n"
             f"        pass\n"
-            f"    return fallback(d)\n"
+            f"    return fallback({call})\n"
         )
-        namespace: dict[str, Any] = {"fallback": lambda d: self.encode(**d)}
-        exec(src, namespace)  # noqa: S102 - generated from self.fields
-        return namespace["encode_map"]  # type: ignore[no-any-return]
+        return _compiled(name, src, fallback=fallback)
 
     def _encode_checked(self, values: Mapping[str, Any]) -> int:
         """Slow path: check every field and raise the precise error."""

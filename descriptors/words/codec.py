@@ -496,15 +496,20 @@ def _encode_smem(params: Mapping[str, Any]) -> int:
     return _SMEM_STEPS.encode(_normalise("smem", params))
 
 
-def _values_smem(f: Mapping[str, int]) -> dict[str, Any]:
+def _matrix_values(f: Mapping[str, int], swizzles: EnumTable) -> dict[str, Any]:
+    """The values a shared memory matrix descriptor (smem, wgmma) shares: the three addresses
+    and offsets in bytes, the swizzle mode by name (from ``swizzles``), the base offset."""
     return {
         "start_address_bytes": f["start_address"] << _BYTE_SHIFT,
         "leading_byte_offset_bytes": f["leading_byte_offset"] << _BYTE_SHIFT,
         "stride_byte_offset_bytes": f["stride_byte_offset"] << _BYTE_SHIFT,
-        "swizzle": SWIZZLE.name_by_code.get(f["swizzle"]),
+        "swizzle": swizzles.name_by_code.get(f["swizzle"]),
         "base_offset": f["base_offset"],
-        "lbo_mode": LBO_MODE.name_by_code.get(f["lbo_mode"]),
     }
+
+
+def _values_smem(f: Mapping[str, int]) -> dict[str, Any]:
+    return {**_matrix_values(f, SWIZZLE), "lbo_mode": LBO_MODE.name_by_code.get(f["lbo_mode"])}
 
 
 # ------------------------------------------------------------------ wgmma matrix descriptor
@@ -560,13 +565,7 @@ def wgmma_to_smem(word: Any) -> int:
 
 
 def _values_wgmma(f: Mapping[str, int]) -> dict[str, Any]:
-    return {
-        "start_address_bytes": f["start_address"] << _BYTE_SHIFT,
-        "leading_byte_offset_bytes": f["leading_byte_offset"] << _BYTE_SHIFT,
-        "stride_byte_offset_bytes": f["stride_byte_offset"] << _BYTE_SHIFT,
-        "swizzle": SWIZZLE_SM90.name_by_code.get(f["swizzle"]),
-        "base_offset": f["base_offset"],
-    }
+    return _matrix_values(f, SWIZZLE_SM90)
 
 
 # ------------------------------------------------------------------ zero-column mask

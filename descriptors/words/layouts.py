@@ -2,7 +2,9 @@
 descriptor): the single source of truth.
 
 Each layout lists its fields **LSB first**, exactly as the PTX table does, one
-``"name" / BitsInteger(width) * "doc"`` per field.  A ``Default(...)`` is a fixed constant;
+``"name" / BitsInteger(width) * "doc"`` per field; a run of fields that several words hold at
+the same bits (the matrix descriptors' addresses, the instruction descriptors' negate,
+transpose and N) is written once and spliced in with ``*``.  A ``Default(...)`` is a fixed constant;
 an unnamed field is reserved and is named ``reserved_<lsb>``.  Every bit of every word belongs
 to exactly one field, so decoding never loses a bit.  Bit positions, widths, masks, the fast
 codecs and the bit diagrams are all derived from these declarations by
@@ -20,6 +22,7 @@ from __future__ import annotations
 import sys
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from .bits import Layout, derived_table, load, register, reserved
 
@@ -43,17 +46,35 @@ def declarations() -> tuple[Layout, ...]:
     (Long: a table -- one Construct declaration per word, field by field.)"""
     from construct import BitsInteger, Default
 
+    def matrix_start_and_offsets(lbo_doc: str) -> tuple[Any, ...]:
+        """Bits 0-45 of both shared memory matrix descriptors (Table 40; the wgmma one,
+        9.7.15.5.1): the start address and the two byte offsets, 16-byte units."""
+        return (
+            "start_address" / BitsInteger(14)
+            * "Matrix start address: (bytes & 0x3FFFF) >> 4, in 16-byte units",
+            reserved(2, "Unused, 0"),
+            "leading_byte_offset" / BitsInteger(14) * lbo_doc,
+            reserved(2, "Unused, 0"),
+            "stride_byte_offset" / BitsInteger(14)
+            * "Stride dimension byte offset, in 16-byte units",
+        )
+
+    def negate_transpose_n(transpose_doc: str) -> tuple[Any, ...]:
+        """Bits 13-22 of every instruction descriptor (Tables 42-44): negate and transpose A
+        and B, and N."""
+        return (
+            "negate_a" / BitsInteger(1) * "Negate A: 0 no, 1 yes",
+            "negate_b" / BitsInteger(1) * "Negate B: 0 no, 1 yes",
+            "transpose_a" / BitsInteger(1) * f"Transpose A: {transpose_doc}",
+            "transpose_b" / BitsInteger(1) * f"Transpose B: {transpose_doc}",
+            "n_dim" / BitsInteger(6) * "N >> 3 (dimension of matrix B)",
+        )
+
     # Shared memory (matrix) descriptor, 64 bits -- PTX Table 40.
     smem = register(
         "smem", 64, "Table 40", "Shared memory descriptor",
-        "start_address" / BitsInteger(14)
-        * "Matrix start address: (bytes & 0x3FFFF) >> 4, in 16-byte units",
-        reserved(2, "Unused, 0"),
-        "leading_byte_offset" / BitsInteger(14)
-        * "Leading dimension byte offset (lbo_mode 0) or byte address (lbo_mode 1), in 16-byte units",
-        reserved(2, "Unused, 0"),
-        "stride_byte_offset" / BitsInteger(14)
-        * "Stride dimension byte offset, in 16-byte units",
+        *matrix_start_and_offsets("Leading dimension byte offset (lbo_mode 0) or byte address "
+                                  "(lbo_mode 1), in 16-byte units"),
         "fixed_constant" / Default(BitsInteger(3), 0b001)
         * "Fixed constant 0b001 (CUTLASS: version_ = 1)",
         "base_offset" / BitsInteger(3)
@@ -79,11 +100,7 @@ def declarations() -> tuple[Layout, ...]:
         reserved(1),
         "a_type" / BitsInteger(3) * "Matrix A type (code depends on the kind)",
         "b_type" / BitsInteger(3) * "Matrix B type (code depends on the kind)",
-        "negate_a" / BitsInteger(1) * "Negate A: 0 no, 1 yes",
-        "negate_b" / BitsInteger(1) * "Negate B: 0 no, 1 yes",
-        "transpose_a" / BitsInteger(1) * "Transpose A: 0 K-major, 1 MN-major",
-        "transpose_b" / BitsInteger(1) * "Transpose B: 0 K-major, 1 MN-major",
-        "n_dim" / BitsInteger(6) * "N >> 3 (dimension of matrix B)",
+        *negate_transpose_n("0 K-major, 1 MN-major"),
         reserved(1),
         "m_dim" / BitsInteger(5) * "M >> 4 (dimension of matrix A)",
         reserved(1),
@@ -104,11 +121,7 @@ def declarations() -> tuple[Layout, ...]:
         reserved(1),
         "a_type" / BitsInteger(3) * "Matrix A type: E4M3 0, E5M2 1, E2M3 3, E3M2 4, E2M1 5",
         "b_type" / BitsInteger(3) * "Matrix B type: E4M3 0, E5M2 1, E2M3 3, E3M2 4, E2M1 5",
-        "negate_a" / BitsInteger(1) * "Negate A: 0 no, 1 yes",
-        "negate_b" / BitsInteger(1) * "Negate B: 0 no, 1 yes",
-        "transpose_a" / BitsInteger(1) * "Transpose A: 0 K-major, 1 MN-major",
-        "transpose_b" / BitsInteger(1) * "Transpose B: 0 K-major, 1 MN-major",
-        "n_dim" / BitsInteger(6) * "N >> 3 (dimension of matrix B)",
+        *negate_transpose_n("0 K-major, 1 MN-major"),
         "scale_type" / BitsInteger(1) * "Scale matrix type for scale_A and scale_B: 1 UE8M0",
         reserved(3, "Reserved, 0 (CUTLASS writes M >> 4 into bits 24-28)"),
         "m_dim" / BitsInteger(2) * "M >> 7 (dimension of matrix A)",
@@ -129,11 +142,7 @@ def declarations() -> tuple[Layout, ...]:
         "a_type" / BitsInteger(3) * "Matrix A type: E2M1 1",
         "b_type" / BitsInteger(2) * "Matrix B type: E2M1 1",
         reserved(1),
-        "negate_a" / BitsInteger(1) * "Negate A: 0 no, 1 yes",
-        "negate_b" / BitsInteger(1) * "Negate B: 0 no, 1 yes",
-        "transpose_a" / BitsInteger(1) * "Transpose A: 0 K-major (only)",
-        "transpose_b" / BitsInteger(1) * "Transpose B: 0 K-major (only)",
-        "n_dim" / BitsInteger(6) * "N >> 3 (dimension of matrix B)",
+        *negate_transpose_n("0 K-major (only)"),
         "scale_type" / BitsInteger(1) * "Scale matrix type: 1 UE8M0, 0 UE4M3 (mxf4nvf4 only)",
         reserved(3, "Reserved, 0 (CUTLASS writes M >> 4 into bits 24-28)"),
         "m_dim" / BitsInteger(2) * "M >> 7 (dimension of matrix A)",
@@ -146,14 +155,11 @@ def declarations() -> tuple[Layout, ...]:
     # Zero-column mask descriptor of tcgen05.mma.ws, 64 bits -- PTX Table 45.
     zcm = register(
         "zcm", 64, "Table 45", "Zero-column mask descriptor",
-        "start_count_0" / BitsInteger(8) * "Start count sc0: leading positions skipped in sub-mask 0",
-        "start_count_1" / BitsInteger(8) * "Start count sc1: leading positions skipped in sub-mask 1",
-        "start_count_2" / BitsInteger(8) * "Start count sc2: leading positions skipped in sub-mask 2",
-        "start_count_3" / BitsInteger(8) * "Start count sc3: leading positions skipped in sub-mask 3",
-        "first_span_0" / BitsInteger(1) * "First span fs0: sub-mask 0 starts with 0 a use span, 1 a skip span",
-        "first_span_1" / BitsInteger(1) * "First span fs1: sub-mask 1 starts with 0 a use span, 1 a skip span",
-        "first_span_2" / BitsInteger(1) * "First span fs2: sub-mask 2 starts with 0 a use span, 1 a skip span",
-        "first_span_3" / BitsInteger(1) * "First span fs3: sub-mask 3 starts with 0 a use span, 1 a skip span",
+        *(f"start_count_{i}" / BitsInteger(8)
+          * f"Start count sc{i}: leading positions skipped in sub-mask {i}" for i in range(4)),
+        *(f"first_span_{i}" / BitsInteger(1)
+          * f"First span fs{i}: sub-mask {i} starts with 0 a use span, 1 a skip span"
+          for i in range(4)),
         reserved(3),
         "non_zero_mask" / BitsInteger(1) * "Non-zero mask: 0 mask is all zeros (all B columns used), 1 generate",
         "skip_span" / BitsInteger(8)
@@ -178,14 +184,7 @@ def declarations() -> tuple[Layout, ...]:
     # wgmma matrix descriptor (sm_90a), 64 bits -- PTX ISA 9.7.15.5.1; CUTLASS GmmaDescriptor.
     wgmma = register(
         "wgmma", 64, "9.7.15.5.1", "wgmma matrix descriptor (sm_90a)",
-        "start_address" / BitsInteger(14)
-        * "Matrix start address: (bytes & 0x3FFFF) >> 4, in 16-byte units",
-        reserved(2, "Unused, 0"),
-        "leading_byte_offset" / BitsInteger(14)
-        * "Leading dimension byte offset, in 16-byte units",
-        reserved(2, "Unused, 0"),
-        "stride_byte_offset" / BitsInteger(14)
-        * "Stride dimension byte offset, in 16-byte units",
+        *matrix_start_and_offsets("Leading dimension byte offset, in 16-byte units"),
         reserved(3, "Unused, 0 (tcgen05's fixed constant 0b001 sits here on sm_100)"),
         "base_offset" / BitsInteger(3)
         * "Matrix base offset: the swizzle pattern's phase, 0 when it starts on its repeat",

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ...errors import ParameterError, shorten
+from ...structs import BoundedMemo
 from ...readers import SASS_FUNCTION, SASS_INSTRUCTION, gdb, printf
 from ...words.literals import MAX_LINE
 from ...isa.sites import IdescContext
@@ -42,113 +43,67 @@ _PREFILTER = re.compile(r"[0-9]|\((?:cuda-)?gdb\)|Function|\.text\.")
 # ---------------------------------------------------------------- the scanner
 
 
-class _Entry:
-    """A word found in the text, waiting to be classified and emitted in line order."""
-
-    __slots__ = ("line", "source", "register", "name", "text", "word", "size", "hints",
-                 "ready", "dead", "emitted", "narrow", "result", "refs")
-
-    def __init__(self, line: int, source: str, register: str | None, name: str | None,
-                 text: str, word: int, size: int, hints: tuple[Hint, ...] = (),
-                 ready: bool = True, narrow: bool = True) -> None:
-        self.line = line
-        self.source = source
-        self.register = register
-        self.name = name
-        self.text = text
-        self.word = word
-        self.size = size
-        self.hints: tuple[Hint, ...] = hints
-        self.ready = ready
-        self.dead = False
-        self.emitted = False
-        self.narrow = narrow
-        self.result: FoundWord | None | bool = False  # False: not classified yet
-        self.refs = 0  # SASS registers holding this value
-
-
 class _Scanner:
     def __init__(self, as_: str | None, context: IdescContext | None, arch: str | None,
                  min_confidence: float, window: int) -> None:
         self.as_, self.context, self.arch = as_, context, arch
         self.min_confidence = min_confidence
         self.window = window
-        #: _Entry (a word whose evidence may still grow) or FoundWord (final), in line order
-        self.queue: deque[Any] = deque()
-        #: _Entry objects in the queue: none, and every queued finding is due at once
-        self.entries = 0
+        #: the findings, in line order: final when queued, so all due at once
+        self.queue: deque[FoundWord] = deque()
         #: the run of SASS lines (line number, text) read so far, read together at its end
         self.segment: list[tuple[int, str]] = []
         #: cuda-gdb register table: (line, file, index, digits, value) of an even register
         #: awaiting its odd partner on the next line
         self.pending: tuple[int, str, int, str, int] | None = None
-        self.memo: dict[int, bool] = {}
+        self.memo: BoundedMemo[Any, bool] = BoundedMemo(_MEMO_SIZE)
         #: (name before a hex word, the word, (register, default name, source)) -> the
         #: fields of its finding (line 0), or None: not reported (:meth:`hex_fields`)
-        self.words: dict[tuple[Any, ...], dict[str, Any] | None] = {}
+        self.words: BoundedMemo[tuple[Any, ...], dict[str, Any] | None] = BoundedMemo(
+            _READINGS_SIZE)
         #: (register, default name, source) -> the text of a match of a hex word and its
         #: name (printf.named_hex_matches) -> :meth:`hex_match` of it: a log repeats its
         #: ``name=word``, read and classified once per context
-        self.matches: dict[tuple[str | None, str | None, str], dict[str, Any]] = {}
+        self.matches: BoundedMemo[tuple[str | None, str | None, str],
+                                  BoundedMemo[str, Any]] = BoundedMemo(_CONTEXTS)
         #: (word, size, hints, narrow) -> the finding's readings, or None: not reported
-        self.readings: dict[tuple[Any, ...], tuple[Candidate, ...] | None] = {}
+        self.readings: BoundedMemo[tuple[Any, ...], tuple[Candidate, ...] | None] = BoundedMemo(
+            _READINGS_SIZE)
         self.expr: tuple[str | None, str | None] | None = None  # (register, name) printed next
 
     # ------------------------------------------------------------ emission
-    def finish_entry(self, e: _Entry) -> FoundWord | None:
-        if e.result is not False:
-            return e.result  # type: ignore[return-value]
-        e.result = found = self.classify_entry(e)
-        return found
-
-    def classify_entry(self, e: _Entry) -> FoundWord | None:
-        cands = self.readings_of(e.word, e.size, e.hints, e.narrow)
-        if cands is None:
-            return None
-        return make_finding(e.line, e.source, e.register, e.name, e.text, e.word, e.size, cands)
-
     def readings_of(self, word: int, size: int, hints: tuple[Hint, ...],
                     narrow: bool = True) -> tuple[Candidate, ...] | None:
         """The readings of a word with this evidence when it is reported, else None
         (memoised: a dump repeats its words)."""
         key = (word, size, hints, narrow)
-        readings = self.readings
         try:
-            return readings[key]
+            return self.readings[key]
         except KeyError:
             pass
-        if len(readings) >= _READINGS_SIZE:
-            readings.clear()
         cands: tuple[Candidate, ...] | None = None
         if hints or self.possible(word, size, narrow):
             cands = candidates_for(word, size, hints, self.as_, self.context, self.arch, narrow)
             if not is_reported(cands, hints, self.min_confidence):
                 cands = None
-        readings[key] = cands
-        return cands
+        return self.readings.keep(key, cands)
 
     def found(self, lineno: int, source: str, register: str | None, name: str | None,
-              text: str, word: int, size: int, hints: tuple[Hint, ...] = ()) -> None:
+              text: str, word: int, size: int, hints: tuple[Hint, ...] = (),
+              narrow: bool = True) -> bool:
         """Queue a word whose evidence is all known (nothing later adds to it): classified
-        now, queued as its finding, or dropped when it is not reported."""
-        cands = self.readings_of(word, size, hints)
-        if cands is not None:
-            self.queue.append(make_finding(lineno, source, register, name, text, word, size, cands))
+        now, queued as its finding (True), or dropped when it is not reported (False)."""
+        cands = self.readings_of(word, size, hints, narrow)
+        if cands is None:
+            return False
+        self.queue.append(make_finding(lineno, source, register, name, text, word, size, cands))
+        return True
 
     def close(self) -> Iterator[FoundWord]:
         self.flush_pending()
         self.flush_segment()
-        while self.queue:
-            e = self.queue.popleft()
-            if e.__class__ is FoundWord:
-                yield e  # type: ignore[misc]
-                continue
-            self.entries -= 1
-            e.emitted = True
-            if not e.dead:
-                found = self.finish_entry(e)
-                if found is not None:
-                    yield found
+        yield from self.queue
+        self.queue.clear()
 
     # ------------------------------------------------------------ cuda-gdb register tables
     def flush_pending(self) -> None:
@@ -166,9 +121,7 @@ class _Scanner:
         memo = self.memo
         hit = memo.get(key)
         if hit is None:
-            if len(memo) >= _MEMO_SIZE:
-                memo.clear()
-            hit = memo[key] = may_report(word, size, narrow, self.min_confidence, self.arch)
+            hit = memo.keep(key, may_report(word, size, narrow, self.min_confidence, self.arch))
         return hit
 
     def register_entry(self, lineno: int, reg_file: str, index: int, digits: str,
@@ -189,12 +142,9 @@ class _Scanner:
                 word = (value << REGISTER_BITS) | low
                 if self.possible(word, 64, False):
                     lo_name, hi_name = f"{reg_file}{low_index}", f"{reg_file}{index}"
-                    pair = _Entry(lineno, "registers", f"{lo_name}:{hi_name}", None,
+                    if self.found(lineno, "registers", f"{lo_name}:{hi_name}", None,
                                   f"{lo_name}=0x{low_digits} {hi_name}=0x{digits}", word, 64,
-                                  narrow=False)
-                    if self.finish_entry(pair) is not None:
-                        self.queue.append(pair)
-                        self.entries += 1
+                                  narrow=False):
                         return
                 self.register_entry(low_line, reg_file, low_index, low_digits, low)
                 self.register_entry(lineno, reg_file, index, digits, value)
@@ -215,17 +165,13 @@ class _Scanner:
             context = (register, default_name, source)
             matches = self.matches.get(context)
             if matches is None:
-                if len(self.matches) >= _CONTEXTS:
-                    self.matches.clear()
-                matches = self.matches[context] = {}
+                matches = self.matches.keep(context, BoundedMemo(_READINGS_SIZE))
             append = self.queue.append
             for m in printf.named_hex_matches(line):
                 key = m.group()
                 got = matches.get(key)
                 if got is None:
-                    if len(matches) >= _READINGS_SIZE:
-                        matches.clear()
-                    got = matches[key] = self.hex_match(m, context)
+                    got = matches.keep(key, self.hex_match(m, context))
                 offset, fields, unnamed = got
                 if offset is None:
                     continue  # no word
@@ -279,12 +225,10 @@ class _Scanner:
         words = self.words
         fields = words.get(key, False)
         if fields is False:
-            if len(words) >= _READINGS_SIZE:
-                words.clear()
             register, default_name, source = context
             reg, name, cands = self.hex_word(name, word, size, register, default_name)
-            fields = words[key] = None if cands is None else vars(
-                make_finding(0, source, reg, name, text, word, size, cands))
+            fields = words.keep(key, None if cands is None else vars(
+                make_finding(0, source, reg, name, text, word, size, cands)))
         return fields  # type: ignore[return-value]
 
     def hex_word(self, name: str | None, word: int, size: int, register: str | None,
@@ -398,9 +342,7 @@ def scan_text(lines: Iterable[str | bytes], as_: str | None, context: IdescConte
     scanner = _Scanner(as_, context, arch, min_confidence, window)
     prefilter = _PREFILTER.search
     queue = scanner.queue
-    popleft = queue.popleft
     feed = scanner.feed
-    finish = scanner.finish_entry
     register_match = gdb.REGISTER_ROW.match
     register_line = scanner.register_line
     lineno = 0
@@ -435,26 +377,7 @@ def scan_text(lines: Iterable[str | bytes], as_: str | None, context: IdescConte
             if lineno - segment[-1][0] <= _SEGMENT_GAP:
                 continue
             scanner.flush_segment()
-        if not queue:
-            continue
-        if not scanner.entries:  # findings only (final when queued): all due
+        if queue:  # findings are final when queued: all due
             yield from queue
             queue.clear()
-            continue
-        limit = lineno - window
-        while queue:
-            entry = queue[0]
-            if entry.__class__ is FoundWord:  # final when queued
-                popleft()
-                yield entry  # type: ignore[misc]
-                continue
-            if not entry.ready and entry.line >= limit:
-                break
-            popleft()
-            scanner.entries -= 1
-            entry.emitted = True
-            if not entry.dead:
-                found = finish(entry)
-                if found is not None:
-                    yield found
     yield from scanner.close()

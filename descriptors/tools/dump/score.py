@@ -9,7 +9,7 @@ from them are one calculation, each part read against the others.)"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -454,61 +454,46 @@ def _wgmma_plausibility(d: Decoded) -> tuple[float, list[str]]:
     return score, why
 
 
+_LOWER_HALF_UNSEEN = "; the lower half (start address, LBO) is not in this word and reads as 0"
+#: The matrix descriptors' readings by (family, form), a whole word or the upper half of one:
+#: the fixed bits (mask, value), the base confidence, the plausibility and the reason.
+_MATRIX_READINGS: dict[tuple[str, str], tuple[tuple[int, int], float,
+                                              Callable[[Decoded], tuple[float, list[str]]], str]] = {
+    ("smem", "word"): (_SMEM_FIXED, _BASE_SMEM, _smem_plausibility,
+                       "shared memory descriptor layout: " + _SMEM_STRUCTURE),
+    ("smem", "upper"): (_SMEM_UPPER_FIXED, _BASE_SMEM_UPPER, _smem_plausibility,
+                        "upper half of a shared memory descriptor: " + _SMEM_UPPER_STRUCTURE
+                        + _LOWER_HALF_UNSEEN),
+    ("wgmma", "word"): (_WGMMA_FIXED, _BASE_WGMMA, _wgmma_plausibility,
+                        "wgmma matrix descriptor layout (PTX ISA 9.7.15.5.1): " + _WGMMA_STRUCTURE),
+    ("wgmma", "upper"): (_WGMMA_UPPER_FIXED, _BASE_WGMMA_UPPER, _wgmma_plausibility,
+                         "upper half of a wgmma matrix descriptor (PTX ISA 9.7.15.5.1): "
+                         + _WGMMA_UPPER_STRUCTURE + _LOWER_HALF_UNSEEN),
+}
+
+
 def _structural(word: int, size: int, as_: str | None, context: IdescContext | None,
                 arch: str | None,
                 narrow: bool) -> list[_Base]:
     """Readings whose layout structure holds, with their base confidence: of the families of
     the target (:func:`families_on`), or of ``as_`` alone.
 
-    (Long: one case per family and form, each a few lines of the same shape -- the fixed bits,
-    the decode, the base confidence and its reason -- read best side by side.)"""
+    (Long: one case per family and form -- the fixed bits, the decode, the base confidence and
+    its reason -- read best side by side; the matrix words' are rows of _MATRIX_READINGS.)"""
     out: list[_Base] = []
     wanted = (as_,) if as_ is not None else families_on(arch)
     for family, form in _forms(size, word, narrow):
         if family not in wanted:
             continue
-        if family == "wgmma":
-            upper = form == "upper"
-            mask, value = _WGMMA_UPPER_FIXED if upper else _WGMMA_FIXED
+        if (family, form) in _MATRIX_READINGS:
+            (mask, value), base, plausibility, reason = _MATRIX_READINGS[family, form]
             if word & mask != value:
                 continue
-            full = word << REGISTER_BITS if upper else word
-            d = decode("wgmma", full)
-            findings = validate("wgmma", full, arch=arch)
-            bonus, why = _wgmma_plausibility(d)
-            if upper:
-                base = _BASE_WGMMA_UPPER
-                reason = ("upper half of a wgmma matrix descriptor (PTX ISA 9.7.15.5.1): "
-                          + _WGMMA_UPPER_STRUCTURE + "; the lower half (start address, LBO) is "
-                          "not in this word and reads as 0")
-            else:
-                base = _BASE_WGMMA
-                reason = "wgmma matrix descriptor layout (PTX ISA 9.7.15.5.1): " + _WGMMA_STRUCTURE
-            out.append(_Base("wgmma", None, form, full, _penalised(base + bonus, findings),
-                             "; ".join([reason, *why]), tuple(findings), d))
-        elif family == "smem" and form == "word":
-            mask, value = _SMEM_FIXED
-            if word & mask != value:
-                continue
-            d = decode("smem", word)
-            findings = validate("smem", word, arch=arch)
-            bonus, why = _smem_plausibility(d)
-            reason = "shared memory descriptor layout: " + _SMEM_STRUCTURE
-            out.append(_Base("smem", None, form, word,
-                             _penalised(_BASE_SMEM + bonus, findings),
-                             "; ".join([reason, *why]), tuple(findings), d))
-        elif family == "smem":
-            mask, value = _SMEM_UPPER_FIXED
-            if word & mask != value:
-                continue
-            full = word << REGISTER_BITS
-            d = decode("smem", full)
-            findings = validate("smem", full, arch=arch)
-            bonus, why = _smem_plausibility(d)
-            reason = ("upper half of a shared memory descriptor: " + _SMEM_UPPER_STRUCTURE
-                      + "; the lower half (start address, LBO) is not in this word and reads as 0")
-            out.append(_Base("smem", None, form, full,
-                             _penalised(_BASE_SMEM_UPPER + bonus, findings),
+            full = word << REGISTER_BITS if form == "upper" else word
+            d = decode(family, full)
+            findings = validate(family, full, arch=arch)
+            bonus, why = plausibility(d)
+            out.append(_Base(family, None, form, full, _penalised(base + bonus, findings),
                              "; ".join([reason, *why]), tuple(findings), d))
         elif family == "zcm":
             mask, value = _ZCM_FIXED

@@ -100,3 +100,13 @@ except AttributeError:
                        timeout=60)
     assert r.returncode == 0, r.stderr[-2000:]
     assert r.stdout.strip() == "frozen"
+
+
+def test_bounded_memo_keeps_until_full_then_starts_again():
+    from descriptors.structs import BoundedMemo
+
+    memo: BoundedMemo[int, str] = BoundedMemo(2)
+    assert memo.keep(1, "a") == "a" and memo.keep(2, "b") == "b"
+    assert dict(memo) == {1: "a", 2: "b"}
+    assert memo.keep(3, "c") == "c"  # full: emptied first, so only the new entry stays
+    assert dict(memo) == {3: "c"}
