@@ -45,6 +45,39 @@ def encode(descriptor: str, /, *, check: bool = True, arch: str | None = None,
     that does not fit its field raises :class:`FieldError` either way, and a malformed
     parameter :class:`ParameterError`.
     """
+    try:
+        return _kept(descriptor, check, arch, **params)
+    except _Unkept as done:  # encoded (and checked), but not of types a memo may keep
+        return done.word
+    except TypeError:  # an unhashable parameter (a list)
+        pass
+    return _encode(descriptor, check, arch, params)  # outside the handler: nothing chained
+
+
+class _Unkept(Exception):
+    """Carries a word out of :func:`_kept` without keeping it (``lru_cache`` keeps every value
+    returned, never an exception)."""
+
+    def __init__(self, word: int) -> None:
+        self.word = word
+
+
+@functools.lru_cache(maxsize=codec.MEMO_SIZE, typed=True)
+def _kept(descriptor: Any, check: Any, arch: Any, /, **params: Any) -> int:
+    """Words of parameter sets already encoded (and checked), keyed by every argument and its
+    exact type; only sets of plain str/int/bool/None values are kept (any other raises
+    :class:`_Unkept` with its word), refusals raise and are never kept.  One look-up for both
+    ``check`` values: ``encode(..., check=False)`` costs what the codec's own memoised encode
+    does, no second packing of the keyword arguments (tests/benchmarks/bench_speed.py's
+    ``descriptors.encode ... check=False`` and ``checked`` rows)."""
+    word = _encode(descriptor, check, arch, dict(params))
+    if descriptor.__class__ is str and (arch is None or arch.__class__ is str) \
+            and check.__class__ is bool and codec.PLAIN_TYPES.issuperset(map(type, params.values())):
+        return word
+    raise _Unkept(word)
+
+
+def _encode(descriptor: Any, check: Any, arch: Any, params: dict[str, Any]) -> int:
     if descriptor.__class__ is str and descriptor in codec.DESCRIPTOR_ALIASES:
         descriptor = codec.DESCRIPTOR_ALIASES[descriptor]
     if not check:
@@ -52,18 +85,6 @@ def encode(descriptor: str, /, *, check: bool = True, arch: str | None = None,
     if arch is None:
         arch = WORD_ARCHES.get(descriptor, ("sm_100a",))[0] if descriptor.__class__ is str \
             else "sm_100a"
-    if descriptor.__class__ is str and arch.__class__ is str and \
-            codec.PLAIN_TYPES.issuperset(map(type, params.values())):
-        return _checked(descriptor, arch, **params)
-    return _check(descriptor, arch, params)
-
-
-@functools.lru_cache(maxsize=codec.MEMO_SIZE, typed=True)
-def _checked(descriptor: Any, arch: Any, /, **params: Any) -> int:
-    """Words of parameter sets already checked (only plain str/int/bool/None values, as the
-    codec's own memo; refusals raise and are never kept).  It pays on tests/bench_speed.py's
-    ``descriptors.encode('idesc', f16 ...) checked`` row: 2.75x (1.37 us against 3.77; CPU
-    time, median of 7 interleaved rounds)."""
     return _check(descriptor, arch, params)
 
 

@@ -155,30 +155,51 @@ def test_encode_equals_slow_path(call):
 
 def test_encode_memo_is_used_and_keyed_by_type():
     params = dict(kind="f16", a_type="bf16", b_type="bf16", d_type="f32", m=128, n=256)
-    word = descriptors.encode("idesc", check=False, **params)
+    word = codec.encode("idesc", **params)
     assert word == 0x08400490
     hits = codec._memo.cache_info().hits
-    assert descriptors.encode("idesc", check=False, **params) == word
+    assert codec.encode("idesc", **params) == word
     assert codec._memo.cache_info().hits == hits + 1
     # sets holding other types are checked every time, never kept
     size = codec._memo.cache_info().currsize
-    assert descriptors.encode("zcm", check=False, first_span=(0, 1)) == descriptors.encode(
-        "zcm", check=False, first_span=[0, 1]) == slow_encode("zcm", {"first_span": [0, 1]}) == 0x8200000000
-    assert descriptors.encode("idesc", check=False, **{**params, "m": _Int(128)}) == word
+    assert codec.encode("zcm", first_span=(0, 1)) == codec.encode(
+        "zcm", first_span=[0, 1]) == slow_encode("zcm", {"first_span": [0, 1]}) == 0x8200000000
+    assert codec.encode("idesc", **{**params, "m": _Int(128)}) == word
     assert codec._memo.cache_info().currsize == size
     # look-alikes of memoised values run the checks: refused exactly as without the memo
     for name, value in (("m", 128.0), ("negate_a", 1.0)):
         bad = {**params, name: value}
-        assert outcome(lambda: descriptors.encode("idesc", check=False, **bad)) == \
+        assert outcome(lambda: codec.encode("idesc", **bad)) == \
             outcome(lambda: slow_encode("idesc", bad))
-        assert outcome(lambda: descriptors.encode("idesc", check=False, **bad))[0] == "raise"
+        assert outcome(lambda: codec.encode("idesc", **bad))[0] == "raise"
     # True and 1 are different keys with their own (equal here) results
-    assert descriptors.encode("idesc", check=False, **params, negate_a=True) == \
-        descriptors.encode("idesc", check=False, **params, negate_a=1) == 0x08402490
+    assert codec.encode("idesc", **params, negate_a=True) == \
+        codec.encode("idesc", **params, negate_a=1) == 0x08402490
     # a refusal is never memoised: it raises every time
     for _ in range(2):
-        assert outcome(lambda: descriptors.encode("idesc", check=False, **{**params, "m": 100}))[0] == "raise"
+        assert outcome(lambda: codec.encode("idesc", **{**params, "m": 100}))[0] == "raise"
 
+
+
+def test_the_public_encode_is_one_look_up_for_a_set_seen_before():
+    """``descriptors.encode`` keeps what it encoded (and checked) for sets of plain values, so
+    ``check=False`` costs what the codec's memoised encode does; other sets are never kept."""
+    from descriptors.rules import encoding
+    params = dict(kind="f16", a_type="bf16", b_type="bf16", d_type="f32", m=128, n=256)
+    for check in (False, True):
+        assert descriptors.encode("idesc", check=check, **params) == 0x08400490
+        hits = encoding._kept.cache_info().hits
+        assert descriptors.encode("idesc", check=check, **params) == 0x08400490
+        assert encoding._kept.cache_info().hits == hits + 1
+    size = encoding._kept.cache_info().currsize
+    assert descriptors.encode("idesc", check=False, **{**params, "m": _Int(128)}) == 0x08400490
+    assert descriptors.encode("zcm", check=False, first_span=[0, 1]) == 0x8200000000
+    assert encoding._kept.cache_info().currsize == size
+    with pytest.raises(descriptors.InvalidDescriptorError):  # refusals are never kept
+        descriptors.encode("idesc", **{**params, "n": 264})
+    with pytest.raises(descriptors.InvalidDescriptorError):
+        descriptors.encode("idesc", **{**params, "n": 264})
+    assert descriptors.encode("idesc", check=False, **{**params, "n": 264}) == 0x08420490
 
 def test_encode_memo_of_list_parameters_is_keyed_by_element_type():
     """zcm's start_count/first_span come as lists: sets holding them are memoised under keys
