@@ -19,8 +19,9 @@ PTX immediate, a SASS ``MOV``-family immediate): where it is, its value and how 
 ``descgen lint`` (:mod:`descriptors.tools.lint`) judges the instructions; :func:`read` picks the
 reader by content.
 
-Input is never trusted: bytes are decoded as UTF-8 with replacement characters, CR/LF and
-CRLF line ends are accepted, a line longer than :data:`MAX_LINE` characters is cut there (the
+Input is never trusted: bytes are decoded as UTF-8 with replacement characters (UTF-16 with
+a byte-order mark is decoded, :func:`descriptors.readers.binary.text_lines`), LF, CRLF and CR
+line ends read alike, a line longer than :data:`MAX_LINE` characters is cut there (the
 instruction on it is then skipped if it has no ``;``), unknown instructions are skipped and
 only make the registers they write unknown, and a function longer than :data:`MAX_FUNCTION`
 instructions is analysed in pieces, so memory stays bounded: values carried into a piece are
@@ -42,7 +43,7 @@ from .ksteps import K_STEP_ASSUMPTION, K_STEP_BITS, K_STEP_MAX
 from .values import Alternative
 
 __all__ = ["KnownBits", "Alternative", "Operand", "Instruction", "Fact", "MAX_LINE", "MAX_FUNCTION", "sniff",
-           "read", "iter_text_lines", "TextLines", "SNIFF_LINES", "SASS_INSTRUCTION",
+           "read", "listing_line", "iter_text_lines", "TextLines", "SNIFF_LINES", "SASS_INSTRUCTION",
            "SASS_FUNCTION", "K_STEP_BITS", "K_STEP_MAX", "K_STEP_ASSUMPTION"]
 
 #: Instructions of one function analysed together (memory bound).
@@ -184,6 +185,21 @@ def _log_line(line: str) -> bool:
     if line.find("=", 0, end) < 0 and line.find(":", 0, end) < 0:
         return False
     return _LOG_NAMED.search(line, 0, end) is not None
+
+
+#: A value a log or printf line may show: 8 or more hex digits, or a name given a decimal
+#: number of 6 digits or more (``idesc 138413200``).
+_VALUE = re.compile(r"[0-9a-fA-F]{8}|\b[A-Za-z_]\w*\s*[=:]?\s*\d{6}")
+
+
+def listing_line(line: str) -> bool:
+    """Whether ``line`` shows code or a log: a line :func:`sniff` counts (SASS, PTX, a
+    debugger's or a printf log's), a ``.target`` line, or one holding a value ``dump`` may
+    read (8 hex digits or more, a named decimal number).  What a stream that is no file must
+    show early (:data:`descriptors.readers.binary.MAX_STREAM_PREAMBLE`)."""
+    return bool(_log_line(line) or _SASS_ONLY.match(line) or _PTX_ONLY.match(line)
+                or SASS_INSTRUCTION.match(line) or line.lstrip().startswith(".target")
+                or _VALUE.search(line))
 
 
 #: Lines looked at to decide the dialect.

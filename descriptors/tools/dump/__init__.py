@@ -228,8 +228,8 @@ def _text_lines(text: str) -> Iterator[str]:
 def scan_stream(stream: IO[bytes], name: str | None = None, **options: Any
                 ) -> Iterator[FoundWord]:
     """:func:`scan_lines` over a binary stream (a file opened ``"rb"``, ``sys.stdin.buffer``).
-    With ``name`` (the input's, for the message), binary data -- NUL bytes in the first line,
-    neither text nor a CUDA binary nor gzip (:func:`~descriptors.readers.binary.open_input`
+    With ``name`` (the input's, for the message), binary data -- NUL bytes in the first 64 KiB
+    (:func:`~descriptors.readers.binary.text_lines`), neither text nor a CUDA binary nor gzip (:func:`~descriptors.readers.binary.open_input`
     reads those) -- is refused with :class:`~descriptors.errors.InputError` at once, as
     ``lint`` refuses it."""
     if not callable(getattr(stream, "read", None)):
@@ -241,11 +241,14 @@ def scan_stream(stream: IO[bytes], name: str | None = None, **options: Any
 
 
 def scan(text: str | bytes, **options: Any) -> list[FoundWord]:
-    """Every descriptor word found in ``text`` (``str`` or ``bytes``), in line order.
+    """Every descriptor word found in ``text`` (``str`` or ``bytes``), in line order.  Line
+    ends may be LF, CRLF or CR; a byte-order mark at the start and NULs at the end are dropped.
 
     Options as :func:`scan_lines` (``as_``, ``kind``, ``arch``, ``min_confidence``)."""
     if isinstance(text, (bytes, bytearray, memoryview)):
         return list(scan_stream(io.BytesIO(bytes(text)), **options))
     if not isinstance(text, str):
         raise ParameterError(f"scan takes text (str or bytes), not {type(text).__name__}")
-    return list(scan_lines(_text_lines(text), **options))
+    if "\r" in text:  # CR, CRLF and LF line ends alike, as text_lines reads bytes
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return list(scan_lines(_text_lines(text.removeprefix("\ufeff").rstrip("\x00")), **options))
