@@ -17,7 +17,8 @@ tcgen05 instruction (PTX ``tcgen05.*``, SASS ``UTC*``) with the known bits of ev
 the instruction that defined it, plus one :class:`Fact` per constant the code materialises (a
 PTX immediate, a SASS ``MOV``-family immediate): where it is, its value and how it is used.
 ``descgen lint`` (:mod:`descriptors.tools.lint`) judges the instructions; :func:`read` picks the
-reader by content.
+reader by content (both, each on its part, for the SASS and PTX members ``cuobjdump -ptx -sass``
+lists in one output: :func:`sections`).
 
 Input is never trusted: bytes are decoded as UTF-8 with replacement characters (UTF-16 with
 a byte-order mark is decoded, :func:`descriptors.readers.binary.text_lines`), LF, CRLF and CR
@@ -43,7 +44,7 @@ from .ksteps import K_STEP_ASSUMPTION, K_STEP_BITS, K_STEP_MAX
 from .values import Alternative
 
 __all__ = ["KnownBits", "Alternative", "Operand", "Instruction", "Fact", "MAX_LINE", "MAX_FUNCTION", "sniff",
-           "read", "listing_line", "iter_text_lines", "TextLines", "SNIFF_LINES", "SASS_INSTRUCTION",
+           "read", "sections", "listing_line", "iter_text_lines", "TextLines", "SNIFF_LINES", "SASS_INSTRUCTION",
            "SASS_FUNCTION", "K_STEP_BITS", "K_STEP_MAX", "K_STEP_ASSUMPTION"]
 
 #: Instructions of one function analysed together (memory bound).
@@ -276,8 +277,58 @@ def read(lines: Iterable[str] | Iterable[bytes], *, facts: bool = True
     head = list(islice(it, SNIFF_LINES))
     dialect = sniff(head)
     rest = chain(head, it)
+    if dialect is None:
+        from .ptx import read_ptx
+        return dialect, read_ptx(rest)
+    return dialect, chain.from_iterable(_read_section(part, first, section_dialect, facts)
+                                        for section_dialect, first, part in sections(rest, dialect))
+
+
+def _read_section(lines: Iterator[str], first_line: int, dialect: str, facts: bool
+                  ) -> Iterator[Instruction | Fact]:
+    from itertools import chain, repeat
     if dialect == "sass":
         from .sass import read_sass
-        return dialect, read_sass(rest, facts=facts)
-    from .ptx import read_ptx
-    return dialect, read_ptx(rest)
+        return read_sass(lines, first_line, facts=facts)
+    from .ptx import read_ptx  # (numbers its lines from 1: the lines before are blank to it)
+    return read_ptx(chain(repeat("", first_line - 1), lines))
+
+
+#: The header ``cuobjdump`` prints before each member of a fatbin (``cuobjdump -ptx -sass``
+#: lists both kinds in one output): ``Fatbin elf code:`` before SASS, ``Fatbin ptx code:``
+#: before PTX.
+_MEMBER = re.compile(r"\s*+Fatbin (elf|ptx) code:")
+
+
+def sections(lines: Iterable[str], dialect: str) -> Iterator[tuple[str, int, Iterator[str]]]:
+    """The parts of a listing in one dialect each: ``(dialect, first line number, lines)``,
+    starting in ``dialect`` (what :func:`sniff` says) and switching where ``cuobjdump`` heads a
+    member of the other kind (``Fatbin ptx code:`` in SASS, ``Fatbin elf code:`` in PTX: the
+    output of ``cuobjdump -ptx -sass``), so both are read, each by its reader.  Each part's
+    lines are to be read to their end before the next part is asked for."""
+    it = iter(lines)
+    state = {"next": None, "line": 1}
+
+    def part(current: str, pending: str | None) -> Iterator[str]:
+        line = state["line"]
+        if pending is not None:
+            yield pending
+            line += 1
+        for text in it:
+            found = _MEMBER.match(text) if "Fatbin" in text else None
+            if found is not None and ("sass" if found.group(1) == "elf" else "ptx") != current:
+                state["next"], state["line"] = text, line
+                return
+            line += 1
+            yield text
+        state["next"] = None
+
+    current, pending = dialect, None
+    while True:
+        first = state["line"]
+        yield current, first, part(current, pending)
+        pending = state["next"]
+        if pending is None:
+            return
+        state["next"] = None
+        current = "ptx" if current == "sass" else "sass"

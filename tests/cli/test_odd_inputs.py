@@ -7,7 +7,9 @@
   data on their first block of data, not on a pipe's first few bytes, and may feed only
   :data:`~descriptors.readers.binary.MAX_STREAM_PREAMBLE` bytes before they show code or a log;
 * a CUDA binary copied for cuobjdump (gzipped, or from a pipe) is capped at
-  :data:`~descriptors.readers.binary.MAX_BINARY_BYTES`.
+  :data:`~descriptors.readers.binary.MAX_BINARY_BYTES`;
+* ``cuobjdump -ptx -sass`` output (``fixtures/binaries/bad_m256_cta1.ptx-sass.txt``): the SASS
+  and the PTX are both read, each by its reader.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from descriptors.readers.binary import text_lines
 ROOT = Path(__file__).resolve().parents[2]
 SASS = ROOT / "fixtures" / "lint" / "bad_m256_cta1.sass"  # lint: 1 error (idesc.shape)
 PTX = ROOT / "fixtures" / "lint" / "bad_m256_cta1.ptx"
+BOTH = ROOT / "fixtures" / "binaries" / "bad_m256_cta1.ptx-sass.txt"
 
 
 def _invoke(*args: str, input: bytes | None = None):
@@ -273,3 +276,24 @@ def test_an_elf_from_a_pipe_beyond_the_cap_is_refused():
                             "itself as a file\n")
     assert given < 8 << 20
 
+
+# ------------------------------------------------------------------ PTX and SASS in one listing
+
+def test_ptx_and_sass_of_one_fatbin_are_both_read():
+    """``cuobjdump -ptx -sass``: the SASS member (lines 1-321) and the PTX member (from line
+    322, ``Fatbin ptx code:``) each read by its reader, line numbers those of the file."""
+    lines = BOTH.read_text().splitlines()
+    assert lines[321] == "Fatbin ptx code:" and lines[0:2] == ["", "Fatbin elf code:"]
+    result = _invoke("lint", "--plain", str(BOTH))
+    assert result.exit_code == 1
+    errors = [line for line in result.stdout.splitlines() if ": error: " in line]
+    assert [e.split(": error: ")[0] for e in errors] == [f"{BOTH}:160:91", f"{BOTH}:389:55"]
+    assert "UTCHMMA" in errors[0] and "tcgen05.mma.cta_group::1.kind::f16" in errors[1]
+    assert "tcgen05.mma" in lines[388] and "UTCHMMA" in lines[159]
+    result = _invoke("dump", "--plain", "--table-only", str(BOTH))
+    rows = [line.split() for line in result.stdout.splitlines() if line[:6].strip().isdigit()]
+    assert [(r[0], r[1], r[2]) for r in rows] == [
+        ("146", "UR14", "0x00000000"), ("148", "UR15", "0x10400490"),
+        ("160", "UR4:UR5", "0x4000404000000040"), ("160", "UR6:UR7", "0x4000404000000440"),
+        ("380", "ptx", "0x4000404000000000"), ("383", "ptx", "0x4000404000000000"),
+        ("384", "ptx", "0x10400490")]

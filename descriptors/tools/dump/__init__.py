@@ -184,7 +184,7 @@ def _scan(lines: Iterable[str | bytes], as_: str | None, context: IdescContext |
           arch: str | None, min_confidence: float, window: int, decoded: bool = False) -> Iterator[FoundWord]:
     from itertools import chain, islice
 
-    from ...readers import SNIFF_LINES, sniff
+    from ...readers import SNIFF_LINES, sections, sniff
     it = iter(lines)
     head = list(islice(it, SNIFF_LINES))
     dialect = sniff(list(_decoded_lines(head)))  # the readers' one sniffer decides
@@ -193,8 +193,20 @@ def _scan(lines: Iterable[str | bytes], as_: str | None, context: IdescContext |
             text: Iterable[str] = TextLines(head, it)
         else:
             text = _decoded_lines(chain(head, it))
-        return scan_code(text, dialect, as_, context, arch, min_confidence, window)
+        return chain.from_iterable(_scan_section(part, first, d, as_, context, arch, min_confidence,
+                                                 window) for d, first, part in sections(text, dialect))
     return scan_text(chain(head, it), as_, context, arch, min_confidence, window)
+
+
+def _scan_section(lines: Iterator[str], first_line: int, dialect: str, as_: str | None,
+                  context: IdescContext | None, arch: str | None, min_confidence: float,
+                  window: int) -> Iterator[FoundWord]:
+    """:func:`scan_code` of one part of a listing (:func:`~descriptors.readers.sections`: the
+    SASS and the PTX of ``cuobjdump -ptx -sass`` each read by its reader)."""
+    from itertools import chain, repeat
+    if dialect == "ptx" and first_line > 1:  # (the PTX reader numbers its lines from 1)
+        lines = chain(repeat("", first_line - 1), lines)
+    return scan_code(lines, dialect, as_, context, arch, min_confidence, window, first_line)
 
 
 
