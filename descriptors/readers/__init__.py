@@ -280,8 +280,8 @@ def read(lines: Iterable[str] | Iterable[bytes], *, facts: bool = True
     if dialect is None:
         from .ptx import read_ptx
         return dialect, read_ptx(rest)
-    return dialect, chain.from_iterable(_read_section(part, first, section_dialect, facts)
-                                        for section_dialect, first, part in sections(rest, dialect))
+    return dialect, chain.from_iterable(_read_section(part, first, part_dialect, facts)
+                                        for part_dialect, first, part in sections(rest, dialect, head))
 
 
 def _read_section(lines: Iterator[str], first_line: int, dialect: str, facts: bool
@@ -291,7 +291,7 @@ def _read_section(lines: Iterator[str], first_line: int, dialect: str, facts: bo
         from .sass import read_sass
         return read_sass(lines, first_line, facts=facts)
     from .ptx import read_ptx  # (numbers its lines from 1: the lines before are blank to it)
-    return read_ptx(chain(repeat("", first_line - 1), lines))
+    return read_ptx(lines if first_line == 1 else chain(repeat("", first_line - 1), lines))
 
 
 #: The header ``cuobjdump`` prints before each member of a fatbin (``cuobjdump -ptx -sass``
@@ -300,33 +300,47 @@ def _read_section(lines: Iterator[str], first_line: int, dialect: str, facts: bo
 _MEMBER = re.compile(r"\s*+Fatbin (elf|ptx) code:")
 
 
-def sections(lines: Iterable[str], dialect: str) -> Iterator[tuple[str, int, Iterator[str]]]:
+def sections(lines: Iterable[str], dialect: str, head: list[str] | None = None
+             ) -> Iterator[tuple[str, int, Iterator[str]]]:
     """The parts of a listing in one dialect each: ``(dialect, first line number, lines)``,
     starting in ``dialect`` (what :func:`sniff` says) and switching where ``cuobjdump`` heads a
     member of the other kind (``Fatbin ptx code:`` in SASS, ``Fatbin elf code:`` in PTX: the
     output of ``cuobjdump -ptx -sass``), so both are read, each by its reader.  Each part's
-    lines are to be read to their end before the next part is asked for."""
+    lines are to be read to their end before the next part is asked for.  ``head``: the first
+    lines (those :func:`sniff` saw); when none of them is such a header (cuobjdump prints one
+    first), the listing is one part, passed on as it is.  (Else lines are looked at a batch at
+    a time: a join and a search per batch.)"""
+    from itertools import chain, islice
+
     it = iter(lines)
-    state = {"next": None, "line": 1}
+    if head is not None and not any(_MEMBER.match(line) for line in head if "Fatbin" in line):
+        yield dialect, 1, it
+        return
+    state: dict = {"next": None, "line": 1}
 
-    def part(current: str, pending: str | None) -> Iterator[str]:
+    def batches(current: str, pending: list[str]) -> Iterator[list[str]]:
+        other = "Fatbin ptx code:" if current == "sass" else "Fatbin elf code:"
         line = state["line"]
-        if pending is not None:
-            yield pending
-            line += 1
-        for text in it:
-            found = _MEMBER.match(text) if "Fatbin" in text else None
-            if found is not None and ("sass" if found.group(1) == "elf" else "ptx") != current:
-                state["next"], state["line"] = text, line
-                return
-            line += 1
-            yield text
-        state["next"] = None
+        batch = pending
+        while True:
+            if not batch:
+                batch = list(islice(it, 1024))
+                if not batch:
+                    state["next"] = None
+                    return
+            if other in "\n".join(batch):  # (a part starts with its own kind's header)
+                for i, text in enumerate(batch):
+                    if other in text and _MEMBER.match(text):
+                        state["next"], state["line"] = batch[i:], line + i
+                        yield batch[:i]
+                        return
+            line += len(batch)
+            yield batch
+            batch = []
 
-    current, pending = dialect, None
+    current, pending = dialect, []
     while True:
-        first = state["line"]
-        yield current, first, part(current, pending)
+        yield current, state["line"], chain.from_iterable(batches(current, pending))
         pending = state["next"]
         if pending is None:
             return

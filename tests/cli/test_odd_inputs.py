@@ -297,3 +297,23 @@ def test_ptx_and_sass_of_one_fatbin_are_both_read():
         ("160", "UR4:UR5", "0x4000404000000040"), ("160", "UR6:UR7", "0x4000404000000440"),
         ("380", "ptx", "0x4000404000000000"), ("383", "ptx", "0x4000404000000000"),
         ("384", "ptx", "0x10400490")]
+
+
+def test_sections_of_a_listing():
+    """:func:`descriptors.readers.sections`: a part per member, numbered as in the file, in
+    whichever order the members come; a listing with no cuobjdump member header in its head
+    is one part, the lines passed on as they are."""
+    from descriptors.readers import sections
+    lines = BOTH.read_text().split("\n")
+    parts = [(d, first, list(part)) for d, first, part in sections(lines * 2, "sass", lines)]
+    assert [(d, first, len(part)) for d, first, part in parts] == [
+        ("sass", 1, 321), ("ptx", 322, 100), ("sass", 422, 320), ("ptx", 742, 99)]
+    assert [part[0] for _, _, part in parts] == ["", "Fatbin ptx code:", "Fatbin elf code:",
+                                                 "Fatbin ptx code:"]
+    assert sum(map(len, (part for _, _, part in parts))) == 2 * len(lines)
+    swapped = lines[321:] + lines[:321]
+    assert [(d, first, len(list(part))) for d, first, part
+            in sections(swapped, "ptx", swapped[:200])] == [("ptx", 1, 100), ("sass", 101, 320)]
+    plain = SASS.read_text().split("\n")
+    (only,) = list(sections(iter(plain), "sass", plain[:200]))
+    assert only[:2] == ("sass", 1) and list(only[2]) == plain

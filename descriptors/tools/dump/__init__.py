@@ -187,14 +187,15 @@ def _scan(lines: Iterable[str | bytes], as_: str | None, context: IdescContext |
     from ...readers import SNIFF_LINES, sections, sniff
     it = iter(lines)
     head = list(islice(it, SNIFF_LINES))
-    dialect = sniff(list(_decoded_lines(head)))  # the readers' one sniffer decides
+    decoded_head = list(_decoded_lines(head))
+    dialect = sniff(decoded_head)  # the readers' one sniffer decides
     if dialect is not None:
         if decoded:  # decoded and cut already (text_lines): taken as they are
             text: Iterable[str] = TextLines(head, it)
         else:
             text = _decoded_lines(chain(head, it))
         return chain.from_iterable(_scan_section(part, first, d, as_, context, arch, min_confidence,
-                                                 window) for d, first, part in sections(text, dialect))
+                                                 window) for d, first, part in sections(text, dialect, decoded_head))
     return scan_text(chain(head, it), as_, context, arch, min_confidence, window)
 
 
