@@ -78,8 +78,8 @@ _CHUNK = 1 << 16
 _PREFETCH = 1 << 20
 #: Most bytes of a CUDA binary copied to a temporary file for cuobjdump (one from a pipe or
 #: standard input, or a gzipped one): 4 GiB, four times the largest CUDA binaries shipped
-#: (PyTorch's ``libtorch_cuda.so``, cuBLASLt's ``libcublasLt.so``: about 1 GiB or less), so a
-#: small crafted gzip cannot fill the disk.  A binary given as a file is read in place, with
+#: (cuBLASLt's ``libcublasLt.so``, PyTorch's ``libtorch_cuda.so``: around 1 GiB), so a small
+#: crafted gzip cannot fill the disk.  A binary given as a file is read in place, with
 #: no copy and no limit.
 MAX_BINARY_BYTES = 4 << 30
 #: What every listing of code has, per mode: a SASS function header, a PTX module's version.
