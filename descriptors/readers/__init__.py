@@ -17,10 +17,12 @@ tcgen05 instruction (PTX ``tcgen05.*``, SASS ``UTC*``) with the known bits of ev
 the instruction that defined it, plus one :class:`Fact` per constant the code materialises (a
 PTX immediate, a SASS ``MOV``-family immediate): where it is, its value and how it is used.
 ``descgen lint`` (:mod:`descriptors.tools.lint`) judges the instructions; :func:`read` picks the
-reader by content.
+reader by content (both, each on its part, for the SASS and PTX members ``cuobjdump -ptx -sass``
+lists in one output: :func:`sections`).
 
-Input is never trusted: bytes are decoded as UTF-8 with replacement characters, CR/LF and
-CRLF line ends are accepted, a line longer than :data:`MAX_LINE` characters is cut there (the
+Input is never trusted: bytes are decoded as UTF-8 with replacement characters (UTF-16 with
+a byte-order mark is decoded, :func:`descriptors.readers.binary.text_lines`), LF, CRLF and CR
+line ends read alike, a line longer than :data:`MAX_LINE` characters is cut there (the
 instruction on it is then skipped if it has no ``;``), unknown instructions are skipped and
 only make the registers they write unknown, and a function longer than :data:`MAX_FUNCTION`
 instructions is analysed in pieces, so memory stays bounded: values carried into a piece are
@@ -42,7 +44,7 @@ from .ksteps import K_STEP_ASSUMPTION, K_STEP_BITS, K_STEP_MAX
 from .values import Alternative
 
 __all__ = ["KnownBits", "Alternative", "Operand", "Instruction", "Fact", "MAX_LINE", "MAX_FUNCTION", "sniff",
-           "read", "iter_text_lines", "TextLines", "SNIFF_LINES", "SASS_INSTRUCTION",
+           "read", "sections", "listing_line", "iter_text_lines", "TextLines", "SNIFF_LINES", "SASS_INSTRUCTION",
            "SASS_FUNCTION", "K_STEP_BITS", "K_STEP_MAX", "K_STEP_ASSUMPTION"]
 
 #: Instructions of one function analysed together (memory bound).
@@ -186,6 +188,21 @@ def _log_line(line: str) -> bool:
     return _LOG_NAMED.search(line, 0, end) is not None
 
 
+#: A value a log or printf line may show: 8 or more hex digits, or a name given a decimal
+#: number of 6 digits or more (``idesc 138413200``).
+_VALUE = re.compile(r"[0-9a-fA-F]{8}|\b[A-Za-z_]\w*\s*[=:]?\s*\d{6}")
+
+
+def listing_line(line: str) -> bool:
+    """Whether ``line`` shows code or a log: a line :func:`sniff` counts (SASS, PTX, a
+    debugger's or a printf log's), a ``.target`` line, or one holding a value ``dump`` may
+    read (8 hex digits or more, a named decimal number).  What a stream that is no file must
+    show early (:data:`descriptors.readers.binary.MAX_STREAM_PREAMBLE`)."""
+    return bool(_log_line(line) or _SASS_ONLY.match(line) or _PTX_ONLY.match(line)
+                or SASS_INSTRUCTION.match(line) or line.lstrip().startswith(".target")
+                or _VALUE.search(line))
+
+
 #: Lines looked at to decide the dialect.
 SNIFF_LINES = 200
 
@@ -260,8 +277,72 @@ def read(lines: Iterable[str] | Iterable[bytes], *, facts: bool = True
     head = list(islice(it, SNIFF_LINES))
     dialect = sniff(head)
     rest = chain(head, it)
+    if dialect is None:
+        from .ptx import read_ptx
+        return dialect, read_ptx(rest)
+    return dialect, chain.from_iterable(_read_section(part, first, part_dialect, facts)
+                                        for part_dialect, first, part in sections(rest, dialect, head))
+
+
+def _read_section(lines: Iterator[str], first_line: int, dialect: str, facts: bool
+                  ) -> Iterator[Instruction | Fact]:
+    from itertools import chain, repeat
     if dialect == "sass":
         from .sass import read_sass
-        return dialect, read_sass(rest, facts=facts)
-    from .ptx import read_ptx
-    return dialect, read_ptx(rest)
+        return read_sass(lines, first_line, facts=facts)
+    from .ptx import read_ptx  # (numbers its lines from 1: the lines before are blank to it)
+    return read_ptx(lines if first_line == 1 else chain(repeat("", first_line - 1), lines))
+
+
+#: The header ``cuobjdump`` prints before each member of a fatbin (``cuobjdump -ptx -sass``
+#: lists both kinds in one output): ``Fatbin elf code:`` before SASS, ``Fatbin ptx code:``
+#: before PTX.
+_MEMBER = re.compile(r"\s*+Fatbin (elf|ptx) code:")
+
+
+def sections(lines: Iterable[str], dialect: str, head: list[str] | None = None
+             ) -> Iterator[tuple[str, int, Iterator[str]]]:
+    """The parts of a listing in one dialect each: ``(dialect, first line number, lines)``,
+    starting in ``dialect`` (what :func:`sniff` says) and switching where ``cuobjdump`` heads a
+    member of the other kind (``Fatbin ptx code:`` in SASS, ``Fatbin elf code:`` in PTX: the
+    output of ``cuobjdump -ptx -sass``), so both are read, each by its reader.  Each part's
+    lines are to be read to their end before the next part is asked for.  ``head``: the first
+    lines (those :func:`sniff` saw); when none of them is such a header (cuobjdump prints one
+    first), the listing is one part, passed on as it is.  (Else lines are looked at a batch at
+    a time: a join and a search per batch.)"""
+    from itertools import chain, islice
+
+    it = iter(lines)
+    if head is not None and not any(_MEMBER.match(line) for line in head if "Fatbin" in line):
+        yield dialect, 1, it
+        return
+    state: dict = {"next": None, "line": 1}
+
+    def batches(current: str, pending: list[str]) -> Iterator[list[str]]:
+        other = "Fatbin ptx code:" if current == "sass" else "Fatbin elf code:"
+        line = state["line"]
+        batch = pending
+        while True:
+            if not batch:
+                batch = list(islice(it, 1024))
+                if not batch:
+                    state["next"] = None
+                    return
+            if other in "\n".join(batch):  # (a part starts with its own kind's header)
+                for i, text in enumerate(batch):
+                    if other in text and _MEMBER.match(text):
+                        state["next"], state["line"] = batch[i:], line + i
+                        yield batch[:i]
+                        return
+            line += len(batch)
+            yield batch
+            batch = []
+
+    current, pending = dialect, []
+    while True:
+        yield current, state["line"], chain.from_iterable(batches(current, pending))
+        pending = state["next"]
+        if pending is None:
+            return
+        state["next"] = None
+        current = "ptx" if current == "sass" else "sass"

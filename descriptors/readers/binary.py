@@ -7,9 +7,12 @@ file name:
 * a CUDA binary -- an ELF file (``.cubin``, ``.o``, an executable, a ``.so``) or a fatbin
   (``nvcc -fatbin``) -- is listed by ``cuobjdump -sass`` (``cuobjdump -ptx`` for the PTX it
   embeds), streamed from cuobjdump's pipe as it prints, never held whole;
-* a gzip file (``\\x1f\\x8b``) is decompressed on the fly; a gzipped binary is decompressed into
-  a temporary file first (cuobjdump reads files);
-* anything else is passed through as it is.
+* a gzip file (``\\x1f\\x8b``) is decompressed on the fly; a gzipped binary (or one piped in)
+  is copied into a temporary file first (cuobjdump reads files), at most
+  :data:`MAX_BINARY_BYTES`;
+* anything else is passed through as it is: :func:`text_lines` reads it (binary data is
+  refused on its first 64 KiB; a stream that is no regular file must show code or a log within
+  :data:`MAX_STREAM_PREAMBLE` bytes).
 
 cuobjdump is the first of: ``$DESCGEN_CUOBJDUMP``, ``cuobjdump`` on ``PATH``, the
 ``nvidia-cuda-cuobjdump`` wheel (``pip install 'descgen[binaries]'``, which installs the
@@ -37,6 +40,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -53,7 +57,8 @@ from ..words.literals import MAX_LINE
 from . import TextLines
 
 __all__ = ["ELF_MAGIC", "FATBIN_MAGIC", "GZIP_MAGIC", "CUOBJDUMP_ENV", "INSTALL_HINT", "Input",
-           "detect", "find_cuobjdump", "open_input", "sass_lines"]
+           "MAX_BINARY_BYTES", "MAX_STREAM_PREAMBLE", "detect", "find_cuobjdump", "open_input",
+           "sass_lines", "text_lines"]
 
 #: The first bytes of an ELF file (a cubin, an object file, an executable, a shared library).
 ELF_MAGIC = b"\x7fELF"
@@ -71,6 +76,12 @@ _CHUNK = 1 << 16
 #: cuobjdump output read ahead (held) for its verdict before the first byte is handed on: a
 #: binary it refuses, or one without SASS, fails before any of its listing is read.
 _PREFETCH = 1 << 20
+#: Most bytes of a CUDA binary copied to a temporary file for cuobjdump (one from a pipe or
+#: standard input, or a gzipped one): 4 GiB, four times the largest CUDA binaries shipped
+#: (cuBLASLt's ``libcublasLt.so``, PyTorch's ``libtorch_cuda.so``: around 1 GiB), so a small
+#: crafted gzip cannot fill the disk.  A binary given as a file is read in place, with
+#: no copy and no limit.
+MAX_BINARY_BYTES = 4 << 30
 #: What every listing of code has, per mode: a SASS function header, a PTX module's version.
 _MARKERS = {"-sass": b"Function : ", "-ptx": b".version"}
 
@@ -182,8 +193,18 @@ def _chain(head: bytes, read: Callable[[int], bytes]) -> Callable[[int], bytes]:
     return chained
 
 
-def _buffered(read: Callable[[int], bytes], name: str) -> IO[bytes]:
-    return io.BufferedReader(_Source(read, name), buffer_size=_CHUNK)  # type: ignore[return-value]
+class _Stream(io.BufferedReader):
+    """A buffered stream of an input; ``descgen_unbounded``: it is no regular file (a pipe, a
+    FIFO, a character device, or gzip read from one), so :func:`text_lines` bounds what it
+    may feed before it shows code or a log (:data:`MAX_STREAM_PREAMBLE`)."""
+
+    descgen_unbounded = False
+
+
+def _buffered(read: Callable[[int], bytes], name: str, unbounded: bool = False) -> IO[bytes]:
+    stream = _Stream(_Source(read, name), buffer_size=_CHUNK)
+    stream.descgen_unbounded = unbounded
+    return stream  # type: ignore[return-value]
 
 
 def _read_head(read: Callable[[int], bytes], name: str) -> bytes:
@@ -314,13 +335,29 @@ def _copy(read: Callable[[int], bytes], name: str, stack: ExitStack) -> str:
 
     folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="descgen-"))
     path = os.path.join(folder, "input")
+    copied = 0
     with open(path, "wb") as out:
         while True:
             data = _guarded(read, 1 << 20, name)
             if not data:
                 break
+            copied += len(data)
+            if copied > MAX_BINARY_BYTES:
+                raise InputError(
+                    f"{name}: CUDA binary larger than {_size(MAX_BINARY_BYTES)} once decompressed "
+                    f"or read from a pipe (the most copied for cuobjdump: four times the largest "
+                    f"CUDA libraries shipped); give the binary itself as a file")
             out.write(data)
     return path
+
+
+def _size(n: int) -> str:
+    """``n`` bytes in the largest binary unit that divides it (``4 GiB``, ``64 KiB``)."""
+    for unit in ("GiB", "MiB", "KiB"):
+        step = {"GiB": 30, "MiB": 20, "KiB": 10}[unit]
+        if n >= 1 << step and n % (1 << step) == 0:
+            return f"{n >> step} {unit}"
+    return f"{n} bytes"
 
 
 def _listing(path: str, name: str, ptx: bool, cuobjdump: str | None, stack: ExitStack) -> IO[bytes]:
@@ -363,6 +400,10 @@ def open_input(source: str | os.PathLike[str] | IO[bytes], *, name: str | None =
                         and stat.S_ISREG(os.fstat(raw.fileno()).st_mode))
         except (OSError, ValueError, AttributeError):
             seekable = False
+        try:  # standard input redirected from a file is bounded by its size too
+            unbounded = not stat.S_ISREG(os.fstat(raw.fileno()).st_mode)
+        except (OSError, ValueError, AttributeError):
+            unbounded = not seekable
         if seekable:
             raw.seek(0)
             read = raw.read
@@ -384,42 +425,161 @@ def open_input(source: str | os.PathLike[str] | IO[bytes], *, name: str | None =
                 yield Input(_listing(file, label, ptx, cuobjdump, stack), label, "binary",
                             compressed=True)
                 return
-            yield Input(_buffered(_chain(inner, gz.read), label), label, "text", compressed=True)
+            yield Input(_buffered(_chain(inner, gz.read), label, unbounded), label, "text",
+                        compressed=True)
             return
         if seekable:
             yield Input(raw, label, "text", regular=True)
             return
-        yield Input(_buffered(read, label), label, "text")
+        yield Input(_buffered(read, label, unbounded), label, "text")
 
 
-#: Bytes :func:`text_lines` reads at a time.
+#: Bytes :func:`text_lines` reads at a time; also the least of real data (or all of it, when
+#: less) the binary check looks at: a pipe's first read may be a few bytes.
 _BLOCK = 1 << 16
+#: NUL bytes at the very end of an input (what a tool writing a fixed-size buffer leaves) are
+#: dropped, up to this many held back at a time; NULs anywhere else in the first block make
+#: the input binary data.
+_NUL_TAIL = 1 << 12
+#: The byte-order marks of the encodings a listing may come in besides UTF-8 (PowerShell's
+#: ``>`` writes UTF-16LE with its mark).  UTF-16 with a mark is decoded; without one it is
+#: refused, naming the encoding.
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+_UTF8_BOM = b"\xef\xbb\xbf"
+#: Share of the first block's characters that may be undecodable bytes or control characters
+#: (other than tab, line ends, form feed and ESC of colour codes) for the input to be text.
+_NOT_TEXT_SHARE = 0.25
+_CONTROL = re.compile("[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f\ufffd]")
+#: Bytes a stream that is not a regular file (a pipe, standard input, a FIFO, a character
+#: device such as /dev/urandom) may feed before one line shows code or a log (what
+#: :func:`descriptors.readers.listing_line` recognises): there is no size to bound it, and a
+#: real listing or log shows one in its first lines.  Checked only where :func:`open_input`
+#: marks the stream (not for a regular file, whose size bounds it).
+MAX_STREAM_PREAMBLE = 16 << 20
 
 
 def text_lines(stream: IO[bytes], name: str | None = None) -> Iterator[str]:
-    """Decoded lines of a byte stream (UTF-8, replacement characters), without line ends, each
-    cut at MAX_LINE characters, in constant memory: the stream is read a block at a time and
-    decoded and split a block at a time; of a line longer than 4 * MAX_LINE bytes the rest is
-    dropped unread into memory.  With ``name``, binary data (NUL bytes at the start) is refused
-    with :class:`InputError` (when the first line is read)."""
+    """Decoded lines of a byte stream (UTF-8, replacement characters; UTF-16 with a
+    byte-order mark), without line ends (LF, CRLF and CR alike; a UTF-8 byte-order mark and
+    NUL bytes at the very end dropped), each cut at MAX_LINE characters, in constant memory:
+    the stream is read a block at a time and decoded and split a block at a time; of a line
+    longer than 4 * MAX_LINE bytes the rest is dropped unread into memory.  With ``name``,
+    binary data (a NUL byte in the first 64 KiB of data other than at its end, or mostly
+    undecodable bytes and control characters there) is refused with :class:`InputError`
+    (when the first line is read); so is a stream from :func:`open_input` that is no regular
+    file and feeds :data:`MAX_STREAM_PREAMBLE` bytes without a line of code or log."""
     return TextLines.from_iterable(_text_blocks(stream, name))
+
+
+def _binary_check(block: bytes, name: str) -> None:
+    """Refuse ``block`` (the first block of data, its trailing NULs dropped) unless it is
+    text."""
+    if b"\x00" in block:
+        nuls = block.count(b"\x00")
+        odd = block[1::2].count(b"\x00") if block[0:1] != b"\x00" else block[0::2].count(b"\x00")
+        if len(block) >= 16 and odd >= 0.9 * nuls >= 0.3 * len(block):
+            raise InputError(f"{name}: UTF-16 text without a byte-order mark (convert it to "
+                             "UTF-8, e.g. iconv -f UTF-16LE -t UTF-8)")
+        raise InputError(f"{name}: binary data, not text (nor a CUDA binary or gzip file)")
+    if len(block) >= 256:
+        text = block.decode("utf-8", "replace")
+        if len(_CONTROL.findall(text)) > _NOT_TEXT_SHARE * len(text):
+            raise InputError(f"{name}: binary data, not text (nor a CUDA binary or gzip "
+                             "file): most of its first bytes are no UTF-8 text")
+
+
+def _utf16(first: bytes) -> bool:
+    """Whether ``first`` (the first block) is UTF-16 text: a byte-order mark, then mostly
+    ASCII characters (a NUL high byte in at least half the code units; a listing's text is
+    ASCII), not data that happens to start with the mark's bytes."""
+    if not first.startswith(_UTF16_BOMS) or len(first) < 4:
+        return False
+    high = first[3::2] if first.startswith(b"\xff\xfe") else first[2::2]
+    return high.count(0) * 2 >= len(high)
+
+
+def _data_blocks(stream: IO[bytes], name: str | None) -> Iterator[bytes]:
+    """The data of ``stream`` in blocks of :data:`_BLOCK` bytes or so, as :func:`text_lines`
+    splits it: UTF-16 (with a byte-order mark) re-encoded as UTF-8, a UTF-8 byte-order mark
+    dropped, every line end one LF (a CRLF split between two reads too), NUL bytes at the end
+    dropped; the first block checked (:func:`_binary_check`) when ``name`` is given."""
+    read = getattr(stream, "read1", None) or stream.read
+    first = b""
+    while len(first) < _BLOCK:  # the first block of real data, not a pipe's first few bytes
+        more = read(_BLOCK - len(first))
+        if not more:
+            break
+        first += more
+    if _utf16(first):
+        import codecs
+
+        decoder = codecs.getincrementaldecoder("utf-16")("replace")
+        raw_read = read
+
+        def read(n: int) -> bytes:  # noqa: F811 - the stream, re-encoded
+            while True:
+                data = raw_read(n)
+                text = decoder.decode(data, final=not data)
+                if text or not data:
+                    return text.encode("utf-8")
+
+        first = decoder.decode(first, final=False).encode("utf-8")
+        while len(first) < _BLOCK:
+            more = read(_BLOCK)
+            if not more:
+                break
+            first += more
+    if first.startswith(_UTF8_BOM):
+        first = first[len(_UTF8_BOM):]
+    preamble = MAX_STREAM_PREAMBLE if getattr(stream, "descgen_unbounded", False) else None
+    block, carry, nuls, checked = first, b"", b"", name is None
+    while True:
+        at_end = not block
+        data = carry + nuls + block
+        carry = nuls = b""
+        if data.endswith(b"\r") and not at_end:  # maybe the CR of a CRLF: wait for the LF
+            data, carry = data[:-1], b"\r"
+        if data.endswith(b"\x00"):
+            kept = data.rstrip(b"\x00")
+            if at_end or len(data) - len(kept) <= _NUL_TAIL:
+                data, nuls = kept, (b"" if at_end else data[len(kept):])
+        if b"\r" in data:
+            data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        if not checked and (data or at_end):
+            checked = True
+            _binary_check(data, name)  # type: ignore[arg-type]
+        if preamble is not None and data:
+            preamble = _preamble(data, preamble, name)
+        if data:
+            yield data
+        if at_end:
+            return
+        block = read(_BLOCK)
+
+
+def _preamble(data: bytes, left: int, name: str | None) -> int | None:
+    """What is left of :data:`MAX_STREAM_PREAMBLE` after ``data``, or None once a line of
+    ``data`` shows code or a log; raises :class:`InputError` when it runs out."""
+    from . import listing_line
+
+    if any(map(listing_line, data.decode("utf-8", "replace").split("\n"))):
+        return None
+    left -= len(data)
+    if left <= 0:
+        raise InputError(f"{name or 'input'}: no PTX, SASS or log line in its first "
+                         f"{_size(MAX_STREAM_PREAMBLE)}; a stream that is no regular file "
+                         "is read only while it shows one (save it to a file to read it whole)")
+    return left
 
 
 def _text_blocks(stream: IO[bytes], name: str | None) -> Iterator[list[str]]:
     """The lines of :func:`text_lines`, a block's worth at a time."""
     limit = MAX_LINE * 4
-    read = getattr(stream, "read1", None) or stream.read
-    first = name is not None
+    blocks = _data_blocks(stream, name)
     tail = b""          # the start of a line whose end is not read yet
     dropping = False    # inside the dropped rest of an over-long line
     while True:
-        block = read(_BLOCK)
-        if first and (block or tail):
-            first = False
-            head = block[:8192]
-            if b"\x00" in head.split(b"\n", 1)[0]:
-                raise InputError(f"{name}: binary data, not text (nor a CUDA binary or gzip "
-                                 "file)")
+        block = next(blocks, b"")
         if not block:
             if tail and not dropping:
                 yield _decoded(tail)

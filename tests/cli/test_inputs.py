@@ -481,9 +481,10 @@ def test_cubin_rebuilds(tmp_path):
 # ------------------------------------------------------------------ text_lines, block by block
 
 def _lines_one_by_one(data: bytes, limit_chars: int) -> list[str]:
-    """What text_lines gives, worked out line by line (readline's definition)."""
+    """What text_lines gives, worked out line by line (readline's definition, after every line
+    end, CR and CRLF too, is made one LF)."""
     out = []
-    for raw in io.BytesIO(data).readlines():
+    for raw in io.BytesIO(data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")).readlines():
         out.append(raw[:limit_chars * 4].decode("utf-8", "replace").rstrip("\r\n")[:limit_chars])
     return out
 

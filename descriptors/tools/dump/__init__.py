@@ -184,17 +184,30 @@ def _scan(lines: Iterable[str | bytes], as_: str | None, context: IdescContext |
           arch: str | None, min_confidence: float, window: int, decoded: bool = False) -> Iterator[FoundWord]:
     from itertools import chain, islice
 
-    from ...readers import SNIFF_LINES, sniff
+    from ...readers import SNIFF_LINES, sections, sniff
     it = iter(lines)
     head = list(islice(it, SNIFF_LINES))
-    dialect = sniff(list(_decoded_lines(head)))  # the readers' one sniffer decides
+    decoded_head = list(_decoded_lines(head))
+    dialect = sniff(decoded_head)  # the readers' one sniffer decides
     if dialect is not None:
         if decoded:  # decoded and cut already (text_lines): taken as they are
             text: Iterable[str] = TextLines(head, it)
         else:
             text = _decoded_lines(chain(head, it))
-        return scan_code(text, dialect, as_, context, arch, min_confidence, window)
+        return chain.from_iterable(_scan_section(part, first, d, as_, context, arch, min_confidence,
+                                                 window) for d, first, part in sections(text, dialect, decoded_head))
     return scan_text(chain(head, it), as_, context, arch, min_confidence, window)
+
+
+def _scan_section(lines: Iterator[str], first_line: int, dialect: str, as_: str | None,
+                  context: IdescContext | None, arch: str | None, min_confidence: float,
+                  window: int) -> Iterator[FoundWord]:
+    """:func:`scan_code` of one part of a listing (:func:`~descriptors.readers.sections`: the
+    SASS and the PTX of ``cuobjdump -ptx -sass`` each read by its reader)."""
+    from itertools import chain, repeat
+    if dialect == "ptx" and first_line > 1:  # (the PTX reader numbers its lines from 1)
+        lines = chain(repeat("", first_line - 1), lines)
+    return scan_code(lines, dialect, as_, context, arch, min_confidence, window, first_line)
 
 
 
@@ -228,8 +241,8 @@ def _text_lines(text: str) -> Iterator[str]:
 def scan_stream(stream: IO[bytes], name: str | None = None, **options: Any
                 ) -> Iterator[FoundWord]:
     """:func:`scan_lines` over a binary stream (a file opened ``"rb"``, ``sys.stdin.buffer``).
-    With ``name`` (the input's, for the message), binary data -- NUL bytes in the first line,
-    neither text nor a CUDA binary nor gzip (:func:`~descriptors.readers.binary.open_input`
+    With ``name`` (the input's, for the message), binary data -- NUL bytes in the first 64 KiB
+    (:func:`~descriptors.readers.binary.text_lines`), neither text nor a CUDA binary nor gzip (:func:`~descriptors.readers.binary.open_input`
     reads those) -- is refused with :class:`~descriptors.errors.InputError` at once, as
     ``lint`` refuses it."""
     if not callable(getattr(stream, "read", None)):
@@ -241,11 +254,14 @@ def scan_stream(stream: IO[bytes], name: str | None = None, **options: Any
 
 
 def scan(text: str | bytes, **options: Any) -> list[FoundWord]:
-    """Every descriptor word found in ``text`` (``str`` or ``bytes``), in line order.
+    """Every descriptor word found in ``text`` (``str`` or ``bytes``), in line order.  Line
+    ends may be LF, CRLF or CR; a byte-order mark at the start and NULs at the end are dropped.
 
     Options as :func:`scan_lines` (``as_``, ``kind``, ``arch``, ``min_confidence``)."""
     if isinstance(text, (bytes, bytearray, memoryview)):
         return list(scan_stream(io.BytesIO(bytes(text)), **options))
     if not isinstance(text, str):
         raise ParameterError(f"scan takes text (str or bytes), not {type(text).__name__}")
-    return list(scan_lines(_text_lines(text), **options))
+    if "\r" in text:  # CR, CRLF and LF line ends alike, as text_lines reads bytes
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return list(scan_lines(_text_lines(text.removeprefix("\ufeff").rstrip("\x00")), **options))
