@@ -502,10 +502,13 @@ def _data_blocks(stream: IO[bytes], name: str | None) -> Iterator[bytes]:
     """The data of ``stream`` in blocks of :data:`_BLOCK` bytes or so, as :func:`text_lines`
     splits it: UTF-16 (with a byte-order mark) re-encoded as UTF-8, a UTF-8 byte-order mark
     dropped, every line end one LF (a CRLF split between two reads too), NUL bytes at the end
-    dropped; the first block checked (:func:`_binary_check`) when ``name`` is given."""
+    dropped; the data of the first :data:`_BLOCK` bytes checked (:func:`_binary_check`, each
+    read as it comes: a pipe fed by a running program is not kept waiting) when ``name`` is
+    given."""
     read = getattr(stream, "read1", None) or stream.read
     first = b""
-    while len(first) < _BLOCK:  # the first block of real data, not a pipe's first few bytes
+    # enough to tell a byte-order mark, and UTF-16 without one from binary data
+    while len(first) < 4 or b"\x00" in first and len(first) < 256:
         more = read(_BLOCK - len(first))
         if not more:
             break
@@ -524,15 +527,11 @@ def _data_blocks(stream: IO[bytes], name: str | None) -> Iterator[bytes]:
                     return text.encode("utf-8")
 
         first = decoder.decode(first, final=False).encode("utf-8")
-        while len(first) < _BLOCK:
-            more = read(_BLOCK)
-            if not more:
-                break
-            first += more
     if first.startswith(_UTF8_BOM):
         first = first[len(_UTF8_BOM):]
     preamble = MAX_STREAM_PREAMBLE if getattr(stream, "descgen_unbounded", False) else None
-    block, carry, nuls, checked = first, b"", b"", name is None
+    # the bytes of data still to check: the first _BLOCK of real data, not a pipe's first read
+    block, carry, nuls, unchecked = first, b"", b"", 0 if name is None else _BLOCK
     while True:
         at_end = not block
         data = carry + nuls + block
@@ -545,8 +544,8 @@ def _data_blocks(stream: IO[bytes], name: str | None) -> Iterator[bytes]:
                 data, nuls = kept, (b"" if at_end else data[len(kept):])
         if b"\r" in data:
             data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-        if not checked and (data or at_end):
-            checked = True
+        if unchecked > 0 and (data or at_end):
+            unchecked = 0 if at_end else unchecked - len(data)
             _binary_check(data, name)  # type: ignore[arg-type]
         if preamble is not None and data:
             preamble = _preamble(data, preamble, name)

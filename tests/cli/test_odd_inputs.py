@@ -317,3 +317,26 @@ def test_sections_of_a_listing():
     plain = SASS.read_text().split("\n")
     (only,) = list(sections(iter(plain), "sass", plain[:200]))
     assert only[:2] == ("sass", 1) and list(only[2]) == plain
+
+
+def test_a_pipe_fed_by_a_running_program_is_not_kept_waiting():
+    """The binary check reads each block of the first 64 KiB as it comes: a log line written to
+    a pipe that stays open is read at once, not after 64 KiB or the end of the stream."""
+    import os
+    import threading
+
+    from descriptors.readers.binary import text_lines
+
+    r, w = os.pipe()
+    os.write(w, b"idesc = 0x08400490\n")
+    got: list[str] = []
+    with os.fdopen(r, "rb") as stream:
+        reader = threading.Thread(target=lambda: got.append(next(iter(text_lines(stream,
+                                                                                 "<pipe>")))))
+        reader.start()
+        reader.join(5)
+        try:
+            assert got == ["idesc = 0x08400490"]
+        finally:
+            os.close(w)
+            reader.join(5)
