@@ -40,7 +40,7 @@ __version__ = "0.1.0"
 # command-line call loads only the modules it uses (`descgen idesc` never loads rich, the
 # dump scanner or the layout solver).  Each name is defined once, in the module listed here.
 _LAZY: dict[str, tuple[str, str | None]] = {
-    **{n: (".words.bits", n) for n in ("Field", "Layout")},
+    **{n: (".words.bits", n) for n in ("Field", "BitLayout", "Layout")},
     **{n: (".words.bulk", n) for n in ("decode_many", "encode_many")},
     **{n: (".words.codec", n) for n in ("DESCRIPTORS", "PARAMETERS", "Decoded", "decode",
                                    "encode_raw", "format_word", "layout_for", "parse_int",
@@ -67,7 +67,7 @@ _LAZY: dict[str, tuple[str, str | None]] = {
 }
 
 if TYPE_CHECKING:  # what the lazy table gives, for type checkers and IDEs
-    from .words.bits import Field, Layout
+    from .words.bits import BitLayout, Field, Layout
     from .words.bulk import decode_many, encode_many
     from .words.codec import (DESCRIPTORS, PARAMETERS, Decoded, decode, encode_raw,
                         format_word, layout_for, parse_int, readings, word_bits)
@@ -99,7 +99,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "DESCRIPTORS", "PARAMETERS", "KINDS", "LAYOUTS", "Kind", "Field", "Layout", "Decoded",
+    "DESCRIPTORS", "PARAMETERS", "KINDS", "LAYOUTS", "Kind", "Field", "BitLayout", "Layout", "Decoded",
     "encode", "encode_raw", "decode", "encode_many", "decode_many", "readings", "layout_for", "format_word", "word_bits",
     "parse_int", "SMEM", "IDESC", "IDESC_MXF8F6F4", "IDESC_MXF4", "ZCM", "TMEM",
     "DescgenError", "ParameterError", "FieldError", "WordError", "KindRequiredError",

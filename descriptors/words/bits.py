@@ -12,7 +12,7 @@ A layout is declared once, in :mod:`descriptors.words.layouts`, as Construct sub
 Bit order is settled here and only here: bit 0 is the least significant bit of the register
 value.  Construct's ``BitStruct`` reads a big-endian bit stream MSB first, so the declared list
 is reversed before it is handed to Construct, and words travel to Construct as big-endian bytes
-(:meth:`Layout.to_bytes`).
+(:meth:`BitLayout.to_bytes`).
 
 **The derived table.**  Importing construct costs about 14 ms, a tenth of a ``descgen``
 command's start-up, and nothing but the declarations needs it.  :func:`load` therefore builds
@@ -20,7 +20,7 @@ the layouts from ``layouts.derived.json`` -- exactly what :func:`register` deriv
 declarations, written by ``python -m descriptors.words.layouts`` -- when that table was derived from
 the current text of ``layouts.py`` and ``bits.py`` (their CRC-32 is stored in it), and runs the
 declarations otherwise, so a stale table is never used.  The Construct ``BitStruct`` itself
-(:attr:`Layout.struct`) is built from the declarations on first use.  A test fails while the
+(:attr:`BitLayout.struct`) is built from the declarations on first use.  A test fails while the
 committed table is stale, naming the command that rewrites it.
 """
 
@@ -40,7 +40,7 @@ from ..errors import FieldError, ParameterError, WordError, rewrap, shorten
 if TYPE_CHECKING:
     import construct as cs
 
-__all__ = ["Field", "Layout", "register", "reserved", "load", "derived_table"]
+__all__ = ["Field", "BitLayout", "Layout", "register", "reserved", "load", "derived_table"]
 
 ROLE_FIELD = "field"
 ROLE_RESERVED = "reserved"
@@ -139,8 +139,9 @@ def _compiled(name: str, src: str, **namespace: Any) -> Callable[..., Any]:
     return namespace[name]  # type: ignore[no-any-return]
 
 
-class Layout:
-    """A fixed-size register layout: a Construct ``BitStruct`` and the tables derived from it.
+class BitLayout:
+    """The bit layout of a fixed-size word (not a shared-memory layout: those are
+    :mod:`descriptors.layout`): a Construct ``BitStruct`` and the tables derived from it.
 
     Attributes: ``name``, ``size`` (bits), ``source`` (PTX table), ``title``, ``struct`` (the
     Construct definition), ``fields`` (tuple of :class:`Field`, LSB first), ``by_name``.
@@ -185,7 +186,7 @@ class Layout:
     @functools.cached_property
     def _decode(self) -> Callable[[int], dict[str, int]]:
         fn = self._compile_decode()
-        fn.__doc__ = Layout.decode.__doc__
+        fn.__doc__ = BitLayout.decode.__doc__
         self.decode = fn  # type: ignore[method-assign]
         return fn
 
@@ -196,7 +197,7 @@ class Layout:
     @functools.cached_property
     def _encode_map(self) -> Callable[[Mapping[str, Any]], int]:
         fn = self._compile_encode_map()
-        fn.__doc__ = Layout.encode_fields.__doc__
+        fn.__doc__ = BitLayout.encode_fields.__doc__
         self.encode_fields = fn  # type: ignore[method-assign]
         return fn
 
@@ -350,11 +351,15 @@ class Layout:
         return "\n".join(lines)
 
     def __repr__(self) -> str:
-        return f"<Layout {self.name} ({self.size} bits, {self.source})>"
+        return f"<BitLayout {self.name} ({self.size} bits, {self.source})>"
+
+
+#: The name :class:`BitLayout` had in 0.1.0.
+Layout = BitLayout
 
 
 def register(name: str, size: int, source: str, title: str, *subcons: cs.Construct,
-             aliases: Mapping[str, str] | None = None) -> Layout:
+             aliases: Mapping[str, str] | None = None) -> BitLayout:
     """Declare a layout from Construct sub-constructs listed LSB first.
 
     Each sub-construct is ``"name" / BitsInteger(width) * "doc"``; ``Default(...)`` marks a
@@ -380,7 +385,7 @@ def register(name: str, size: int, source: str, title: str, *subcons: cs.Constru
         fields.append(Field(fname, lsb, width, doc, role, default, source))
         named.append(fname / inner * doc)
         lsb += width
-    return Layout(name, size, source, title, fields, aliases or {},
+    return BitLayout(name, size, source, title, fields, aliases or {},
                   cs.BitStruct(*reversed(named)))
 
 
@@ -399,9 +404,9 @@ def _fingerprint(directory: Path) -> int | None:
     return crc
 
 
-def derived_table(layouts: Sequence[Layout], directory: Path) -> str:
+def derived_table(layouts: Sequence[BitLayout], directory: Path) -> str:
     """The derived table of ``layouts`` as the JSON text ``python -m descriptors.words.layouts``
-    writes: the fingerprint of the sources and every layout's :meth:`Layout.table_entry`."""
+    writes: the fingerprint of the sources and every layout's :meth:`BitLayout.table_entry`."""
     entries = []
     for lay in layouts:
         entry = lay.table_entry()
@@ -412,8 +417,8 @@ def derived_table(layouts: Sequence[Layout], directory: Path) -> str:
             f'"crc32": {_fingerprint(directory)},\n "layouts": [\n' + ",\n".join(entries) + "\n ]}\n")
 
 
-def load(declarations: Callable[[], Sequence[Layout]], directory: Path,
-         table: str) -> tuple[Layout, ...]:
+def load(declarations: Callable[[], Sequence[BitLayout]], directory: Path,
+         table: str) -> tuple[BitLayout, ...]:
     """The layouts ``declarations()`` returns -- from ``directory/table`` when it was derived
     from the current sources (no construct import), else by running the declarations."""
     crc = _fingerprint(directory)
@@ -424,7 +429,7 @@ def load(declarations: Callable[[], Sequence[Layout]], directory: Path,
         fresh = False
     if not fresh:
         return tuple(declarations())
-    built: list[Layout] = []
+    built: list[BitLayout] = []
 
     def struct_of(name: str) -> Callable[[], cs.Construct]:
         return lambda: next(lay.struct for lay in declarations() if lay.name == name)
@@ -432,6 +437,6 @@ def load(declarations: Callable[[], Sequence[Layout]], directory: Path,
     for entry in data["layouts"]:
         fields = [Field(f[0], f[1], f[2], f[3], f[4], f[5], entry["source"])
                   for f in entry["fields"]]
-        built.append(Layout(entry["name"], entry["size"], entry["source"], entry["title"],
+        built.append(BitLayout(entry["name"], entry["size"], entry["source"], entry["title"],
                             fields, entry["aliases"], None, struct_of(entry["name"])))
     return tuple(built)

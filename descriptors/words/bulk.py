@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from .bits import Layout
+from .bits import BitLayout
 from .codec import encode, layout_for, parse_word
 from ..errors import DescgenError, ParameterError
 from ..errors import shorten as _short
@@ -57,7 +57,7 @@ def _sequence(words: Any, np: Any) -> Any:
     return words if isinstance(words, (list, tuple)) else list(words)
 
 
-def _checked(lay: Layout, words: Any) -> list[int]:
+def _checked(lay: BitLayout, words: Any) -> list[int]:
     """Every word as an int of the layout's size, checked as :func:`decode` checks it."""
     top = lay.max_word
     try:
@@ -73,7 +73,7 @@ def _checked(lay: Layout, words: Any) -> list[int]:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def _np_words(lay: Layout, words: Any, np: Any) -> Any:
+def _np_words(lay: BitLayout, words: Any, np: Any) -> Any:
     """The words as a ``uint64`` array when a cheap vectorised check shows they are plain
     non-negative integers of the layout's size; ``None`` when the word-by-word check must
     decide (it raises :func:`decode`'s error for a bad word)."""
@@ -98,7 +98,7 @@ def _np_words(lay: Layout, words: Any, np: Any) -> Any:
     return a.astype(np.uint64, copy=False)
 
 
-def _columns_np(lay: Layout, words: Any, np: Any) -> dict[str, Any]:
+def _columns_np(lay: BitLayout, words: Any, np: Any) -> dict[str, Any]:
     a = _np_words(lay, words, np)
     if a is None:
         a = np.array(_checked(lay, words), dtype=np.uint64)
@@ -109,7 +109,7 @@ def _columns_np(lay: Layout, words: Any, np: Any) -> dict[str, Any]:
     return out
 
 
-def _columns_py(lay: Layout, words: Any) -> dict[str, list[int]]:
+def _columns_py(lay: BitLayout, words: Any) -> dict[str, list[int]]:
     ws = _checked(lay, words)
     return {f.name: [(w >> f.lsb) & f.max for w in ws] if f.lsb else [w & f.max for w in ws]
             for f in lay.fields}

@@ -19,7 +19,7 @@ import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from .bits import Field, Layout
+from .bits import Field, BitLayout
 from .enums import (KINDS, LBO_MODE, MAJOR, MAX_SHIFT, SWIZZLE, SWIZZLE_SM90, EnumTable, Kind,
                     kind_named)
 from ..errors import DescgenError, KindRequiredError, ParameterError, WordError
@@ -227,7 +227,7 @@ class _Steps:
 
     __slots__ = ("order", "by_name", "base", "required", "memo")
 
-    def __init__(self, layout: Layout, order: list[_Step]) -> None:
+    def __init__(self, layout: BitLayout, order: list[_Step]) -> None:
         self.order = order
         #: name -> (computation, field, lsb, largest raw value, the bits the field leaves)
         self.by_name: dict[str, tuple[Callable[[Any], int], Field | None, int, int, int]] = {}
@@ -439,7 +439,7 @@ def _idesc_context(kind: Kind, p: Mapping[str, Any], word: int) -> int:
     return k96
 
 
-def _values_idesc(kind_name: str, lay: Layout, f: Mapping[str, int]) -> dict[str, Any]:
+def _values_idesc(kind_name: str, lay: BitLayout, f: Mapping[str, int]) -> dict[str, Any]:
     kind = KINDS[kind_name]
     sparse = bool(f["sparse"])
     ab = kind.ab_types.name_by_code.get
@@ -641,8 +641,8 @@ def _descriptor(descriptor: Any) -> str:
     raise ParameterError(f"unknown descriptor {_short(descriptor)}; descriptors: " + ", ".join(DESCRIPTORS))
 
 
-def layout_for(descriptor: str, kind: str | None = None) -> Layout:
-    """The :class:`~descriptors.words.bits.Layout` of ``descriptor`` (an idesc needs its ``kind``)."""
+def layout_for(descriptor: str, kind: str | None = None) -> BitLayout:
+    """The :class:`~descriptors.words.bits.BitLayout` of ``descriptor`` (an idesc needs its ``kind``)."""
     try:  # a canonical (descriptor, kind): decode's table
         return _BY_KIND[kind][descriptor][0]
     except (KeyError, TypeError):
@@ -849,7 +849,7 @@ class Decoded:
 
     descriptor: str
     kind: str | None
-    layout: Layout
+    layout: BitLayout
     #: per-subclass: the reference computation of ``values`` from ``fields``, the keys holding
     #: lists (copied per object), the memos of fields and values by word (a word's dicts are
     #: kept from its second decode on) and the words decoded once.
@@ -861,7 +861,7 @@ class Decoded:
     _fget: Callable[[int], dict[str, int] | None]  # _fmemo.get, _vmemo.get
     _vget: Callable[[int], dict[str, Any] | None]
 
-    def __new__(cls, descriptor: str, kind: str | None, layout: Layout, word: int,
+    def __new__(cls, descriptor: str, kind: str | None, layout: BitLayout, word: int,
                 fields: dict[str, int] | None = None) -> Decoded:
         _lay, sub, _top = _dispatch(descriptor, kind)
         if layout is not sub.layout:
@@ -980,7 +980,7 @@ class Decoded:
         return f"<Decoded {self.descriptor}{kind} {self.hex}>"
 
 
-def parse_word(layout: Layout, word: Any) -> int:
+def parse_word(layout: BitLayout, word: Any) -> int:
     """``word`` as an int of ``layout``'s size: text is read as :func:`parse_int` reads it.
     Raises :class:`ParameterError` for text that is no integer and :class:`WordError` for
     anything but an integer in ``0 .. 2**bits - 1``."""
@@ -1017,7 +1017,7 @@ def _nothing(word: int) -> None:
     return None
 
 
-def _decoded_class(descriptor: str, kind: str | None, layout: Layout) -> type[Decoded]:
+def _decoded_class(descriptor: str, kind: str | None, layout: BitLayout) -> type[Decoded]:
     """The :class:`Decoded` subclass of one (descriptor, kind)."""
     ref: Callable[[Mapping[str, int]], dict[str, Any]]
     if descriptor == "idesc":
@@ -1055,7 +1055,7 @@ def _rebuild_decoded(descriptor: str, word: int, kind: str | None) -> Decoded:
 #: two dict look-ups instead of one keyed by a (descriptor, kind) tuple make ``decode`` 13-19%
 #: faster (tests/bench_speed.py, ``decode('smem', w)`` 217 ns against 246, ``decode('idesc', w,
 #: kind='f16')`` 203 against 241; CPU time, median of 11 interleaved rounds).
-_BY_KIND: dict[str | None, dict[str, tuple[Layout, type[Decoded], int]]] = {
+_BY_KIND: dict[str | None, dict[str, tuple[BitLayout, type[Decoded], int]]] = {
     None: {d: (lay, _decoded_class(d, None, lay), lay.max_word)
            for d, lay in _FIXED_LAYOUT.items()},
     **{k: {"idesc": (LAYOUTS[kind.layout], _decoded_class("idesc", k, LAYOUTS[kind.layout]),
@@ -1063,7 +1063,7 @@ _BY_KIND: dict[str | None, dict[str, tuple[Layout, type[Decoded], int]]] = {
 }
 
 
-def _dispatch(descriptor: Any, kind: Any) -> tuple[Layout, type[Decoded], int]:
+def _dispatch(descriptor: Any, kind: Any) -> tuple[BitLayout, type[Decoded], int]:
     """The slow dispatch: checks the descriptor and kind (raising what :func:`layout_for`
     raises), then the table entry of their canonical names."""
     descriptor = DESCRIPTOR_ALIASES.get(descriptor, descriptor) if isinstance(descriptor, str) \

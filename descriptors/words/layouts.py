@@ -24,7 +24,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .bits import Layout, derived_table, load, register, reserved
+from .bits import BitLayout, derived_table, load, register, reserved
 
 __all__ = ["SMEM", "IDESC", "IDESC_MXF8F6F4", "IDESC_MXF4", "ZCM", "TMEM", "WGMMA", "LAYOUTS"]
 
@@ -37,10 +37,10 @@ _BLOCK_SCALED_ALIASES = {
 
 
 @cache
-def declarations() -> tuple[Layout, ...]:
+def declarations() -> tuple[BitLayout, ...]:
     """Every layout from its Construct definition, in :data:`LAYOUTS` order (imports
     construct; :func:`descriptors.words.bits.load` runs this only when the derived table is stale,
-    and :attr:`Layout.struct` on first use).  Run once per process (``cache``), so that each
+    and :attr:`BitLayout.struct` on first use).  Run once per process (``cache``), so that each
     layout has one Construct definition: ``SMEM.struct is declarations()[0].struct``.
 
     (Long: a table -- one Construct declaration per word, field by field.)"""
@@ -210,7 +210,7 @@ DERIVED_TABLE = "layouts.derived.json"
 SMEM, IDESC, IDESC_MXF8F6F4, IDESC_MXF4, ZCM, TMEM, WGMMA = load(declarations, _HERE, DERIVED_TABLE)
 
 #: Every layout by name.
-LAYOUTS: dict[str, Layout] = {lay.name: lay for lay in (SMEM, IDESC, IDESC_MXF8F6F4, IDESC_MXF4, ZCM,
+LAYOUTS: dict[str, BitLayout] = {lay.name: lay for lay in (SMEM, IDESC, IDESC_MXF8F6F4, IDESC_MXF4, ZCM,
                                                         TMEM, WGMMA)}
 
 

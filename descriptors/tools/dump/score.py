@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from ...words.bits import Field, Layout
+from ...words.bits import Field, BitLayout
 from ...words.codec import Decoded, decode
 from ...words.enums import KINDS, kind_named
 from ...errors import ParameterError, shorten
@@ -90,7 +90,7 @@ def _level(confidence: float) -> str:
 # ---------------------------------------------------------------- layout-derived structure
 
 
-def _fixed(layout: Layout, fields: Iterable[Field] | None = None) -> tuple[int, int]:
+def _fixed(layout: BitLayout, fields: Iterable[Field] | None = None) -> tuple[int, int]:
     """(mask, value) of the layout's reserved and constant fields: the bits a word of this
     layout must hold whatever it describes."""
     mask = value = 0

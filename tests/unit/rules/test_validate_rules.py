@@ -24,7 +24,7 @@ import descriptors
 from descriptors import (ARCHES, KINDS, LAYOUTS, RULES, SMEM, TMEM, ZCM, Finding,
                          KindRequiredError, ParameterError, decode, encode_raw, is_valid,
                          validate, validate_pair)
-from descriptors.words.bits import Layout
+from descriptors.words.bits import BitLayout
 from descriptors.words.codec import encode  # the packing: rule-breaking words on purpose
 
 SEVERITIES = ("error", "warning", "note")
@@ -32,10 +32,10 @@ SEVERITIES = ("error", "warning", "note")
 #: A legal type combination per kind (Table 39).
 BASE = LEGAL_TYPES
 
-Run = tuple[Callable[[], list[Finding]], Layout]
+Run = tuple[Callable[[], list[Finding]], BitLayout]
 
 
-def _lay(kind: str) -> Layout:
+def _lay(kind: str) -> BitLayout:
     return LAYOUTS[KINDS[kind].layout]
 
 
