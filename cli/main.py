@@ -3,7 +3,9 @@
 The library raises; this module formats.  Every error -- a click usage error or a
 :class:`~descriptors.DescgenError` -- becomes one line on stderr, ``descgen: error: ...``,
 with exit code 2 (bad usage or input).  Exit code 1 is kept for descriptors that fail
-validation; 0 otherwise.
+validation; 0 otherwise.  The standard streams are made safe first (:func:`_standard_streams`):
+a closed one discards what is written to it, a character its encoding cannot write is escaped;
+a pipe whose reader went away ends the command quietly with :data:`EXIT_PIPE`.
 
 Commands load on demand: this module imports typer and the exception classes only, and
 :data:`COMMANDS` says which module defines each command (its ``register(app)`` adds it), so

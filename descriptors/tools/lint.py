@@ -1044,7 +1044,8 @@ class Ordered:
     ``nothing``: the input had no tcgen05 instruction (its ``lint.nothing`` note is among
     the findings)."""
 
-    def __init__(self, findings: Iterable[LintFinding], spill: int = SPILL_FINDINGS) -> None:
+    def __init__(self, findings: Iterable[LintFinding], spill: int | None = None) -> None:
+        spill = spill or SPILL_FINDINGS
         self.runs: list[str] = []
         self.nothing = False
         kept: list[LintFinding] = []
