@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gc
 import os
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from itertools import islice
@@ -29,7 +30,7 @@ from descriptors.errors import InputError
 
 from .common import REPORT_FORMATS, format_option
 from .inputs import opened, report
-from descriptors.tools.lint import LintFinding, lint_lines, order
+from descriptors.tools.lint import LintFinding, Ordered, lint_lines
 from descriptors.readers import SNIFF_LINES, TextLines, sniff
 from descriptors.readers.binary import Input, text_lines
 from descriptors.rules.validate import ARCHES
@@ -51,21 +52,23 @@ def _no_code(inp: Input, head: list[str]) -> InputError:
     return InputError(f"{inp.name}: no PTX or SASS found ({why})")
 
 
-def _lint_input(inp: Input, arch: str | None) -> list[LintFinding]:
+def _lint_input(inp: Input, arch: str | None) -> Ordered:
     lines = text_lines(inp.stream, inp.name)
     head = list(islice(lines, SNIFF_LINES))
-    findings = order(list(lint_lines(TextLines(head, lines), file=inp.name, arch=arch)))
+    findings = Ordered(lint_lines(TextLines(head, lines), file=inp.name, arch=arch))
     # nothing read as code: no tcgen05 instruction, and the lines the readers look at to tell
     # the dialect (the same head) are neither PTX nor SASS
-    if any(f.rule == "lint.nothing" for f in findings) and sniff(head) is None:
+    if findings.nothing and sniff(head) is None:
+        findings.discard()
         raise _no_code(inp, head)
     return findings
 
 
 def lint_file(file: str, arch: str | None = None, ptx: bool = False
-              ) -> tuple[list[LintFinding], str | None]:
-    """The findings of one input, in order, and None; or no findings and the one-line message
-    that says why the input is bad.  (What each worker of ``-j`` runs.)"""
+              ) -> tuple[Ordered | list[LintFinding], str | None]:
+    """The findings of one input, in order (:class:`~descriptors.tools.lint.Ordered`: memory
+    bounded, iterate once), and None; or no findings and the one-line message that says why
+    the input is bad.  (What each worker of ``-j`` runs.)"""
     try:
         with opened(file, what="PTX or SASS", ptx=ptx) as inp, _collector_paused():
             return _lint_input(inp, arch), None
@@ -90,7 +93,9 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _cpus() -> int:
+def cpus() -> int:
+    """The CPUs this process may run on (its affinity; all of the machine's where that is
+    not known)."""
     count = getattr(os, "process_cpu_count", None)  # Python 3.13
     if count is not None:
         return count() or 1
@@ -104,7 +109,7 @@ def _results(files: list[str], arch: str | None, ptx: bool, jobs: int
              ) -> Iterator[tuple[list[LintFinding], str | None]]:
     """:func:`lint_file` of every file, in the order given; with ``jobs`` > 1 the files are
     linted in that many processes (standard input in this one), the results still in order."""
-    workers = min(jobs if jobs > 0 else _cpus(), sum(f != "-" for f in files))
+    workers = min(capped_jobs(jobs), sum(f != "-" for f in files))
     if workers <= 1 or len(files) == 1:
         for file in files:
             yield lint_file(file, arch, ptx)
@@ -112,12 +117,31 @@ def _results(files: list[str], arch: str | None, ptx: bool, jobs: int
     from concurrent.futures import ProcessPoolExecutor
 
     pool = ProcessPoolExecutor(max_workers=workers)
+    futures = []
     try:
         futures = [None if f == "-" else pool.submit(lint_file, f, arch, ptx) for f in files]
-        for file, future in zip(files, futures):
+        for i, (file, future) in enumerate(zip(files, futures)):
+            futures[i] = None  # handed over: its files are the consumer's to remove
             yield lint_file(file, arch, ptx) if future is None else future.result()
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+        for future in futures:  # stopped early (a closed pipe): the spilled findings go
+            if future is not None and future.done() and not future.cancelled() \
+                    and future.exception() is None:
+                found = future.result()[0]
+                if isinstance(found, Ordered):
+                    found.discard()
+
+
+def capped_jobs(jobs: int) -> int:
+    """How many processes ``-j jobs`` runs: ``jobs``, at most one per CPU available
+    (:func:`cpus`; 0 is one per CPU).  Lowering it is said in one line on stderr."""
+    available = cpus()
+    if jobs > available:
+        sys.stderr.write(f"descgen: note: -j {jobs} lowered to {available}, the CPUs "
+                         f"available\n")
+        return available
+    return jobs if jobs > 0 else available
 
 
 def lint_cmd(
@@ -145,25 +169,29 @@ def lint_cmd(
     instructions."""
     if arch is not None and arch not in ARCHES:
         raise DescgenError(f"unknown architecture {arch!r}; known: " + ", ".join(ARCHES))
-    findings: list[LintFinding] = []
+    from descriptors.render import lint as view
+    out = None  # begun with the first input read: when none is, nothing is printed
     bad = 0
     for found, error in _results(files, arch, ptx, jobs):
         if error is not None:
             bad += 1
             report(error)
-        findings += found
-    if bad == len(files):  # nothing read: the errors on stderr say it all
+            continue
+        if out is None:
+            out = view.Writer(as_json=fmt is LintFormat.json, verbose=verbose, plain_=plain_,
+                              no_color=no_color)
+        try:
+            out.add(found)
+        finally:  # its temporary files, also when the output stops part way
+            if isinstance(found, Ordered):
+                found.discard()
+    if out is None:  # nothing read: the errors on stderr say it all
         raise typer.Exit(2)
-    errors = sum(f.severity == "error" for f in findings)
-    from descriptors.render import lint as view
-    if fmt is LintFormat.json:
-        view.write_json(findings)
-    else:
-        where = ""
-        if len(files) > 1:
-            where = f" in {len(files)} files" + (f" ({bad} not read)" if bad else "")
-        view.write_text(findings, verbose, plain_, no_color, where)
-    raise typer.Exit(2 if bad else 1 if errors else 0)
+    where = ""
+    if len(files) > 1:
+        where = f" in {len(files)} files" + (f" ({bad} not read)" if bad else "")
+    out.close(where)
+    raise typer.Exit(2 if bad else 1 if out.counts["error"] else 0)
 
 
 def register(app: typer.Typer) -> None:

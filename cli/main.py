@@ -3,7 +3,9 @@
 The library raises; this module formats.  Every error -- a click usage error or a
 :class:`~descriptors.DescgenError` -- becomes one line on stderr, ``descgen: error: ...``,
 with exit code 2 (bad usage or input).  Exit code 1 is kept for descriptors that fail
-validation; 0 otherwise.
+validation; 0 otherwise.  The standard streams are made safe first (:func:`_standard_streams`):
+a closed one discards what is written to it, a character its encoding cannot write is escaped;
+a pipe whose reader went away ends the command quietly with :data:`EXIT_PIPE`.
 
 Commands load on demand: this module imports typer and the exception classes only, and
 :data:`COMMANDS` says which module defines each command (its ``register(app)`` adds it), so
@@ -55,9 +57,59 @@ def _fail(message: str, code: int = EXIT_USAGE) -> None:
     text = " ".join(str(message).split())
     if len(text) > _MAX_MESSAGE:  # never echo a huge input in full
         text = f"{text[:_MAX_MESSAGE - 40]} ... ({len(text)} characters, cut)"
-    sys.stderr.write(f"descgen: error: {text}\n")
-    sys.stderr.flush()
+    try:
+        sys.stderr.write(f"descgen: error: {text}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):  # stderr closed or gone: the exit code says it
+        pass
     sys.exit(code)
+
+
+#: The exit code when standard output is a pipe whose reader went away (``descgen ... |
+#: head``): 128 + SIGPIPE, the code a shell reports for ``cat`` or ``yes`` in the same place.
+EXIT_PIPE = 141
+
+
+def _stdout_gone() -> None:
+    """End quietly with :data:`EXIT_PIPE` after a write to a closed pipe: what is still
+    buffered for standard output goes to the null device (it has nowhere to go, and the flush
+    at exit must not fail again)."""
+    import os
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):  # not a real stream (a test's): nothing to do
+        pass
+    sys.exit(EXIT_PIPE)
+
+
+def _standard_streams() -> None:
+    """Standard output and error made safe to write before anything runs: a stream that was
+    closed when descgen started (``>&-``, ``2>&-``; Python leaves it ``None``) becomes the
+    null device, for this process and the ones it starts (output to a closed stream is
+    discarded, the exit code still tells the result); a character the stream's encoding cannot
+    write (``PYTHONIOENCODING=ascii``) is written as a backslash escape instead of failing."""
+    import io
+    import os
+    for fd, name in ((1, "stdout"), (2, "stderr")):
+        stream = getattr(sys, name)
+        if stream is None:
+            try:
+                null = os.open(os.devnull, os.O_WRONLY)
+                if null != fd:
+                    os.dup2(null, fd)
+                    os.close(null)
+                stream = io.TextIOWrapper(io.FileIO(fd, "w", closefd=False), encoding="utf-8",
+                                          line_buffering=fd == 2, write_through=fd == 2)
+            except OSError:  # pragma: no cover - no null device
+                continue
+            setattr(sys, name, stream)
+        elif getattr(stream, "errors", None) == "strict":
+            try:
+                stream.reconfigure(errors="backslashreplace")
+            except (AttributeError, ValueError, OSError):  # not a TextIOWrapper: leave it
+                pass
 
 
 #: Every command, in the order ``descgen --help`` lists them, and the module that defines it.
@@ -97,9 +149,26 @@ def all_commands() -> dict[str, Any]:
     return {name: _command(name) for name in COMMANDS}
 
 
+class _PipeGone(Exception):
+    """A write to standard output met a closed pipe (carried past click, which would end
+    the process with exit code 1 itself)."""
+
+
 class _OneLineErrors(TyperGroup):
     """Loads each command on first use (:data:`COMMANDS`) and runs it without click's
     standalone handling, so every error is one line."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:
+        try:  # --help and --version print here
+            return super().make_context(*args, **kwargs)
+        except BrokenPipeError as exc:
+            raise _PipeGone from exc
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError as exc:
+            raise _PipeGone from exc
 
     def list_commands(self, ctx: Any) -> list[str]:
         return list(COMMANDS)
@@ -133,7 +202,9 @@ class _OneLineErrors(TyperGroup):
             sys.exit(EXIT_INVALID)
         except DescgenError as exc:
             _fail(str(exc), EXIT_USAGE)
-        except OSError as exc:  # e.g. a closed pipe or an unwritable --output
+        except (BrokenPipeError, _PipeGone):  # the reader of the output went away (``| head``)
+            _stdout_gone()
+        except OSError as exc:  # e.g. an unwritable --output or a full disk
             _fail(str(exc), EXIT_USAGE)
         except RecursionError:
             _fail("the input is nested too deeply", EXIT_USAGE)
@@ -175,6 +246,7 @@ def _root(
 def main() -> None:
     """Console-script entry point: runs the app, then ends the process without the
     interpreter's finalization (:func:`_exit`)."""
+    _standard_streams()
     try:
         app()
     except SystemExit as exc:
@@ -201,8 +273,16 @@ def _exit(code: object) -> None:
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except (OSError, ValueError):  # a closed pipe: nothing more can be written
-            status = status or EXIT_USAGE
+        except BrokenPipeError:  # the reader went away: quietly, as a pipe's writer ends
+            status = EXIT_PIPE if stream is sys.stdout else status
+        except (OSError, ValueError, AttributeError) as exc:  # e.g. a full disk
+            if stream is sys.stdout:
+                try:
+                    sys.stderr.write(f"descgen: error: cannot write the output: {exc}\n")
+                    sys.stderr.flush()
+                except (OSError, ValueError):
+                    pass
+                status = status or EXIT_USAGE
     os._exit(status)
 
 

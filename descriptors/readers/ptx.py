@@ -112,6 +112,15 @@ def _width(opcode: str, operand: str | None = None) -> int:
     return 32
 
 
+#: The text kept of a statement that is no instruction yielded (it is shown only as the line
+#: that defined a value): this many characters, then its length.  A module's statements are
+#: kept until their function is analysed, and a statement may be thousands of characters long.
+_TEXT_KEPT = 2048
+#: Characters of statements of one function analysed together (as :data:`MAX_FUNCTION`
+#: bounds their number): a piece of wide statements is cut sooner.
+_PIECE_CHARS = 8 << 20
+
+
 class _Stmt:
     """One statement as written, without its line number (a line that recurs is parsed once):
     the 1-based ``col`` of its first character, ``opcode``, operands ``ops`` (text, column),
@@ -123,11 +132,13 @@ class _Stmt:
 
     __slots__ = ("col", "opcode", "ops", "text", "pred", "defs", "kstep", "yielded", "facts",
                  "names", "operands", "base", "srcs", "width", "evaluates", "fixed", "selfstep",
-                 "reads", "selects", "guard")
+                 "reads", "selects", "guard", "size")
 
     def __init__(self, col: int, opcode: str, ops: tuple[tuple[str, int], ...], text: str,
                  guard: str | None = None):
         self.col, self.opcode, self.ops, self.text = col, opcode, ops, text
+        #: the length of its normalised text (what :func:`read_ptx` bounds a piece by)
+        self.size = len(text)
         #: its predicate guard as written (``@%p1``, ``@!p``), ``None`` when it always runs
         self.guard = guard
         self.pred = pred = guard is not None
@@ -147,6 +158,8 @@ class _Stmt:
         self.reads: tuple[str, ...] | None = None
         #: a ``selp`` (not predicated): either source, kept as a value set
         self.selects = False
+        if not yielded and len(text) > _TEXT_KEPT:  # shown only as a value's origin
+            self.text = f"{text[:_TEXT_KEPT]} ... ({len(text)} characters)"
         if yielded:
             self.names = tuple(dict.fromkeys(_NAMES.findall(text)))
             operands = []
@@ -344,6 +357,8 @@ class _Function:
         self.labels: dict[str, list[tuple[int, int]]] = {}
         self.braces: list[tuple[int, int]] = []
         self.open = [0]
+        #: the length of the statements' texts (:data:`_PIECE_CHARS`)
+        self.chars = 0
 
 
 #: Register declarations read, by their text (functions of a module mostly declare alike), with
@@ -1014,7 +1029,8 @@ def read_ptx(lines: Iterable[str]) -> Iterator[Instruction | Fact]:
     for kind, line, item in _statements(lines):
         if kind == "stmt":
             fn.stmts.append((line, item))  # type: ignore[arg-type]
-            if len(fn.stmts) >= MAX_FUNCTION:
+            fn.chars += item.size  # type: ignore[union-attr]
+            if len(fn.stmts) >= MAX_FUNCTION or fn.chars >= _PIECE_CHARS:
                 yield from _analyse(fn, arch)
                 yield Fact(fn.stmts[-1][0], 0, KnownBits.unknown(1), "split", fn.name or "",
                            "ptx")

@@ -17,18 +17,31 @@ from typing import IO, TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rich.console import Console
 
-__all__ = ["console", "print_rich", "picture_console", "save_svg", "piped", "progress"]
+__all__ = ["console", "new_console", "print_rich", "picture_console", "save_svg", "piped", "progress"]
+
+
+def _raise_broken_pipe() -> None:
+    raise BrokenPipeError(32, "Broken pipe")
+
+
+def new_console(**options: Any) -> Console:
+    """A rich ``Console(**options)`` whose write to a closed pipe raises
+    :class:`BrokenPipeError`, as every other write does (rich's own handling ends the process
+    with exit code 1 itself; the command decides how it ends)."""
+    from rich.console import Console
+
+    out = Console(**options)
+    out.on_broken_pipe = _raise_broken_pipe  # type: ignore[method-assign]
+    return out
 
 
 def console(no_color: bool, piped_width: int = 140) -> Console:
     """The console a command prints rich output on: colour in a terminal; no colour when piped
     or with ``no_color``, and then a page ``piped_width`` columns wide."""
-    from rich.console import Console
-
     extra: dict[str, Any] = {"color_system": None} if no_color else {}
-    out = Console(highlight=False, soft_wrap=False, **extra)
+    out = new_console(highlight=False, soft_wrap=False, **extra)
     if not out.is_terminal:
-        out = Console(highlight=False, soft_wrap=False, width=piped_width, **extra)
+        out = new_console(highlight=False, soft_wrap=False, width=piped_width, **extra)
     return out
 
 
@@ -40,9 +53,7 @@ def print_rich(renderable: Any, no_color: bool, piped_width: int = 140) -> None:
 def picture_console(no_color: bool, width: int = 160) -> Console:
     """The console a picture is drawn on: ``width`` columns, terminal or not (a picture is
     cut, never wrapped); no colour with ``no_color``."""
-    from rich.console import Console
-
-    return Console(highlight=False, soft_wrap=False, width=width,
+    return new_console(highlight=False, soft_wrap=False, width=width,
                    **({"color_system": None} if no_color else {}))
 
 
@@ -88,8 +99,7 @@ def progress(stream: IO[bytes], name: str, is_file: bool, *, min_bytes: int,
         yield stream
         return
     if console is None:
-        from rich.console import Console
-        console = Console(stderr=True, **({"color_system": None} if no_color else {}))
+        console = new_console(stderr=True, **({"color_system": None} if no_color else {}))
     if not console.is_terminal:
         yield stream
         return

@@ -94,7 +94,7 @@ from ..rules.validate import PAIR_UNREAD, SEVERITIES, Finding, pair_rules, valid
 from ..rules.validate import ARCHES, TCGEN05_ARCHES
 from ..rules.targets import DEFAULT_ARCH
 
-__all__ = ["LintFinding", "located", "lint_lines", "check_instruction", "order", "SASS_MMA", "DEFAULT_ARCH"]
+__all__ = ["LintFinding", "located", "lint_lines", "check_instruction", "order", "Ordered", "SASS_MMA", "DEFAULT_ARCH"]
 
 #: One diagnostic of ``descgen lint``: a :class:`~descriptors.rules.diagnostics.Diagnostic` at
 #: its ``file``, ``line`` and ``col``, with the ``instruction``, ``operand``, ``word`` and
@@ -1015,6 +1015,91 @@ def _target_name(name: str | None) -> str | None:
     return name
 
 
+_RANK = {s: i for i, s in enumerate(SEVERITIES)}
+
+
+def _order_key(f: LintFinding) -> tuple[int, int, int]:
+    return (f.line, _RANK.get(f.severity, 3), f.col)
+
+
 def order(findings: list[LintFinding]) -> list[LintFinding]:
-    rank = {s: i for i, s in enumerate(SEVERITIES)}
-    return sorted(findings, key=lambda f: (f.line, rank.get(f.severity, 3), f.col))
+    """``findings`` in the order the output shows them: by line, then severity (errors
+    first), then column; findings equal in all three keep the order they were made in."""
+    return sorted(findings, key=_order_key)
+
+
+#: How many findings :class:`Ordered` keeps in memory; beyond it, sorted runs of this many go
+#: to temporary files (a finding is about 1-2 kB in memory, 0.3 kB pickled).
+SPILL_FINDINGS = 20_000
+
+
+class Ordered:
+    """The findings of one input in :func:`order`'s order, with bounded memory: up to
+    ``spill`` findings are kept and sorted in memory; past that each ``spill`` of them is
+    sorted and written to a temporary file (pickled), and iterating merges the files and the
+    rest (:func:`heapq.merge`, stable: exactly :func:`order` of them all).  Iterate once; the
+    files are removed when the iteration ends or stops, or by :meth:`discard`.  Picklable (a
+    ``-j`` worker hands its findings over this way: the files, not the findings).
+
+    ``nothing``: the input had no tcgen05 instruction (its ``lint.nothing`` note is among
+    the findings)."""
+
+    def __init__(self, findings: Iterable[LintFinding], spill: int | None = None) -> None:
+        spill = spill or SPILL_FINDINGS
+        self.runs: list[str] = []
+        self.nothing = False
+        kept: list[LintFinding] = []
+        try:
+            for f in findings:
+                kept.append(f)
+                if len(kept) >= spill:
+                    self.nothing = self.nothing or any(f.rule == "lint.nothing" for f in kept)
+                    self.runs.append(_spill(order(kept)))
+                    kept = []
+        except BaseException:
+            self.discard()
+            raise
+        self.nothing = self.nothing or any(f.rule == "lint.nothing" for f in kept)
+        self.kept = order(kept)
+
+    def __iter__(self) -> Iterator[LintFinding]:
+        if not self.runs:
+            yield from self.kept
+            return
+        import heapq
+        try:
+            yield from heapq.merge(*map(_unspill, self.runs), self.kept, key=_order_key)
+        finally:
+            self.discard()
+
+    def discard(self) -> None:
+        """Remove the temporary files (nothing to iterate afterwards)."""
+        import os
+        runs, self.runs, self.kept = self.runs, [], []
+        for path in runs:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+
+
+def _spill(findings: list[LintFinding]) -> str:
+    import os
+    import pickle
+    import tempfile
+    fd, path = tempfile.mkstemp(prefix="descgen-lint-", suffix=".pickle")
+    with os.fdopen(fd, "wb") as out:
+        for start in range(0, len(findings), 512):
+            pickle.dump(findings[start:start + 512], out, pickle.HIGHEST_PROTOCOL)
+    return path
+
+
+def _unspill(path: str) -> Iterator[LintFinding]:
+    import pickle
+    with open(path, "rb") as data:
+        while True:
+            try:
+                batch = pickle.load(data)
+            except EOFError:
+                return
+            yield from batch

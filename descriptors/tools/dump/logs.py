@@ -328,6 +328,9 @@ _FUNCTION_FIRST = frozenset("F.")
 #: Lines of a log between two SASS lines that still keep them one run, and the longest run.
 _SEGMENT_GAP = 64
 _SEGMENT_MAX = 1 << 16
+#: Findings held while a run of SASS lines is open: past this many the run is read as it is
+#: (its later lines start the next run), so memory stays bounded on a log that interleaves.
+_QUEUE_MAX = 1 << 14
 
 
 def _line_of(item: Any) -> int:
@@ -373,8 +376,8 @@ def scan_text(lines: Iterable[str | bytes], as_: str | None, context: IdescConte
             else:
                 feed(lineno, line)
         segment = scanner.segment
-        if segment:  # a run of SASS lines: the queue waits until it is read
-            if lineno - segment[-1][0] <= _SEGMENT_GAP:
+        if segment:  # a run of SASS lines: the queue waits until it is read (or holds too much)
+            if lineno - segment[-1][0] <= _SEGMENT_GAP and len(queue) < _QUEUE_MAX:
                 continue
             scanner.flush_segment()
         if queue:  # findings are final when queued: all due
