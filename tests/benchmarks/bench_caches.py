@@ -4,7 +4,7 @@ Every ``functools.lru_cache`` of the ``descriptors`` package that the workloads 
 turn, replaced by the function it wraps (in every module that holds it), and the workloads are
 timed without it against the package as it is; the memos of the dump's log scan and the printf
 reader (:class:`descriptors.structs.BoundedMemo`) are taken away together (``keep`` stores
-nothing).  Workloads, each in this process after a warm-up, CPU time (``time.process_time``),
+nothing), and the last row takes every one of them away at once.  Workloads, each in this process after a warm-up, CPU time (``time.process_time``),
 best of ``--repeat`` rounds interleaved with the baseline:
 
 * ``lint sass`` -- ``lint_lines`` over the first ``--files`` production SASS listings;
@@ -21,6 +21,7 @@ does not pay there); a cache's comment names the row where it pays.  Not a test:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import gzip
 import sys
@@ -94,6 +95,16 @@ def without(cached: Any) -> Iterator[None]:
 
 
 @contextmanager
+def without_all(cached: Any) -> Iterator[None]:
+    """Every cache of ``cached`` and every memo taken away at once."""
+    with contextlib.ExitStack() as stack:
+        for c in cached:
+            stack.enter_context(without(c))
+        stack.enter_context(without_memos())
+        yield
+
+
+@contextmanager
 def without_memos() -> Iterator[None]:
     keep = structs.BoundedMemo.keep
     structs.BoundedMemo.keep = lambda self, key, value: value  # type: ignore[method-assign]
@@ -126,6 +137,7 @@ def main() -> None:
     subjects: list[tuple[str, Callable[[], Any]]] = [(n, (lambda c=c: without(c)))
                                                     for n, c in found.items()]
     subjects.append(("BoundedMemo (all)", without_memos))
+    subjects.append(("every cache above (all at once)", lambda: without_all(found.values())))
     if args.quick:
         subjects = subjects[:3]
     print(f"{'cache':64} " + " ".join(f"{w:>10}" for w in works))
