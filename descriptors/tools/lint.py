@@ -978,16 +978,21 @@ def lint_lines(lines: Iterable[str], *, file: str = "<stdin>", arch: str | None 
         clash = groups.check(item)
         if clash is not None:
             yield clash
-        if target != rules and _is_tcgen05(item):
+        no_tcgen05 = target != rules and _is_tcgen05(item)
+        if no_tcgen05:
             yield located(file, item.line, item.col, "error", "tcgen05.arch",
-                              f"{item.opcode}: there is no tcgen05 on {target}: tcgen05 "
-                              "instructions need sm_100a or sm_100f and later targets (PTX ISA "
-                              "9.7.16; ptxas refuses them for sm_90a)", item.text)
+                          f"{item.opcode}: there is no tcgen05 on {target}: tcgen05 "
+                          "instructions need sm_100a or sm_100f and later targets (PTX ISA "
+                          "9.7.16; ptxas refuses them for sm_90a)", item.text)
         try:
             # the target of the instruction models (PTX only)
             model = (arch or _target_name(item.arch) or DEFAULT_ARCH) \
                 if item.dialect == "ptx" else None
-            yield from check_instruction(file, item, rules, model)
+            found = check_instruction(file, item, rules, model)
+            # tcgen05.arch said it once for the line: not again by the model's own arch rule
+            yield from (f for f in found if not (f.rule.startswith("tcgen05.")
+                                                and f.rule.endswith(".arch"))) if no_tcgen05 \
+                else found
         except DescgenError as exc:  # a value the library refuses: say so, judge the rest
             yield located(file, item.line, item.col, "note", "lint.unjudged",
                               f"{item.opcode}: not judged: {exc}", item.text)

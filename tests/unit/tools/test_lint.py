@@ -880,3 +880,12 @@ def test_kept_findings_replay_on_each_instruction_and_are_not_kept_for_a_foreign
     L._kept(em1, ("test-key-2",), foreign, a1)
     assert ("test-key-2",) not in L._KEPT and em1.out[-1].col == 30
     L._KEPT.pop(("test-key",), None)
+
+
+def test_no_tcgen05_on_sm90a_is_said_once_a_line():
+    """Under --arch sm_90a a tcgen05.ld line gets tcgen05.arch, not also the model's own
+    tcgen05.ld.arch for the same fact."""
+    from descriptors.tools.lint import lint_lines
+    lines = (FIX / "f16_cta1.ptx").read_text().splitlines()
+    found = [f for f in lint_lines(lines, file="f16_cta1.ptx", arch="sm_90a") if f.line == 71]
+    assert [f.rule for f in found] == ["tcgen05.arch"]
