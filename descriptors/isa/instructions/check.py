@@ -13,13 +13,11 @@ from ...rules.targets import ArchRequirement, parse_target
 from ...rules.validate import SEVERITIES, Finding
 from .catalog import model_for
 from .models import InstructionError, InstructionModel, OperandSpec, Qualifiers
-from .parse import ParsedInstruction, parse_instruction
+from .parse import PTX_REGISTER_BITS, ParsedInstruction, parse_instruction
 from .wmma import WMMA_LOAD_SOURCE, WMMA_STORAGE_SOURCE
 
 #: Bits of each register type (an address register's width).
-_REG_BITS = {t: int(t[1:]) for t in ("b8", "b16", "b32", "b64", "u8", "u16", "u32", "u64",
-                                      "s8", "s16", "s32", "s64", "f16", "f32", "f64")}
-_REG_BITS.update({"f16x2": 32, "pred": 1})
+_REG_BITS = PTX_REGISTER_BITS
 
 
 def _finding(severity: str, rule: str, message: str, source: str, field_name: str | None = None,
@@ -118,6 +116,12 @@ def _reg_check(mn: str, name: str, text: str, col: int, registers: Mapping[str, 
     if registers is None or text not in registers:
         return []
     rtype = registers[text]
+    if rtype not in PTX_REGISTER_BITS:
+        return [_finding("error", f"{mn}.register_type", f"{what} {text} is declared "
+                         f".{shorten_text(rtype)}, which is no PTX type (PTX ISA 5.2.2, 5.2.3: ."
+                         + " .".join(PTX_REGISTER_BITS) + f"); {mn} takes ."
+                         + "/.".join(allowed) + " registers here", source, name,
+                         shorten_text(rtype))]
     if rtype not in allowed:
         return [_finding("error", f"{mn}.register_type", f"{what} {text} is .{rtype}; "
                          f"{mn} takes ." + "/.".join(allowed) + " registers here", source, name,
