@@ -149,3 +149,18 @@ def test_pattern_is_linear(where: str, pattern: re.Pattern, searched: bool):
                             f"{len(text)} chars): {took:.3f} s")
                 break
     assert not slow, f"{where} /{pattern.pattern}/ is slow on: " + "; ".join(slow[:5])
+
+
+def test_gdb_disassembly_blank_line():
+    """A blank line of 200 spaces took 67 s (four ``\\s*`` that could share the run); the
+    instruction read is the same."""
+    from descriptors.readers.gdb import disassembly
+    assert _took(disassembly, " " * 200) < LIMIT
+    assert _took(disassembly, "\t" * N + "\n" + " " * N) < LIMIT
+    assert _took(disassembly, "R" + " " * N + "x") < LIMIT
+    assert disassembly(" " * 200) is None
+    assert disassembly(" " * 200 + "\n=> 0x7fff0010 <_Z1kv+16>:\tHGMMA.64x64x16.F32 R24, "
+                       "gdesc[UR4], RZ, !UPT ;   ") == (
+        0x7FFF0010, "_Z1kv+16", "HGMMA.64x64x16.F32 R24, gdesc[UR4], RZ, !UPT ;")
+    assert disassembly("   0x10:  UMOV UR4, 0x1  ") == (0x10, None, "UMOV UR4, 0x1")
+    assert disassembly("HGMMA") == (None, None, "HGMMA")
