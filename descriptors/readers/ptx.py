@@ -77,7 +77,7 @@ _LABEL = re.compile(r"\s*[A-Za-z_$][\w$]*\s*:\s*")
 _LABELLED = re.compile(r"[\s{}()]*[A-Za-z_$][\w$]*\s*:(?!:)")
 _PRED = re.compile(r"\s*@!?%?[\w$]+\s+")
 _TARGET = re.compile(r"\s*\.target\s+([\w,\s]+)")
-_FUNC = re.compile(r".*?\.(?:entry|func)\s+(?:\([^)]*\)\s*)?([\w$]+)")
+_FUNC = re.compile(r".*?\.(?:entry|func)\s+(?:\([^()]*\)\s*)?([\w$]+)")
 #: Debugging directives that take a line and end without a semicolon (the PTX ISA's
 #: "Debugging Directives" section: ``.file 1 "k.py"``, ``.loc 1 28 15``, ``@@DWARF ...``): line
 #: information, which Triton writes by default and nvcc with -lineinfo, before statements and

@@ -16,8 +16,9 @@ from .models import InstructionError, InstructionModel, OperandSpec, Qualifiers
 from .parse import PTX_REGISTER_BITS, ParsedInstruction, parse_instruction
 from .wmma import WMMA_LOAD_SOURCE, WMMA_STORAGE_SOURCE
 
-#: Bits of each register type (an address register's width).
-_REG_BITS = PTX_REGISTER_BITS
+#: The integer register types (.b/.u/.s, :data:`PTX_REGISTER_BITS`), which an address
+#: register is.
+_INT_TYPES = frozenset(t for t in PTX_REGISTER_BITS if t[0] in "bus" and t[1:].isdigit())
 
 
 def _finding(severity: str, rule: str, message: str, source: str, field_name: str | None = None,
@@ -305,8 +306,8 @@ def _address_findings(model: InstructionModel, q: Mapping[str, str | None], spec
         offset = v
     if registers is not None and base in registers:
         rtype = registers[base]
-        bits = _REG_BITS.get(rtype)
-        if bits not in spec.bits or rtype[0] not in "bus":
+        bits = PTX_REGISTER_BITS.get(rtype)
+        if bits not in spec.bits or rtype not in _INT_TYPES:
             out.append(_finding("error", f"{mn}.address", f"address register {base} is ."
                                 f"{rtype}; {spec.name} takes a "
                                 + " or ".join(f"{b}-bit" for b in spec.bits)
