@@ -85,7 +85,7 @@ from ..readers import Fact, Instruction, Operand, read
 from ..readers.knownbits import KnownBits
 from ..words.literals import parse_immediate
 # SASS MMA opcode -> candidate kinds: a fact of the SASS text (isa.sass), re-exported
-from ..isa.sass import SASS_MMA, cta_group, tmem_access
+from ..isa.sass import SASS_MMA, cta_group, tmem_access, wgmma_shape
 from ..isa.sites import MmaSite, ptx_cta_group
 from ..readers.values import MAX_ALTERNATIVES, Alternative
 from ..isa.tmem import ALLOC_MIN, check_alloc
@@ -781,7 +781,13 @@ def _check_wgmma(em: _Emitter, ins: Instruction) -> None:
     """``wgmma.mma_async`` (PTX) and ``HGMMA``/``IGMMA``/``QGMMA``/``BGMMA`` (SASS): its A
     (when not from registers) and B matrix descriptors (:attr:`Instruction.site`; SASS
     ``gdesc[URn]``: A in URn:URn+1, B in URn+2:URn+3) as sm_90a wgmma words (PTX ISA
-    9.7.15.5.1).  A PTX instruction itself is the model's (:mod:`descriptors.isa.instructions`)."""
+    9.7.15.5.1).  A PTX instruction itself is the model's (:mod:`descriptors.isa.instructions`);
+    a SASS one whose shape no wgmma has (:func:`~descriptors.isa.sass.wgmma_shape`) is not
+    judged."""
+    if ins.dialect == "sass" and wgmma_shape(ins.opcode) is None:
+        em.add("note", "lint.unjudged", f"{ins.opcode}: a shape no wgmma has (PTX ISA "
+               "9.7.15.5.2, 9.7.15.6); not judged", None, None, None)
+        return
     for name, op in _judged_operands(ins):
         if op.value is not None and (ins.dialect == "sass" or op.value.width == 64):
             _judge(em, [(name, op)],
