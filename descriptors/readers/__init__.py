@@ -190,7 +190,7 @@ def _log_line(line: str) -> bool:
 
 #: A value a log or printf line may show: 8 or more hex digits, or a name given a decimal
 #: number of 6 digits or more (``idesc 138413200``).
-_VALUE = re.compile(r"[0-9a-fA-F]{8}|\b[A-Za-z_]\w*\s*[=:]?\s*\d{6}")
+_VALUE = re.compile(r"[0-9a-fA-F]{8}|\b[A-Za-z_]\w*\s*+[=:]?\s*+\d{6}")
 
 
 def listing_line(line: str) -> bool:
