@@ -151,7 +151,11 @@ class Code:
 
 def blocks(code: Code) -> tuple[list[int], list[list[int]], list[int]]:
     """``(starts, successors, block_of)``: the first instruction of each block, each block's
-    successor blocks, and the block of each instruction."""
+    successor blocks, and the block of each instruction.  Where the function has an indirect
+    branch (or one whose target the reader cannot find), ``successors`` has one entry more
+    than ``starts``: the unknown successor, an empty block past the last one (index
+    ``len(starts)``, at instruction ``len(code.defs)``), which each such branch goes to and
+    which goes to every block the branch may enter."""
     if code._blocks is not None:
         return code._blocks
     n = len(code.defs)
@@ -190,11 +194,13 @@ def blocks(code: Code) -> tuple[list[int], list[list[int]], list[int]]:
         succ.append(out)
     # an indirect branch goes where its jump table says, which a listing does not show: to
     # the blocks nothing else reaches (the cases of a switch), or, where there are none, to
-    # every block
+    # every block -- through one empty block past the last (the unknown successor), so that
+    # k such branches and m such targets make k + m edges, not k * m
     if indirect:
         orphans = [b for b in range(nb) if b not in reached]
         for b in indirect:
-            succ[b] = sorted(set(succ[b] + (orphans or list(range(nb)))))
+            succ[b] = succ[b] + [nb]
+        succ.append(orphans or list(range(nb)))
     code._blocks = (starts, succ, block_of)
     return code._blocks
 
@@ -280,8 +286,10 @@ class Solver:
         self.defs, self.guard, self.where, self.mentions = (code.defs, code.guard, code.where,
                                                             code.mentions)
         starts, succ, block_of = blocks(code)
+        nb, n = len(succ), len(code.defs)
+        if nb > len(starts):  # the unknown successor: an empty block at the end
+            starts = starts + [n]
         self.starts, self.block_of = starts, block_of
-        nb, n = len(starts), len(code.defs)
         self.ends = starts[1:] + [n]
         preds: list[list[int]] = [[] for _ in range(nb)]
         for b, ss in enumerate(succ):
