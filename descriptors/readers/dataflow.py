@@ -56,7 +56,7 @@ from ..structs import Struct
 from .knownbits import KnownBits
 from .values import Alternative, ValueSet, combine, interned, join, single, skipped
 
-__all__ = ["Step", "Code", "solve", "blocks", "MAX_ROUNDS", "EVERY"]
+__all__ = ["Step", "Code", "solve", "blocks", "MAX_ROUNDS", "BUDGET", "SLOW", "EVERY"]
 
 #: Rounds of one loop after which the iteration gives up (every queried value unknown).
 MAX_ROUNDS = 256
@@ -67,6 +67,17 @@ WIDEN = 4
 #: How far back through blocks one question about a block entry is followed before that entry
 #: is taken as a node of its own (bounds the recursion; the answer is the same).
 _RESOLVE_DEPTH = 150
+
+#: Work (nodes made plus evaluations) the data flow of one function may take before it gives
+#: up: every queried value of the function is then unknown (``Code.outcome`` says so).  The
+#: cost grows with the slice, so this bounds crafted input, never compiled code (the largest
+#: production kernels need under a five-hundredth of it; a unit is some microseconds).
+BUDGET = 1_000_000
+
+#: Seconds of one function's data flow past which a reader says how long it took (a
+#: ``slow`` fact, its seconds in ``hints``: ``lint -v`` prints it); compiled code takes a small
+#: fraction of this.
+SLOW = 2.0
 
 #: ``Code.jumps`` of an indirect branch: any block may follow.
 EVERY = (-1,)
@@ -110,7 +121,7 @@ class Code:
     instruction in the slice."""
 
     __slots__ = ("defs", "guard", "jumps", "falls", "where", "mentions", "describe",
-                 "_blocks", "_defs_by_reg", "_steps", "width", "branches")
+                 "_blocks", "_defs_by_reg", "_steps", "width", "branches", "outcome", "work")
 
     def __init__(self, defs: Sequence[tuple[str, ...]], guard: Sequence[str | None],
                  jumps: Sequence[tuple[int, ...]], falls: Sequence[bool],
@@ -128,6 +139,12 @@ class Code:
         self._blocks: tuple[list[int], list[list[int]], list[int]] | None = None
         self._defs_by_reg: dict[str, list[int]] | None = by_reg
         self._steps: dict[int, Step | None] = {}
+        #: how :func:`solve` ended: ``None`` (every value worked out), ``"rounds"`` (a loop
+        #: still changed after :data:`MAX_ROUNDS` rounds) or ``"budget"`` (past
+        #: :data:`BUDGET`): every queried value unknown; ``work``: the nodes made plus the
+        #: evaluations it took
+        self.outcome: str | None = None
+        self.work = 0
 
     def step(self, i: int, reg: str) -> Step | None:
         s = self._steps.get(i, _UNSEEN)
@@ -275,7 +292,7 @@ class Solver:
     __slots__ = ("code", "width", "unknown", "by_reg", "calls", "defs", "guard", "where",
                  "mentions", "starts", "block_of", "ends", "preds", "reach", "run_start",
                  "writes", "entries", "entry_nodes", "resolving", "computed", "afters", "guards",
-                 "paired", "deps", "unknowns", "constant", "value")
+                 "paired", "deps", "unknowns", "constant", "value", "work")
 
     def __init__(self, code: Code) -> None:
         self.code = code
@@ -330,6 +347,8 @@ class Solver:
         self.constant: dict[int, ValueSet] = {}
         #: each node's value: a value set (a list of them for a Computed writing several)
         self.value: dict[Node, object] = {}
+        #: the evaluations of loops' nodes so far (:meth:`settle`)
+        self.work = 0
 
     # ------------------------------------------------------------------ the questions
 
@@ -378,7 +397,7 @@ class Solver:
             me = self.entry_nodes.get(key)
         else:
             resolving.add(key)
-            outs: list[Node] = []
+            outs: dict[Node, None] = {}  # (in order; a dict: the unknown successor has many)
             entries, ends = self.entries, self.ends
             for p in self.preds[b]:
                 k = bisect_left(ws, ends[p]) - 1
@@ -390,13 +409,13 @@ class Solver:
                         n = self.entry(p, r, depth + 1)
                     if n.__class__ is BlockEntry and n.alias is not None:  # type: ignore[union-attr]
                         n = _canon(n)
-                if n not in outs:
-                    outs.append(n)
+                outs[n] = None
             resolving.discard(key)
             me = self.entry_nodes.get(key)  # (handed out while resolving: a loop back here)
-            if me is not None and me in outs:
-                outs.remove(me)
-            got = outs[0] if len(outs) == 1 else me if me is not None else self.entry_node(key)
+            if me is not None:
+                outs.pop(me, None)
+            got = next(iter(outs)) if len(outs) == 1 else me if me is not None else \
+                self.entry_node(key)
         self.entries[key] = got
         if me is not None and got is not me:  # (never an alias to itself: a block of a run
             # handed out past the depth bound can come back as the node its run leaves)
@@ -532,7 +551,9 @@ class Solver:
                     if d not in index:
                         if d not in deps:
                             deps[d] = deps_of(d)
-                        index[d] = low[d] = len(index)
+                        index[d] = low[d] = k = len(index)
+                        if k + self.work > BUDGET:
+                            raise _OverBudget
                         stack.append(d)
                         on_stack.add(d)
                         walk.append((d, iter(deps[d])))
@@ -674,7 +695,11 @@ class Solver:
                 changed_at[node] = stamp
                 changed = True
             if not changed:
+                self.work += stamp
                 return True
+            if stamp + self.work + len(self.deps) > BUDGET:
+                raise _OverBudget
+        self.work += stamp
         return False
 
     def solve(self, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], ValueSet]:
@@ -682,19 +707,28 @@ class Solver:
         before = self.before
         roots = {key: before(*key) for key in uses}
         deps, value, evaluate = self.deps, self.value, self.evaluate
-        gave_up = False
-        for comp in self.components(roots.values()):
-            if len(comp) == 1 and comp[0] not in deps[comp[0]]:
-                value[comp[0]] = evaluate(comp[0], False)
-            elif not self.settle(comp):
-                gave_up = True  # every queried value unknown
-                break
+        gave_up = None
+        try:
+            for comp in self.components(roots.values()):
+                if len(comp) == 1 and comp[0] not in deps[comp[0]]:
+                    value[comp[0]] = evaluate(comp[0], False)
+                elif not self.settle(comp):
+                    gave_up = "rounds"  # every queried value unknown
+                    break
+        except _OverBudget:
+            gave_up = "budget"
+        self.code.outcome = gave_up
+        self.code.work = self.work + len(deps)
         result: dict[tuple[int, str], ValueSet] = {}
         reach, block_of, unknown = self.reach, self.block_of, self.unknown
         for (i, r), root in roots.items():
             result[(i, r)] = single(unknown) if gave_up else value.get(root, _NOTHING) \
                 if reach[block_of[i]] else _NOTHING  # type: ignore[assignment]
         return result
+
+
+class _OverBudget(Exception):
+    """The data flow of one function took more than :data:`BUDGET` (caught in :meth:`Solver.solve`)."""
 
 
 def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], ValueSet]:
@@ -709,7 +743,9 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
     instruction, the value after one write -- made only when a use depends on it; the nodes
     are then evaluated dependencies first, and those in a loop again until nothing changes.
     So the cost grows with the slice (the few instructions and blocks a descriptor's
-    registers come through), not with the function."""
+    registers come through), not with the function.  Past :data:`BUDGET` (nodes made plus
+    evaluations) every queried value is unknown and ``code.outcome`` is ``"budget"``; after
+    :data:`MAX_ROUNDS` rounds of one loop, likewise, with ``"rounds"``."""
     uses = list(uses)
     if not uses:
         return {}

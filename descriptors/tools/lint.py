@@ -956,6 +956,17 @@ def lint_lines(lines: Iterable[str], *, file: str = "<stdin>", arch: str | None 
                                   "size: analysed in pieces; values carried over the boundary "
                                   "are unknown, a loop over it is not seen before it", "")
                 continue
+            if item.use == "budget":
+                yield located(file, item.line, 0, "note", "lint.budget", "function "
+                              f"{item.text or '(unnamed)'}: its data flow is past the reader's "
+                              "budget: the registers it reads are taken as unknown, so its "
+                              "run-time values are not judged", "")
+                continue
+            if item.use == "slow":
+                yield located(file, item.line, 0, "note", "lint.slow", "function "
+                              f"{item.text or '(unnamed)'}: its data flow took "
+                              f"{item.hints[0]} s", "")
+                continue
             if facts is not None:
                 facts.append(item)
             continue
