@@ -68,10 +68,11 @@ WIDEN = 4
 #: is taken as a node of its own (bounds the recursion; the answer is the same).
 _RESOLVE_DEPTH = 150
 
-#: Work (nodes made plus evaluations) the data flow of one function may take before it gives
-#: up: every queried value of the function is then unknown (``Code.outcome`` says so).  The
-#: cost grows with the slice, so this bounds crafted input, never compiled code (the largest
-#: production kernels need under a five-hundredth of it; a unit is some microseconds).
+#: Work (nodes made, plus each node of a loop once a round) the data flow of one function may
+#: take before it gives up: every queried value of the function is then unknown
+#: (``Code.outcome`` says so).  The cost grows with the slice, so this bounds crafted input,
+#: never compiled code (the largest production kernels need under a five-hundredth of it; a
+#: unit is some microseconds).
 BUDGET = 1_000_000
 
 #: Seconds of one function's data flow past which a reader says how long it took (a
@@ -142,7 +143,7 @@ class Code:
         #: how :func:`solve` ended: ``None`` (every value worked out), ``"rounds"`` (a loop
         #: still changed after :data:`MAX_ROUNDS` rounds) or ``"budget"`` (past
         #: :data:`BUDGET`): every queried value unknown; ``work``: the nodes made plus the
-        #: evaluations it took
+        #: visits of loops' nodes (one a node a round) it took
         self.outcome: str | None = None
         self.work = 0
 
@@ -347,7 +348,7 @@ class Solver:
         self.constant: dict[int, ValueSet] = {}
         #: each node's value: a value set (a list of them for a Computed writing several)
         self.value: dict[Node, object] = {}
-        #: the evaluations of loops' nodes so far (:meth:`settle`)
+        #: the visits of loops' nodes so far, one a node a round (:meth:`settle`)
         self.work = 0
 
     # ------------------------------------------------------------------ the questions
@@ -695,11 +696,11 @@ class Solver:
                 changed_at[node] = stamp
                 changed = True
             if not changed:
-                self.work += stamp
+                self.work += rounds * len(comp)
                 return True
-            if stamp + self.work + len(self.deps) > BUDGET:
+            if self.work + rounds * len(comp) + len(deps) > BUDGET:
                 raise _OverBudget
-        self.work += stamp
+        self.work += MAX_ROUNDS * len(comp)
         return False
 
     def solve(self, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], ValueSet]:
@@ -744,7 +745,7 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
     are then evaluated dependencies first, and those in a loop again until nothing changes.
     So the cost grows with the slice (the few instructions and blocks a descriptor's
     registers come through), not with the function.  Past :data:`BUDGET` (nodes made plus
-    evaluations) every queried value is unknown and ``code.outcome`` is ``"budget"``; after
+    the visits of loops' nodes) every queried value is unknown and ``code.outcome`` is ``"budget"``; after
     :data:`MAX_ROUNDS` rounds of one loop, likewise, with ``"rounds"``."""
     uses = list(uses)
     if not uses:
