@@ -12,7 +12,10 @@ the line that made it.
   ``EXIT``, ``RET``, ``BRX`` ...).  Its successors are the targets of its last instruction and
   the next block when control can fall through.  An indirect branch (``BRX``, ``JMX``) goes
   where its jump table says, which a listing does not show: it is taken to go to the blocks
-  nothing else reaches (a switch's cases), or, where there are none, to any block.
+  nothing else reaches (a switch's cases), or, where there are none, to any block; so is a
+  branch whose target the reader cannot find.  Such branches go there through one empty
+  block, the unknown successor: what reaches it reaches every block it may enter, and k such
+  branches into m blocks make k + m edges, not k * m.
 * **Reaching definitions.**  A write kills what the register held before; a predicated write
   (``@P0 UMOV UR5, ...``) may not happen, so it merges with the value before it -- except
   where the same register was just written under the complementary guard (``@P0`` then
@@ -44,6 +47,9 @@ the line that made it.
   agrees on; a block entry still changing after :data:`WIDEN` rounds is unknown there.
   Should a loop still change after :data:`MAX_ROUNDS` rounds, every queried value is unknown
   rather than a guess.
+* **Budget.**  The work of one function (nodes made, and each node of a loop once a round)
+  is bounded by :data:`BUDGET`: past it every queried value is unknown, and
+  ``Code.outcome`` says so (the readers then give a ``budget`` fact: a ``lint.budget`` note).
 """
 
 from __future__ import annotations
