@@ -130,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="tiny sizes (checks the script runs)")
     ap.add_argument("--shape", action="append", help="only these shapes (by name)")
+    ap.add_argument("--n", type=int, help="N for every shape run (instead of each one's own)")
     args = ap.parse_args(argv)
     print(f"{'shape':<16} {'N':>9} {'s (N)':>8} {'s (2N)':>8} {'s (4N)':>8} {'x time':>7}  "
           f"{'MB (N)':>7} {'MB (2N)':>7} {'MB (4N)':>7} {'x mem':>6}")
@@ -137,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         for name, gen, full, quick in SHAPES:
             if args.shape and name not in args.shape:
                 continue
-            n = quick if args.quick else full
+            n = args.n or (quick if args.quick else full)
             rows = [measure(gen(k * n), Path(d)) for k in (1, 2, 4)]
             (t1, m1, _), (t2, m2, _), (t4, m4, _) = rows
             growth = t4 / t1 if t1 > 0 else float("nan")
