@@ -892,12 +892,6 @@ def _resolved(fn: _Function, out: list[Instruction | Fact],
     code = _code(fn, gdesc)
     values = solve(code, dict.fromkeys((a[1], a[3]) for a in asked))
     took = perf_counter() - start
-    if took >= SLOW:  # (lint -v says so; before the items asked, as the budget fact)
-        out.insert(0, Fact(stmts[0][0], 0, KnownBits.unknown(1), "slow", fn.name or "", "ptx",
-                           (f"{took:.1f}",)))
-    if code.outcome == "budget":  # every value asked unknown
-        out.insert(0, Fact(stmts[0][0], 0, KnownBits.unknown(1), "budget", fn.name or "",
-                           "ptx"))
     for k, i, o, base, has_off, off in asked:
         ins = out[k]
         op = ins.operands[o]  # type: ignore[union-attr]
@@ -906,6 +900,14 @@ def _resolved(fn: _Function, out: list[Instruction | Fact],
             ops = list(ins.operands)  # type: ignore[union-attr]
             ops[o] = new
             out[k] = replace(ins, operands=tuple(ops))
+    # before the items asked: the data flow past its budget (every value asked unknown), and
+    # one slow enough to name (lint -v)
+    if took >= SLOW:
+        out.insert(0, Fact(stmts[0][0], 0, KnownBits.unknown(1), "slow", fn.name or "", "ptx",
+                           (f"{took:.1f}",)))
+    if code.outcome == "budget":
+        out.insert(0, Fact(stmts[0][0], 0, KnownBits.unknown(1), "budget", fn.name or "",
+                           "ptx"))
     return out
 
 

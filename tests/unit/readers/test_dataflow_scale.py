@@ -96,3 +96,35 @@ def test_slow_function_is_named_with_its_time(monkeypatch) -> None:  # type: ign
     assert len(found) == 1 and found[0].severity == "note"
     assert found[0].message.startswith("function branchy: its data flow took ")
     assert found[0].message.endswith(" s")
+
+
+_PTX_LOOP = """.version 9.0
+.target sm_100a
+.visible .entry loopk()
+{
+	.reg .pred 	%p<4>;
+	.reg .b32 	%r<16>;
+	.reg .b64 	%rd<13>;
+	mov.b32 	%r6, 272630928;
+	mov.b64 	%rd3, 0x4000404000000840;
+$L1:
+	add.s32 	%r6, %r6, 1;
+	@%p1 bra 	$L1;
+	{
+	.reg .pred p;
+	setp.ne.b32 p, 0, 0;
+	tcgen05.mma.cta_group::1.kind::f16 [%r2], [%r8], %rd3, %r6, p;
+	}
+	ret;
+}""".splitlines()
+
+
+def test_ptx_budget_and_slow_notes(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """PTX's data flow (a register stepped in a loop) says so too, and its items stay whole."""
+    from descriptors.readers import ptx
+    assert [f.rule for f in lint_lines(_PTX_LOOP)] == ["lint.arch", "lint.runtime"]
+    monkeypatch.setattr(dataflow, "BUDGET", 3)
+    monkeypatch.setattr(ptx, "SLOW", 0.0)
+    found = [(f.rule, f.line) for f in lint_lines(_PTX_LOOP)]
+    assert found == [("lint.budget", 8), ("lint.slow", 8), ("lint.arch", 0),
+                     ("lint.runtime", 17)]
