@@ -127,4 +127,4 @@ def test_ptx_budget_and_slow_notes(monkeypatch) -> None:  # type: ignore[no-unty
     monkeypatch.setattr(ptx, "SLOW", 0.0)
     found = [(f.rule, f.line) for f in lint_lines(_PTX_LOOP)]
     assert found == [("lint.budget", 8), ("lint.slow", 8), ("lint.arch", 0),
-                     ("lint.runtime", 17)]
+                     ("lint.runtime", 16)]
