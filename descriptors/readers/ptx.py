@@ -55,6 +55,7 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from itertools import chain, repeat
+from time import perf_counter
 from typing import Any
 
 from ..isa.instructions import MODELS, RegisterDecls
@@ -65,7 +66,7 @@ from .ksteps import K_STEP_ASSUMPTION, is_k_step, k_stepped
 from .knownbits import KnownBits
 from ..words.literals import parse_immediate, split_operands
 from ..structs import replace
-from .dataflow import EVERY, Code, Step, solve
+from .dataflow import EVERY, SLOW, Code, Step, solve
 from .values import Alternative, ValueSet, combine, join, meet
 
 __all__ = ["read_ptx", "parse_immediate", "mma_operands", "wgmma_operands"]
@@ -918,7 +919,10 @@ def _resolved(fn: _Function, out: list[Instruction | Fact],
         return out
     gdesc = {a[3] for a in asked
              if out[a[0]].operands[a[2]].value.width == 64}  # type: ignore[union-attr]
-    values = solve(_code(fn, gdesc), dict.fromkeys((a[1], a[3]) for a in asked))
+    start = perf_counter()
+    code = _code(fn, gdesc)
+    values = solve(code, dict.fromkeys((a[1], a[3]) for a in asked))
+    took = perf_counter() - start
     for k, i, o, base, has_off, off in asked:
         ins = out[k]
         op = ins.operands[o]  # type: ignore[union-attr]
@@ -927,6 +931,14 @@ def _resolved(fn: _Function, out: list[Instruction | Fact],
             ops = list(ins.operands)  # type: ignore[union-attr]
             ops[o] = new
             out[k] = replace(ins, operands=tuple(ops))
+    # before the items asked: the data flow past its budget (every value asked unknown), and
+    # one slow enough to name (lint -v)
+    if took >= SLOW:
+        out.insert(0, Fact(stmts[0][0], 0, KnownBits.unknown(1), "slow", fn.name or "", "ptx",
+                           (f"{took:.1f}",)))
+    if code.outcome == "budget":
+        out.insert(0, Fact(stmts[0][0], 0, KnownBits.unknown(1), "budget", fn.name or "",
+                           "ptx"))
     return out
 
 

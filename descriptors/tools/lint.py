@@ -924,19 +924,20 @@ class _CtaGroups:
 
     def __init__(self, file: str) -> None:
         self.file = file
-        self.first: dict[str | None, tuple[int, Instruction]] = {}
+        #: each function's cta_group, with the opcode and line that set it (not the
+        #: instruction: a listing of many functions keeps one small tuple each)
+        self.first: dict[str | None, tuple[int, str, int]] = {}
 
     def check(self, ins: Instruction) -> LintFinding | None:
         group = ptx_cta_group(ins.opcode) if ins.dialect == "ptx" else cta_group(ins.opcode)
         if group is None:
             return None
-        first = self.first.setdefault(ins.function, (group, ins))
+        first = self.first.setdefault(ins.function, (group, ins.opcode, ins.line))
         if first[0] == group:
             return None
-        other = first[1]
         return located(self.file, ins.line, ins.col, "error", "tcgen05.cta_group",
-                           f"{ins.opcode}: cta_group::{group}, but {other.opcode} on line "
-                           f"{other.line} of the same function uses cta_group::{first[0]}: "
+                           f"{ins.opcode}: cta_group::{group}, but {first[1]} on line "
+                           f"{first[2]} of the same function uses cta_group::{first[0]}: "
                            "all tcgen05 instructions within a kernel must specify the same "
                            ".cta_group (PTX ISA 9.7.16.12.1; ptxas refuses the function)",
                            ins.text)
@@ -961,6 +962,17 @@ def lint_lines(lines: Iterable[str], *, file: str = "<stdin>", arch: str | None 
                                   f"{item.text or '(unnamed)'} is longer than the reader's piece "
                                   "size: analysed in pieces; values carried over the boundary "
                                   "are unknown, a loop over it is not seen before it", "")
+                continue
+            if item.use == "budget":
+                yield located(file, item.line, 0, "note", "lint.budget", "function "
+                              f"{item.text or '(unnamed)'}: its data flow is past the reader's "
+                              "budget: the registers it reads are taken as unknown, so its "
+                              "run-time values are not judged", "")
+                continue
+            if item.use == "slow":
+                yield located(file, item.line, 0, "note", "lint.slow", "function "
+                              f"{item.text or '(unnamed)'}: its data flow took "
+                              f"{item.hints[0]} s", "")
                 continue
             if facts is not None:
                 facts.append(item)
