@@ -95,7 +95,7 @@ SASS_TMEM_SHAPES: dict[str, tuple[str, int | None]] = {
 #: ``LDTM.STAT`` (tcgen05.ld.red) reduction suffix -> ``.redOp`` (and ``.abs``); the type suffix
 #: ``.S32``/``.F32`` (none: ``.u32``) and ``.NAN`` follow it (fixtures/sass-forms).
 SASS_TMEM_REDUCTIONS: dict[str, tuple[str, bool]] = {
-    "MIN": ("min", False), "MAX": ("max", False), "MINABS": ("min", True),
+    "MIN": ("min", False), "MAX": ("max", False), "MINABS": ("min", True), "MAXABS": ("max", True),
 }
 #: Opcodes whose ``.2CTA`` suffix shows ``.cta_group::2`` (absent: ``::1``).  ``UTCATOMSWS.AND``
 #: (tcgen05.dealloc) and ``UVIRTCOUNT`` (relinquish_alloc_permit) read the same for both, so

@@ -821,14 +821,14 @@ def test_k_step_rule_is_stated_in_the_evidence():
 
 
 def test_every_ldtm_sttm_form_is_its_ptx():
-    """Each LDTM/STTM that nvcc 13 compiled from a tcgen05.ld/st form (fixtures/sass-forms, 270
+    """Each LDTM/STTM that nvcc 13 compiled from a tcgen05.ld/st form (fixtures/sass-forms, 282
     instructions over every shape, num, pack/unpack and .red form) reads back as that form."""
     import json
     from descriptors.readers.sass import tmem_access
     forms = json.loads((FIX.parent / "sass-forms" / "forms.json").read_text())["forms"]
     pairs = [(s.split()[0], f["ptx"].split()[0]) for f in forms for s in f.get("tcgen05", [])
              if s.startswith(("LDTM", "STTM"))]
-    assert len(pairs) == 270
+    assert len(pairs) == 282
     assert [(op, getattr(tmem_access(op), "ptx", None)) for op, _ in pairs] == pairs
     assert tmem_access("LDTM.x4.BOGUS") is None and tmem_access("UTCBAR") is None
 
