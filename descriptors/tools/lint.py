@@ -90,7 +90,7 @@ from ..isa.sites import MmaSite, ptx_cta_group
 from ..readers.values import MAX_ALTERNATIVES, Alternative
 from ..isa.tmem import ALLOC_MIN, check_alloc
 from ..rules.diagnostics import Diagnostic
-from ..rules.validate import PAIR_UNREAD, SEVERITIES, Finding, pair_rules, validate
+from ..rules.validate import SEVERITIES, Finding, pair_rules, validate
 from ..rules.validate import ARCHES, TCGEN05_ARCHES
 from ..rules.targets import DEFAULT_ARCH
 
@@ -125,26 +125,18 @@ def _scale_vec(ctx: _Context, kind: str) -> dict[str, str]:
 
 # ---------------------------------------------------------------------------- certain findings
 
-@lru_cache(maxsize=4096)
 def _validated(descriptor: str, word: int, **context: Any) -> tuple[Finding, ...]:
-    """:func:`~descriptors.rules.validate.validate` of one word in one context, kept: the MMAs
-    of an unrolled loop name the same words, each judged with its unknown bits all 0 and all 1
-    and under each candidate kind."""
+    """:func:`~descriptors.rules.validate.validate` of one word in one context.  Not kept: the
+    MMAs of an unrolled loop that name the same words are judged once already, by the memo of
+    each check (:func:`_kept`); a cache here measured no gain (tests/benchmarks/bench_caches.py,
+    ``lint sass`` 0.96x-1.05x without it)."""
     return tuple(validate(descriptor, word, **context))
 
 
 def _pair_rules(idesc: int, kind: str, a_desc: int | None,
                 b_desc: int | None) -> tuple[Finding, ...]:
     """:func:`~descriptors.rules.validate.pair_rules` (the words are judged on their own
-    apart), kept as :func:`_validated` is -- once for every start address of the A and B
-    words (:data:`~descriptors.rules.validate.PAIR_UNREAD`: the MMAs of a K loop)."""
-    return _pair_rules_kept(idesc, kind, None if a_desc is None else a_desc & ~PAIR_UNREAD,
-                            None if b_desc is None else b_desc & ~PAIR_UNREAD)
-
-
-@lru_cache(maxsize=4096)
-def _pair_rules_kept(idesc: int, kind: str, a_desc: int | None,
-                     b_desc: int | None) -> tuple[Finding, ...]:
+    apart); not kept, as :func:`_validated` is not."""
     return tuple(pair_rules(idesc, kind=kind, a_desc=a_desc, b_desc=b_desc))
 
 
@@ -444,6 +436,7 @@ def _narrow_kinds(ctx: _Context, kb: KnownBits, arch: str) -> _Context:
     return ctx
 
 
+# kept per word and context: bench_caches.py's ``lint sass`` row, 1.05x without it
 @lru_cache(maxsize=1024)
 def _kinds_allowed(kinds: tuple[str, ...], cta_group: int | None, ws: bool, sp: bool | None,
                    scale_vec: str | None, kb: KnownBits, arch: str) -> tuple[str, ...]:
