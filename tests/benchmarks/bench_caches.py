@@ -10,7 +10,9 @@ best of ``--repeat`` rounds interleaved with the baseline:
 * ``lint sass`` -- ``lint_lines`` over the first ``--files`` production SASS listings;
 * ``lint ptx`` -- ``lint_lines`` over the PTX fixtures of ``fixtures/lint``;
 * ``dump`` -- ``descriptors.tools.dump.scan`` of one production listing and the printf/gdb
-  logs of ``fixtures/dumps``.
+  logs of ``fixtures/dumps``;
+* ``dump log`` -- ``scan`` of those logs 40 times over, one long log of words met again and
+  again (what a kernel's printf in a loop writes).
 
 The caches are cleared before every round, so a round pays for filling them as a first run
 does.  It prints, per cache, the slow-down of each workload without it (``1.00x``: the cache
@@ -57,6 +59,8 @@ def workloads(files: int) -> dict[str, Callable[[], Any]]:
         "lint sass": lambda: [list(lint_lines(s)) for s in sass],
         "lint ptx": lambda: [list(lint_lines(p)) for p in ptx],
         "dump": lambda: [scan(t) for t in [dump_sass, *logs]],
+        # a long log: the same few words printed over and over, as a kernel's printf in a loop
+        "dump log": lambda: scan("\n".join(logs) * 40),
     }
 
 
@@ -128,6 +132,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--quick", action="store_true", help="one file, one round, 3 caches")
     parser.add_argument("--only", default="", help="caches whose name contains this")
+    parser.add_argument("--alone", action="store_true",
+                        help="each row keeps only its cache and takes every other away (which "
+                             "one cache does the work of all)")
     args = parser.parse_args()
     files, repeat = (1, 1) if args.quick else (args.files, args.repeat)
     works = workloads(files)
@@ -136,6 +143,11 @@ def main() -> None:
     found = {k: v for k, v in caches().items() if args.only in k}
     subjects: list[tuple[str, Callable[[], Any]]] = [(n, (lambda c=c: without(c)))
                                                     for n, c in found.items()]
+    if args.alone:
+        every = caches()
+        subjects = [(f"only {n}", (lambda n=n: without_all([c for m, c in every.items()
+                                                              if m != n])))
+                    for n in found]
     subjects.append(("BoundedMemo (all)", without_memos))
     subjects.append(("every cache above (all at once)", lambda: without_all(found.values())))
     if args.quick:
