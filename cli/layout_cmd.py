@@ -85,7 +85,7 @@ def layout_cmd(
     no_color = no_color or plain_
     if show and fmt is not LayoutFormat.text:
         raise ParameterError("--show draws in the terminal: use it with --format text (or --svg)")
-    if major is None or (dtype is None and cute is None):
+    if cute is None and (major is None or dtype is None):
         raise ParameterError("give --major (K or MN) and --a-type or --b-type" + ("" if explain or cute else
                              ", --swizzle and --tile (or --cute LAYOUT, or --explain WORD)"))
     if explain is not None and cute is not None:
@@ -136,7 +136,8 @@ def layout_cmd(
             raise ParameterError(f"--arch {arch!r}: layout gives tcgen05's word (sm_100a, the "
                                  "default) or sm_90a's wgmma word")
         if explain is None:
-            _wgmma_layout(result, steps, fmt, name, major, swizzle, dtype, tile, cute)
+            _wgmma_layout(result, steps, fmt, name, getattr(result, "major", major), swizzle,
+                          dtype, tile, cute)
             return
     if svg is not None:
         view.write_svg(result, svg)
