@@ -31,9 +31,13 @@ def decode_cmd(
                    "descriptor whose layout the word fits (a note on stderr says which).")] = None,
     kind: KindOpt = None,
     context: WordContext = WordContext(),
+    show: Annotated[bool, typer.Option("--show", "-v", help="An idesc without --kind: print "
+                    "every kind's reading in full (fields, bit diagram, findings), not one "
+                    "line each.")] = False,
     out: ReportOutput = ReportOutput(),
 ) -> None:
-    """Decode a word: every field (bits, raw value, meaning), a bit diagram and the findings."""
+    """Decode a word: every field (bits, raw value, meaning), a bit diagram and the findings;
+    an idesc without --kind: one line per kind's reading (--show: each in full)."""
     value = descriptors.parse_int(word, "word")
     descriptor, arch = word_for_arch(_as_given(as_, value, kind, context.arch, "decode"),
                                      context.arch, "decode")
@@ -45,6 +49,10 @@ def decode_cmd(
             typer.echo(json.dumps({"descriptor": descriptor, "kind": None,
                                    "word": readings[0][0].hex,
                                    "readings": [to_json(d, f) for d, f in readings]}, indent=2))
+            return
+        if not show:
+            from descriptors.render.printer import readings_summary
+            typer.echo(readings_summary(readings))
             return
         typer.echo(f"An instruction-descriptor word does not identify its kind; every kind's "
                    f"reading of {readings[0][0].hex} follows, fewest broken rules first "

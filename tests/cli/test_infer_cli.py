@@ -97,3 +97,37 @@ def test_check_cute_needs_no_as_nor_major(arch):
     assert "descgen: note: major-ness K from the print" in r.stderr
     assert fails("check", word, "--cute", K_MAJOR, "--major", "MN", *arch).startswith(
         "descgen: error: this layout is K-major")
+
+
+# ---------------------------------------------------------------- summaries first
+
+def test_decode_of_an_idesc_without_kind_prints_one_line_per_reading():
+    r = run("decode", "0x08400490", "--as", "idesc")
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert lines[0] == ("idesc 0x08400490: the word does not say its kind; each kind's reading, "
+                        "fewest broken rules first (--kind picks one; --show prints each in "
+                        "full):")
+    assert lines[1] == "  kind::f16       bf16 x bf16 -> f32  M=128  N=256  K=16  valid"
+    assert lines[2] == "  kind::f8f6f4    e5m2 x e5m2 -> f32  M=128  N=256  K=32  valid"
+    assert lines[3] == ("  kind::i8        s8 x s8 -> ?        M=128  N=256  K=32  INVALID: "
+                        "[idesc.types] d_type[5:4]: code 1 is not a D type of kind::i8; "
+                        "allowed s32=2")
+    assert len(lines) == 8  # the seven kinds
+
+
+@pytest.mark.parametrize("flag", ["--show", "-v"])
+def test_decode_show_prints_every_reading_in_full(flag):
+    r = run("decode", "0x08400490", "--as", "idesc", flag, "--plain")
+    assert r.exit_code == 0, r.output
+    assert r.stdout.count("\nidesc 0x08400490  kind::") == 7
+    assert r.stdout.count("bit diagram") == 7
+    full = [d for d in r.stdout.split("\n\n") if d.startswith("idesc 0x08400490  kind::f16")]
+    assert full and "[28:24]  m_dim" in full[0]
+
+
+def test_decode_json_of_an_idesc_without_kind_stays_complete():
+    doc = json.loads(run("decode", "0x08400490", "--as", "idesc", "-f", "json").stdout)
+    assert [r["kind"] for r in doc["readings"]][:2] == ["f16", "f8f6f4"]
+    assert doc["readings"][0]["fields"]["m_dim"] == 8
+    assert len(doc["readings"]) == 7

@@ -166,6 +166,8 @@ WORD_FORMATS = ["", "--plain", "--format json"]
 
 DECODE = [f"decode {w} {opts} {fmt}".strip() for w, opts in WORDS for fmt in WORD_FORMATS] + [
     "decode 0x08400490",
+    "decode 0x08400490 --as idesc --show --plain",
+    "decode 0x10200010 --as idesc -v",
     "decode 0x08400490 --as idesc --kind f17",
     "decode 0x1_0000_0000 --as idesc --kind f16",
     "decode \"0x0840'0490\" --as idesc --kind f16 --no-color",
