@@ -119,6 +119,8 @@ LINT = [f"lint {fmt}{path}" for path in CODE + FORMS + DUMPS for fmt in ("", "--
 DUMP = [f"dump {fmt}{path}" for path in CODE for fmt in ("--plain ", "--format json ")] + [
     f"dump {path}" for path in SAMPLE] + [
     "dump --plain --table-only fixtures/lint/bad_reserved.ptx",
+    "dump --unique --plain fixtures/dumps/printf.log",
+    "dump -u --plain fixtures/gdb/wg_lineinfo.sass fixtures/dumps/cuda-gdb-print.txt",
     "dump --table-only fixtures/hopper/compiled/hand_wgmma.sass.gz",
     "dump --plain fixtures/dumps/printf.log fixtures/lint/f16_cta1.sass",
     "dump --format json fixtures/dumps/printf.log fixtures/lint/f16_cta1.sass",
