@@ -116,12 +116,13 @@ def check_cmd(
                 context.cta_group, "--cta-group"),
             ws=context.ws, scale_vec=context.scale_vec)
     else:
-        named = as_.value if as_ else "idesc" if kind is not None else None
-        if named is None and arch != "sm_90a":
-            if word is None or param:
+        named = as_.value if as_ else None
+        if named is None and (kind is not None or arch != "sm_90a"):
+            if (word is None or param) and kind is None:
                 raise descriptors.ParameterError("say which descriptor with --as (or give "
                                                  "--idesc)")
-            named = _as_given(None, descriptors.parse_int(word, "word"), kind, arch, "check")
+            value = 0 if word is None or param else descriptors.parse_int(word, "word")
+            named = _as_given(None, value, kind, arch, "check")
         descriptor, arch = word_for_arch(named, arch)
         ctx = context.options(descriptor)
         if param:

@@ -131,3 +131,25 @@ def test_decode_json_of_an_idesc_without_kind_stays_complete():
     assert [r["kind"] for r in doc["readings"]][:2] == ["f16", "f8f6f4"]
     assert doc["readings"][0]["fields"]["m_dim"] == 8
     assert len(doc["readings"]) == 7
+
+
+def test_layout_for_sm_90a_prints_the_tables_of_sm_100a_with_the_wgmma_words():
+    args = ["layout", "--major", "K", "--swizzle", "128B", "--a-type", "bf16", "--tile",
+            "128x64", "--k-steps", "--plain"]
+    sm100 = run(*args).stdout.splitlines()
+    r = run(*args, "--arch", "sm_90a")
+    assert r.exit_code == 0, r.output
+    sm90 = r.stdout.splitlines()
+    assert sm90[0] == "wgmma matrix descriptor 0x4000004000010000   (sm_90a, PTX ISA 9.7.15.5.1)"
+    assert len(sm90) == len(sm100)
+    rows = dict(zip(sm100, sm90))
+    assert rows["  swizzle           128B (code 2)"] == "  swizzle           128B (code 1)"
+    assert sm90[-4:] == ["     0      0       0x0       0x0      +0  0x4000004000010000",
+                         "     1     16      0x20      0x20      +2  0x4000004000010002",
+                         "     2     32      0x40      0x40      +4  0x4000004000010004",
+                         "     3     48      0x60      0x60      +6  0x4000004000010006"]
+    hexes = run(*args[:-1], "--arch", "sm_90a", "-f", "hex").stdout.split()
+    assert [line.split()[-1] for line in sm90[-4:]] == hexes
+    # every other row as sm_100a prints it (the layout is the same)
+    same = [a for a, b in zip(sm100[1:], sm90[1:]) if a == b]
+    assert "  SBO               1024 bytes (raw 64): from one group of 8 M/N rows to the next" in same
