@@ -211,9 +211,11 @@ def _as_given(as_: Any, value: int, kind: str | None, arch: str | None,
         return None
     from descriptors.tools.dump.score import DEFAULT_MIN_CONFIDENCE, classify
     target = arch or "sm_100a"
-    size = 64 if value < 1 << 64 else 128  # (too wide: classify refuses it below)
-    if size != 64:
-        descriptors.decode("smem", value)  # the word error
+    size = 64
+    if value >= 1 << size:
+        h = hex(value)
+        raise descriptors.ParameterError(f"word {h if len(h) <= 40 else h[:37] + '...'} is "
+                                         f"wider than {size} bits: no descriptor is")
     best: dict[str, Any] = {}
     for c in classify(value, size, arch=target):
         if c.form == "word" and c.structural:

@@ -153,3 +153,8 @@ def test_layout_for_sm_90a_prints_the_tables_of_sm_100a_with_the_wgmma_words():
     # every other row as sm_100a prints it (the layout is the same)
     same = [a for a, b in zip(sm100[1:], sm90[1:]) if a == b]
     assert "  SBO               1024 bytes (raw 64): from one group of 8 M/N rows to the next" in same
+
+
+def test_a_word_wider_than_any_descriptor_is_refused_without_as():
+    assert fails("decode", "0x1ffffffffffffffffff") == (
+        "descgen: error: word 0x1ffffffffffffffffff is wider than 64 bits: no descriptor is")
