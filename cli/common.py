@@ -69,14 +69,40 @@ OutFormat, FormatOpt = format_option("OutFormat", WORD_FORMATS, {
 DecodeFormat, DecodeFormatOpt = format_option("DecodeFormat", REPORT_FORMATS)
 Descriptor = _choices("Descriptor", descriptors.DESCRIPTORS + tuple(DESCRIPTOR_ALIASES))
 
+def arch_option(value: str | None) -> str | None:
+    """``--arch`` as given, or the target it means (nvcc's and cuda-gdb's ``sm_100`` is
+    ``sm_100a``: :func:`descriptors.rules.targets.resolve_arch`, a one-line note on stderr
+    says so); an unknown one is refused (the callback of every ``--arch`` option)."""
+    if value is None:
+        return None
+    from descriptors.rules.targets import resolve_arch
+    arch, note = resolve_arch(value, ARCHES)
+    if note is not None:
+        sys.stderr.write(f"descgen: note: {note}\n")
+    return arch
+
+
+def kind_option(value: str | None) -> str | None:
+    """``--kind`` as given; a name that is no kind is refused with what was probably meant
+    (``--kind bf16``: did you mean --kind f16 (--a-type bf16)?; the callback of every
+    ``--kind`` option)."""
+    from descriptors.words.enums import KINDS, kind_hint, kind_named
+    if value is None or kind_named(value) is not None:
+        return value
+    raise descriptors.ParameterError(f"unknown kind {shorten(value)}; kinds: "
+                                     + ", ".join(KINDS) + kind_hint(value, "--kind ", "--a-type "))
+
+
 PlainOpt = Annotated[bool, typer.Option("--plain", help="Stable plain text: no table, no colour.")]
 NameOpt = Annotated[str | None, typer.Option("--name", help="Constant name for --format c/cpp/python "
                                              "(a warning with the other formats, which have no name).")]
-ArchOpt = Annotated[str, typer.Option("--arch", help="Target architecture: " + ", ".join(ARCHES) + ".")]
+ArchOpt = Annotated[str, typer.Option("--arch", callback=arch_option, help="Target "
+                                      "architecture: " + ", ".join(ARCHES) + " (sm_100 and the "
+                                      "like: the a target).")]
 #: --arch of the commands that read a word: its default is the word's own target.
 WordArchOpt = Annotated[str | None, typer.Option(
-    "--arch", help="Target architecture: " + ", ".join(ARCHES) + "; with sm_90a a smem word is "
-    "the wgmma matrix descriptor.", show_default="the word's: sm_100a; sm_90a for wgmma")]
+    "--arch", callback=arch_option, help="Target architecture: " + ", ".join(ARCHES) + " (sm_100 "
+    "and the like: the a target); with sm_90a a smem word is the wgmma matrix descriptor.", show_default="the word's: sm_100a; sm_90a for wgmma")]
 
 
 def word_for_arch(descriptor: str | None, arch: str | None,
@@ -199,7 +225,8 @@ NOpt = Annotated[str | None, typer.Option("-n", "--n", help="zcm context: N of t
 ScaleVecOpt = Annotated[str | None, typer.Option("--scale-vec", help="idesc context: .scale_vec of a block-scaled MMA (1X, 2X, 4X).")]
 ShiftOpt = Annotated[bool, typer.Option("--shift", help="tmem context: the address is the taddr of tcgen05.shift.")]
 AllocOpt = Annotated[str | None, typer.Option("--alloc", help="tmem context: allocated columns.")]
-KindOpt = Annotated[str | None, typer.Option("--kind", help="MMA kind of an instruction descriptor.")]
+KindOpt = Annotated[str | None, typer.Option("--kind", callback=kind_option,
+                                            help="MMA kind of an instruction descriptor.")]
 AsOpt = Annotated[Descriptor | None, typer.Option("--as", help="Which descriptor the word is.")]
 
 

@@ -25,10 +25,9 @@ from typing import Annotated, Any
 
 import typer
 
-from descriptors import DescgenError
 from descriptors.errors import InputError
 
-from .common import REPORT_FORMATS, format_option
+from .common import REPORT_FORMATS, arch_option, format_option
 from .inputs import opened, report
 from descriptors.tools.lint import LintFinding, Ordered, lint_lines
 from descriptors.readers import SNIFF_LINES, TextLines, sniff
@@ -151,8 +150,9 @@ def lint_cmd(
              "cuobjdump -sass), each maybe gzipped, told apart by content; - for stdin.",
         show_default=False, metavar="FILE...|-")],
     arch: Annotated[str | None, typer.Option(
-        "--arch", help="Target architecture (" + ", ".join(ARCHES) + "); default: the PTX "
-                       ".target / the listing's sm_, else sm_100a.")] = None,
+        "--arch", callback=arch_option, help="Target architecture (" + ", ".join(ARCHES)
+        + "; sm_100 and the like: the a target); default: the PTX .target / the listing's "
+          "sm_, else sm_100a.")] = None,
     fmt: LintFormatOpt = LintFormat.text,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show notes too.")] = False,
     plain_: Annotated[bool, typer.Option("--plain", help="Plain text, no colour.")] = False,
@@ -167,8 +167,6 @@ def lint_cmd(
 ) -> None:
     """Check the descriptors in compiled tcgen05 code (PTX, SASS, CUDA binaries) against their
     instructions."""
-    if arch is not None and arch not in ARCHES:
-        raise DescgenError(f"unknown architecture {arch!r}; known: " + ", ".join(ARCHES))
     from descriptors.render import lint as view
     out = None  # begun with the first input read: when none is, nothing is printed
     bad = 0

@@ -17,14 +17,15 @@ import descriptors
 from descriptors.tools.output import NAMED_FORMATS, render_word
 from descriptors.rules.validate import validate
 
-from .common import (OutFormat, WordOutput, emit_word, enforce_rules, option_groups, option_values,
+from .common import (OutFormat, WordOutput, emit_word, enforce_rules, kind_option, option_groups,
+                     option_values,
                      params_for, renamed_option, show_output, show_word, warn_name_unused,
                      word_for_arch)
 
 
 @option_groups
 def idesc_cmd(
-    kind: Annotated[str, typer.Option("--kind", help="MMA kind: tf32, f16, f8f6f4, i8, mxf8f6f4, "
+    kind: Annotated[str, typer.Option("--kind", callback=kind_option, help="MMA kind: tf32, f16, f8f6f4, i8, mxf8f6f4, "
                                       "mxf4, mxf4nvf4.")],
     m: Annotated[str, typer.Option("-m", "--m", help="M, rows of A and D.")],
     n: Annotated[str, typer.Option("-n", "--n", help="N, columns of B and D.")],
@@ -62,7 +63,7 @@ def smem_cmd(
     start_address: Annotated[str | None, typer.Option("--start-address", help="Start address in bytes (16-byte aligned, < 256 KiB).", show_default="0")] = None,
     leading_byte_offset: Annotated[str | None, typer.Option("--leading-byte-offset", "--lbo", help="Leading dimension byte offset (or absolute address), bytes.", show_default="0")] = None,
     stride_byte_offset: Annotated[str | None, typer.Option("--stride-byte-offset", "--sbo", help="Stride dimension byte offset, bytes.", show_default="0")] = None,
-    swizzle: Annotated[str | None, typer.Option("--swizzle", help="none, 128B_base32B, 128B, 64B, 32B (sm_90a: none, 128B, 64B, 32B).", show_default="none")] = None,
+    swizzle: Annotated[str | None, typer.Option("--swizzle", help="none, 128B_base32B, 128B, 64B, 32B (sm_90a: none, 128B, 64B, 32B); CUTLASS's SW128, SW64, SW32, INTERLEAVE and Swizzle<3,4,3> ... too.", show_default="none")] = None,
     base_offset: Annotated[str | None, typer.Option("--base-offset", help="Matrix base offset 0-7.", show_default="0")] = None,
     lbo_mode: Annotated[str | None, typer.Option("--lbo-mode", help="relative or absolute (not on sm_90a).", show_default="relative")] = None,
     out: WordOutput = WordOutput(),
