@@ -71,3 +71,86 @@ def test_a_type_given_as_kind_says_what_was_meant(given, hint):
 def test_nothing_near_is_no_guess():
     line = fails("idesc", "--kind", "xyz", "-m", "128", "-n", "128")
     assert line.endswith("kinds: tf32, f16, f8f6f4, i8, mxf8f6f4, mxf4, mxf4nvf4")
+
+
+# ---------------------------------------------------------------- batch: every bad configuration
+
+_BATCH = '''
+[[configs]]
+name = "GOOD"
+descriptor = "tmem"
+lane = 1
+
+[[configs]]
+name = "BAD_RULE"
+descriptor = "idesc"
+kind = "f16"
+a_type = "bf16"
+b_type = "bf16"
+m = 256
+n = 256
+cta_group = 1
+
+[[configs]]
+name = "MISS"
+descriptor = "tmem"
+lane = 2
+expect = "0x00010000"
+'''
+
+
+def test_batch_reports_every_bad_configuration(tmp_path):
+    path = tmp_path / "b.toml"
+    path.write_text(_BATCH + '''
+[[configs]]
+name = "NOFIT"
+descriptor = "tmem"
+lane = 0x10000
+
+[[configs]]
+descriptor = "tmem"
+''')
+    result = run("batch", str(path))
+    assert result.exit_code == 2 and result.stdout == ""  # two cannot be encoded: bad input
+    errors = [line for line in result.stderr.splitlines() if line.startswith("descgen: error: c")]
+    assert errors == [
+        "descgen: error: config 'BAD_RULE' (#2) breaks 1 rule of the PTX text (idesc.shape)",
+        "descgen: error: config 'MISS' (#3): encodes to 0x00020000, expected 0x00010000",
+        "descgen: error: config 'NOFIT' (#4): field 'lane'[31:16]: 65536 exceeds max 65535 "
+        "(PTX 9.7.16.1.1)",
+        "descgen: error: config #5: missing 'name'"]
+    assert result.stderr.splitlines()[-1] == (
+        "descgen: error: 4 of 5 configurations are bad; nothing emitted (--force emits those "
+        "that only break rules)")
+
+
+def test_batch_expect_mismatch_is_a_rule_broken_exit_1(tmp_path):
+    path = tmp_path / "b.toml"
+    path.write_text(_BATCH)
+    result = run("batch", str(path))
+    assert result.exit_code == 1 and result.stdout == ""
+    assert "config 'BAD_RULE' (#2) breaks" in result.stderr
+    assert "config 'MISS' (#3): encodes to 0x00020000" in result.stderr
+    forced = run("batch", str(path), "--force")  # the rule is forced, the expect still fails
+    assert forced.exit_code == 1 and forced.stdout == ""
+    assert forced.stderr.splitlines()[-1] == (
+        "descgen: error: config 'MISS' (#3): encodes to 0x00020000, expected 0x00010000")
+    path.write_text(_BATCH.split("[[configs]]\nname = \"BAD_RULE\"")[0] + _BATCH.split(
+        "cta_group = 1\n")[1])
+    line = fails("batch", str(path), code=1)
+    assert line == "descgen: error: config 'MISS' (#2): encodes to 0x00020000, expected 0x00010000"
+
+
+def test_batch_library_collects_when_asked():
+    from descriptors.tools.batch import encode_batch, parse_batch
+    problems: list = []
+    configs = parse_batch([{"name": "A", "descriptor": "tmem", "lane": 1},
+                           {"descriptor": "tmem"},
+                           {"name": "B", "descriptor": "tmem", "lane": 2, "expect": 3}],
+                          problems=problems)
+    results = encode_batch(configs, problems=problems)
+    assert [r.config.name for r in results] == ["A"]
+    assert [(p.index, p.name, p.broken) for p in problems] == [(1, None, False), (2, "B", True)]
+    with pytest.raises(descriptors.BatchError, match=r"config 'B' \(#2\): encodes to"):
+        encode_batch(parse_batch([{"name": "A", "descriptor": "tmem", "lane": 1},
+                                  {"name": "B", "descriptor": "tmem", "lane": 2, "expect": 3}]))
