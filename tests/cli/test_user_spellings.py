@@ -154,3 +154,30 @@ def test_batch_library_collects_when_asked():
     with pytest.raises(descriptors.BatchError, match=r"config 'B' \(#2\): encodes to"):
         encode_batch(parse_batch([{"name": "A", "descriptor": "tmem", "lane": 1},
                                   {"name": "B", "descriptor": "tmem", "lane": 2, "expect": 3}]))
+
+
+# ---------------------------------------------------------------- lint on what is no code
+
+@pytest.mark.parametrize("file, what", [
+    ("fixtures/dumps/printf.log", "a printf log"),
+    ("fixtures/dumps/cuda-gdb-info-registers.txt", "a register dump"),
+])
+def test_lint_on_a_log_points_at_dump(file, what):
+    assert fails("lint", file) == (f"descgen: error: {file}: no PTX or SASS here; this looks "
+                                   f"like {what}: try descgen dump {file}")
+    # and dump does read it
+    assert ok("dump", "--plain", file).strip()
+
+
+def test_lint_says_why_there_is_nothing_to_check(tmp_path):
+    path = tmp_path / "k.ptx"
+    path.write_text(".version 8.7\n.target sm_100a\n.address_size 64\n"
+                    ".visible .entry k() {\n  ret;\n}\n")
+    result = run("lint", str(path))
+    assert result.exit_code == 0
+    assert result.stderr == (f"descgen: note: {path}: nothing to check: no tcgen05 or wgmma "
+                             "instruction found\n")
+    verbose = run("lint", "-v", str(path))  # the note itself is shown: no second line
+    assert verbose.stderr == "" and "[lint.nothing] nothing to check" in verbose.stdout
+    # CUDA source is still told apart from a log
+    assert "for CUDA source, lint its nvcc -ptx output" in fails("lint", "fixtures/lint/src/mma.cu")
