@@ -122,6 +122,56 @@ def word_for_arch(descriptor: str | None, arch: str | None,
     if descriptor == "smem" and arch == "sm_90a":
         return "wgmma", arch
     return descriptor, arch
+def parse_word(word: str) -> int:
+    """The WORD argument of decode and check: an integer, or a register pair ``LO:HI``
+    (:func:`descriptors.words.literals.parse_register_pair`, low word first; a one-line note
+    on stderr says how it was read)."""
+    from descriptors.words.literals import PAIR_ORDER, parse_register_pair
+    value = parse_register_pair(word)
+    if value is None:
+        return descriptors.parse_int(word, "word")
+    sys.stderr.write(f"descgen: note: register pair {shorten(word.strip())} read as "
+                     f"{PAIR_ORDER}: {value:#018x}\n")
+    return value
+
+
+def read_word(word: str, descriptor: str | None, arch: str | None,
+              command: str | None = None) -> tuple[str, str | None, int]:
+    """The word ``decode`` reads, the descriptor and the target: :func:`parse_word` and
+    :func:`word_for_arch`; with no ``--as`` (and no sm_90a) a 32-bit value pasted alone is
+    read as the upper half of a shared memory (or wgmma) descriptor when it reads as one
+    (``descgen dump``'s reading of a 32-bit register, :func:`descriptors.tools.dump.score.
+    classify`), its lower half not given (0); a note on stderr says so."""
+    value = parse_word(word)
+    if descriptor is None and arch != "sm_90a" and ":" not in word and 0 <= value < 1 << 32:
+        half = _upper_half(value, arch)
+        if half is not None:
+            family, on, full = half
+            from descriptors.words.codec import format_word
+            what = ("a shared memory descriptor" if family == "smem" else
+                    "a wgmma matrix descriptor (sm_90a)")
+            sys.stderr.write(
+                f"descgen: note: {value:#010x} reads as the upper half (bits 63-32) of {what}; "
+                f"decoded as {format_word(family, full)}: its lower half (start address, "
+                f"leading byte offset) is not given and shows as 0 (give the pair LO:HI, or "
+                f"--as to read the value as a word)\n")
+            return family, on, full
+    descriptor, arch = word_for_arch(descriptor, arch, command)
+    return descriptor, arch, value
+
+
+def _upper_half(value: int, arch: str | None) -> tuple[str, str | None, int] | None:
+    """(family, arch, 64-bit word) of the best upper-half reading of a 32-bit ``value``:
+    on ``arch``, or with none given the tcgen05 shared memory descriptor, else sm_90a's."""
+    from descriptors.tools.dump.score import classify
+    for target in ((arch,) if arch is not None else ("sm_100a", "sm_90a")):
+        for c in classify(value, 32, arch=target):
+            if c.form == "upper":
+                return c.descriptor, arch if arch is not None or c.descriptor == "smem" \
+                    else target, c.word
+    return None
+
+
 #: On every command that prints; where a command prints no colour anyway it changes nothing.
 NoColorOpt = Annotated[bool, typer.Option("--no-color", help="No colour (NO_COLOR is honoured too; "
                                           "colour is only ever used on a terminal).")]

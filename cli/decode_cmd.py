@@ -19,12 +19,16 @@ from descriptors.rules.validate import is_valid, validate, validate_pair
 
 from .main import EXIT_INVALID
 from .common import (AsOpt, DecodeFormat, Descriptor, KindOpt, ReportOutput, WordContext,
-                     option_groups, show_decoded, show_output, word_for_arch)
+                     option_groups, parse_word, read_word, show_decoded, show_output,
+                     word_for_arch)
 
 
 @option_groups
 def decode_cmd(
-    word: Annotated[str, typer.Argument(help="The word: decimal or 0x hex (_ and ' separators allowed).")],
+    word: Annotated[str, typer.Argument(help="The word: decimal or 0x hex (_ and ' separators "
+                    "allowed), or a register pair LO:HI, low word first (UR4:UR5 as cuda-gdb's "
+                    "info registers UR4 UR5 lists them); a 32-bit value without --as that reads "
+                    "as the upper half of a shared memory descriptor is decoded as that half.")],
     as_: Annotated[Descriptor | None, typer.Option("--as", help="Which descriptor the word is "
                    "(required, except with --arch sm_90a: wgmma).")] = None,
     kind: KindOpt = None,
@@ -32,8 +36,7 @@ def decode_cmd(
     out: ReportOutput = ReportOutput(),
 ) -> None:
     """Decode a word: every field (bits, raw value, meaning), a bit diagram and the findings."""
-    descriptor, arch = word_for_arch(as_.value if as_ else None, context.arch, "decode")
-    value = descriptors.parse_int(word, "word")
+    descriptor, arch, value = read_word(word, as_.value if as_ else None, context.arch, "decode")
     ctx = context.options(descriptor)
     if descriptor == "idesc" and kind is None:
         readings = rank_readings([(r, validate("idesc", value, kind=r.kind, arch=arch, **ctx))
@@ -62,7 +65,8 @@ def decode_cmd(
 # parameter set, an idesc with its A/B words; the verdicts are the library's.)
 @option_groups
 def check_cmd(
-    word: Annotated[str | None, typer.Argument(help="A word to check (with --as).")] = None,
+    word: Annotated[str | None, typer.Argument(help="A word to check (with --as), or a register "
+                    "pair LO:HI, low word first.")] = None,
     as_: AsOpt = None,
     kind: KindOpt = None,
     param: Annotated[list[str] | None, typer.Option("--param", "-p", help="Check a parameter set "
@@ -127,8 +131,7 @@ def check_cmd(
         elif word is None:
             raise descriptors.ParameterError("give a WORD, --param KEY=VALUE, or --idesc")
         else:
-            findings = validate(descriptor, descriptors.parse_int(word, "word"), kind=kind,
-                                arch=arch, **ctx)
+            findings = validate(descriptor, parse_word(word), kind=kind, arch=arch, **ctx)
     from descriptors.render import printer
     if out.fmt is DecodeFormat.json:
         typer.echo(json.dumps(printer.check_json(findings), indent=2))

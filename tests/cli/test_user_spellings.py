@@ -181,3 +181,49 @@ def test_lint_says_why_there_is_nothing_to_check(tmp_path):
     assert verbose.stderr == "" and "[lint.nothing] nothing to check" in verbose.stdout
     # CUDA source is still told apart from a log
     assert "for CUDA source, lint its nvcc -ptx output" in fails("lint", "fixtures/lint/src/mma.cu")
+
+
+# ---------------------------------------------------------------- half words and register pairs
+
+def test_a_32_bit_upper_half_pasted_alone_is_decoded_as_that_half():
+    result = run("decode", "0x40004040", "--plain")
+    assert result.exit_code == 0
+    note, = result.stderr.splitlines()
+    assert note.startswith("descgen: note: 0x40004040 reads as the upper half (bits 63-32) of "
+                           "a shared memory descriptor; decoded as 0x4000404000000000: its "
+                           "lower half (start address, leading byte offset) is not given")
+    assert result.stdout == ok("decode", "0x4000404000000000", "--as", "smem", "--plain")
+    assert "swizzle               2  128B" in result.stdout
+    assert "1024 bytes (0x400)" in result.stdout  # SBO 64 x 16
+    # a wgmma upper half (no fixed constant at bits 46-48): read on sm_90a
+    result = run("decode", "0x40000040", "--plain")
+    assert result.exit_code == 0 and "a wgmma matrix descriptor (sm_90a)" in result.stderr
+    assert result.stdout.startswith("wgmma 0x4000004000000000")
+
+
+def test_a_value_that_is_no_upper_half_still_needs_as():
+    assert "Missing option '--as'" in fails("decode", "0x12345678")
+    # with --as the value is the word, as before
+    assert ok("decode", "0x40004040", "--as", "smem", "--plain").startswith(
+        "smem 0x0000000040004040")
+
+
+def test_register_pair_low_word_first():
+    result = run("decode", "0x00010040:0x40004040", "--as", "smem", "--plain")
+    assert result.exit_code == 0
+    assert result.stderr == ("descgen: note: register pair '0x00010040:0x40004040' read as "
+                             "LO:HI, the low word first, as cuda-gdb's info registers UR4 UR5 "
+                             "lists UR4:UR5: 0x4000404000010040\n")
+    assert result.stdout == ok("decode", "0x4000404000010040", "--as", "smem", "--plain")
+    checked = run("check", "0x00010040:0x40004040", "--as", "smem", "--plain")
+    assert checked.exit_code == 0 and checked.stdout.startswith("valid")
+    assert "low word first" in ok("decode", "--help")
+    assert "no 32-bit register value" in fails("decode", "0x1:0x100000000", "--as", "smem")
+    assert "expected two 32-bit values" in fails("decode", "1:2:3", "--as", "smem")
+
+
+def test_register_pair_library_order():
+    from descriptors.words.literals import parse_register_pair
+    assert parse_register_pair("0x00010040:0x40004040") == 0x4000404000010040
+    assert parse_register_pair("-1:0") == 0xFFFFFFFF  # a signed reading of the low word
+    assert parse_register_pair("0x40004040") is None
