@@ -64,8 +64,15 @@ WORD_FORMATS = (*FORMATS, "text")
 REPORT_FORMATS = ("text", "json")
 
 OutFormat, FormatOpt = format_option("OutFormat", WORD_FORMATS, {
-    "text": "the decoded word as decode prints it; with --show, --ld/--st, --datapath their "
-            "table (also the default hex there)"})
+    "text": "the decoded word as decode prints it"})
+
+
+def word_format_option(table: str) -> Any:
+    """The ``--format`` of a word command that also prints a table (zcm ``--show``, tmem
+    ``--ld/--st``, ``--datapath``): :data:`FormatOpt` whose ``text`` says so."""
+    return Annotated[OutFormat, typer.Option("--format", "-f", help=format_help(WORD_FORMATS, {
+        "text": f"the decoded word as decode prints it; with {table} their table (also the "
+                "default hex there)"}))]
 DecodeFormat, DecodeFormatOpt = format_option("DecodeFormat", REPORT_FORMATS)
 Descriptor = _choices("Descriptor", descriptors.DESCRIPTORS + tuple(DESCRIPTOR_ALIASES))
 
@@ -189,12 +196,19 @@ def _warn(findings: list[Finding], force: bool) -> None:
             sys.stderr.write(f"descgen: {text}\n")
 
 
-def enforce_rules(findings: list[Finding], force: bool, what: str) -> None:
+#: What the refusal of a word says ``--force`` does (``descgen: error: ... (hint)``).
+FORCE_HINT = "use --force to emit it anyway"
+
+
+def enforce_rules(findings: list[Finding], force: bool, what: str,
+                  hint: str = FORCE_HINT) -> None:
     """Refuse a word whose ``findings`` hold an error (:class:`InvalidDescriptorError`, naming
-    ``what`` and the rules), unless ``force``; then write the warnings (and forced errors) to
-    stderr."""
+    ``what`` and the rules; ``hint`` says what ``--force`` would do, the error line ends with
+    it), unless ``force``; then write the warnings (and forced errors) to stderr."""
     if not is_valid(findings) and not force:
-        raise InvalidDescriptorError(f"{what} {broken_rules(findings)}", findings)
+        exc = InvalidDescriptorError(f"{what} {broken_rules(findings)}", findings)
+        exc.force_hint = hint  # type: ignore[attr-defined]
+        raise exc
     _warn(findings, force)
 
 

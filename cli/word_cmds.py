@@ -17,10 +17,30 @@ import descriptors
 from descriptors.tools.output import NAMED_FORMATS, render_word
 from descriptors.rules.validate import validate
 
-from .common import (OutFormat, WordOutput, emit_word, enforce_rules, kind_option, option_groups,
-                     option_values,
+from .common import (OutFormat, WordOutput, emit_word, enforce_rules, kind_option,
+                     option_groups, option_values, word_format_option,
                      params_for, renamed_option, show_output, show_word, warn_name_unused,
                      word_for_arch)
+
+
+class ZcmOutput(WordOutput):
+    """:class:`WordOutput` of ``zcm``: ``--format text`` is also the table of ``--show``."""
+
+    fmt: word_format_option("--show") = OutFormat.hex  # type: ignore[valid-type]
+
+
+class TmemOutput(WordOutput):
+    """:class:`WordOutput` of ``tmem``: ``--format text`` is also the table of ``--ld/--st``
+    and ``--datapath``; ``--force`` also passes a footprint that breaks a rule."""
+
+    fmt: word_format_option("--ld/--st, --datapath") = OutFormat.hex  # type: ignore[valid-type]
+    force: Annotated[bool, typer.Option("--force", help="Emit the constant even when it breaks "
+                     "rules of the PTX text, and pass an --ld/--st footprint that does (errors "
+                     "become warnings, exit 0).")] = False
+
+
+#: What --force does to an --ld/--st footprint (printed whatever the verdict).
+_FOOTPRINT_HINT = "the footprint is shown above; --force makes its errors warnings, exit 0"
 
 
 @option_groups
@@ -100,7 +120,7 @@ def zcm_cmd(
     zero_columns: Annotated[list[str] | None, typer.Option("--zero-columns", help="Synthesise from zeroed columns: 3,7-9 (comma-separated or repeated).")] = None,
     conv: Annotated[str | None, typer.Option("--conv", help="Synthesise for convolution padding: Q,LEFT,RIGHT[,START] (row width Q).")] = None,
     show: Annotated[bool, typer.Option("--show", help="Show the masks the descriptor generates (needs -m and -n).")] = False,
-    out: WordOutput = WordOutput(),
+    out: ZcmOutput = ZcmOutput(),
 ) -> None:
     """Zero-column mask descriptor of tcgen05.mma.ws (64-bit; PTX Table 45): from raw fields, or
     synthesised from the mask you want; --show renders the masks it generates."""
@@ -189,7 +209,7 @@ def tmem_cmd(
     sparse: Annotated[bool, typer.Option("--sparse/--dense", help="For --datapath: sparse A (as idesc and layout spell it).")] = False,
     ws: Annotated[bool, typer.Option("--ws/--no-ws", help="For --datapath: tcgen05.mma.ws (as idesc, decode and check spell it).")] = False,
     shift: Annotated[bool, typer.Option("--shift", help="The address is the taddr of tcgen05.shift (lane aligned to 32).")] = False,
-    out: WordOutput = WordOutput(),
+    out: TmemOutput = TmemOutput(),
 ) -> None:
     """Tensor Memory address (32-bit; PTX 9.7.16.1.1) from lane and column; with --ld/--st the
     footprint and verdict of a tcgen05.ld/st; with --datapath the data-path layout of an M."""
@@ -242,7 +262,7 @@ def tmem_cmd(
     else:  # errors go to stderr, below
         from descriptors.render.printer import plain_footprint, render_footprint
         show_output(lambda: render_footprint(fp), lambda: plain_footprint(fp), out.plain_, out.no_color)
-    enforce_rules(fp.verdict, out.force, f"the {fp.ptx}")
+    enforce_rules(fp.verdict, out.force, f"the {fp.ptx}", _FOOTPRINT_HINT)
 
 
 def register(app: typer.Typer) -> None:
