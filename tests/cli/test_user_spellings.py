@@ -227,3 +227,27 @@ def test_register_pair_library_order():
     assert parse_register_pair("0x00010040:0x40004040") == 0x4000404000010040
     assert parse_register_pair("-1:0") == 0xFFFFFFFF  # a signed reading of the low word
     assert parse_register_pair("0x40004040") is None
+
+
+# ---------------------------------------------------------------- library: words and K steps
+
+def test_cute_descriptor_of_several_k_steps_is_the_first_as_the_cli_says():
+    from descriptors.layout.cute_layout import cute_layout_descriptor
+    layout = "Sw<3,4,3>_smem_ptr[16b](0x400) o (_128,_64):(_64,_1)"  # K=64 bf16: four MMAs
+    first = descriptors.cute_descriptor(layout, dtype="bf16", major="K", kind="f16")
+    steps = [s.word for s in cute_layout_descriptor(layout, dtype="bf16", major="K", kind="f16",
+                                                    k_steps=True).k_steps]
+    assert steps == [0x4000404000010040, 0x4000404000010042, 0x4000404000010044,
+                     0x4000404000010046]
+    assert first == steps[0]
+    cli = ok("layout", "--cute", layout, "--major", "K", "--a-type", "bf16", "--kind", "f16",
+             "--k-steps", "--format", "hex").split()
+    assert [int(w, 16) for w in cli if w.startswith("0x")][-4:] == steps
+    assert "cute_layout_descriptor(..., k_steps=True).k_steps" in descriptors.cute_descriptor.__doc__
+
+
+def test_encode_word_shown_as_the_library_shows_words():
+    word = descriptors.encode("idesc", kind="f16", a_type="bf16", b_type="bf16", m=128, n=256)
+    assert word.__class__ is int  # every library function takes it at full speed
+    assert descriptors.format_word("idesc", word) == "0x08400490"
+    assert "format_word" in descriptors.encode.__doc__
