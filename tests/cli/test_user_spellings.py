@@ -251,3 +251,19 @@ def test_encode_word_shown_as_the_library_shows_words():
     assert word.__class__ is int  # every library function takes it at full speed
     assert descriptors.format_word("idesc", word) == "0x08400490"
     assert "format_word" in descriptors.encode.__doc__
+
+
+def test_layout_and_dump_take_the_same_spellings():
+    tile = ("layout", "--major", "K", "--swizzle", "128B", "--a-type", "bf16", "--tile",
+            "128x64", "--format", "hex")
+    result = run(*tile, "--arch", "sm_100")
+    assert result.exit_code == 0 and result.stdout == ok(*tile)
+    assert "read as sm_100a" in result.stderr
+    assert ok("layout", "--major", "K", "--swizzle", "SW128", "--a-type", "bf16", "--tile",
+              "128x64", "--format", "hex") == ok(*tile)
+    assert fails(*tile, "--kind", "bf16").endswith("did you mean --kind f16 (--a-type bf16)?")
+    result = run("dump", "--plain", "--arch", "sm_100", "fixtures/dumps/printf.log")
+    assert result.exit_code == 0 and "read as sm_100a" in result.stderr
+    assert result.stdout == ok("dump", "--plain", "--arch", "sm_100a", "fixtures/dumps/printf.log")
+    assert fails("dump", "--kind", "e4m3", "fixtures/dumps/printf.log").endswith(
+        "did you mean --kind f8f6f4 (--a-type e4m3)?")
