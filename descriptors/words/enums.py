@@ -69,12 +69,10 @@ class EnumTable(Struct, frozen=True, dict=True):
     def lookup(self, name: str) -> Choice | None:
         """The choice called ``name`` (or one of its aliases), case-insensitively; blanks in
         it do not count (``Swizzle<3, 4, 3>``)."""
-        if not isinstance(name, str):
-            return None
-        choice = self._by_key.get(name.lower())
-        if choice is None and not name.isalnum():
-            choice = self._by_key.get("".join(name.split()).lower())
-        return choice
+        if isinstance(name, str):
+            return self._by_key.get(name.lower()) or self._by_key.get(
+                "".join(name.split()).lower())
+        return None
 
     def by_value(self, value: int) -> Choice | None:
         return self._by_value.get(value)
@@ -91,12 +89,13 @@ def _table(what: str, source: str, *choices: tuple[str, int, str] | tuple[str, i
 # ---------------------------------------------------------------- shared memory descriptor
 #: CUTLASS's spellings of the swizzle modes both descriptors share: the ``SW128`` of its layout
 #: atoms (``Layout_K_SW128_Atom``), the ``B128`` of ``GMMA::LayoutType``, ``INTERLEAVE`` and the
-#: ``cute::Swizzle<B,M,S>`` functor of each mode's atom (16-byte units: M = 4, S = 3).
+#: ``cute::Swizzle<B,M,S>`` functor of each mode's atom (16-byte units: M = 4, S = 3), also as
+#: CuTe prints it (``Sw<3,4,3>``).
 _CUTLASS_SWIZZLE = {
-    "none": ("INTERLEAVE", "Swizzle<0,4,3>"),
-    "128B": ("SW128", "B128", "Swizzle<3,4,3>"),
-    "64B": ("SW64", "B64", "Swizzle<2,4,3>"),
-    "32B": ("SW32", "B32", "Swizzle<1,4,3>"),
+    "none": ("INTERLEAVE", "Swizzle<0,4,3>", "Sw<0,4,3>"),
+    "128B": ("SW128", "B128", "Swizzle<3,4,3>", "Sw<3,4,3>"),
+    "64B": ("SW64", "B64", "Swizzle<2,4,3>", "Sw<2,4,3>"),
+    "32B": ("SW32", "B32", "Swizzle<1,4,3>", "Sw<1,4,3>"),
 }
 
 SWIZZLE = _table(
