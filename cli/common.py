@@ -89,6 +89,15 @@ def arch_option(value: str | None) -> str | None:
     return arch
 
 
+def arch_spelling(value: str | None) -> str | None:
+    """:func:`arch_option` for a command that says itself which targets it takes: a name no
+    target is passes through, for its own refusal."""
+    try:
+        return arch_option(value)
+    except descriptors.ParameterError:
+        return value
+
+
 def kind_option(value: str | None) -> str | None:
     """``--kind`` as given; a name that is no kind is refused with what was probably meant
     (``--kind bf16``: did you mean --kind f16 (--a-type bf16)?; the callback of every

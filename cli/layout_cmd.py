@@ -21,7 +21,7 @@ from descriptors import ParameterError, parse_int
 from descriptors.layout.cute_layout import CuteDescriptor, cute_layout_descriptor, descriptor_cute_layout
 from descriptors.render import layout as view
 from descriptors.tools.output import NAMED_FORMATS
-from .common import (NameOpt, NoColorOpt, arch_option, kind_option, PlainOpt, format_option, renamed_option, show_output,
+from .common import (NameOpt, NoColorOpt, arch_spelling, kind_option, PlainOpt, format_option, renamed_option, show_output,
                      warn_name_unused)
 from descriptors.layout.smem_layout import (DTYPES, DescriptorLayout, KStep, SmemLayout,
                                      explain_descriptor, layout_descriptor, parse_tile)
@@ -63,7 +63,7 @@ def layout_cmd(
     explain: Annotated[str | None, typer.Option("--explain", help="Explain a descriptor WORD instead: the layout it implies (needs --major and --a-type or --b-type).")] = None,
     show: Annotated[bool, typer.Option("--show", help="Draw the swizzle atom: which 16-byte chunk of each row lands where.")] = False,
     svg: Annotated[Path | None, typer.Option("--svg", help="Write the swizzle-atom picture to this SVG file.")] = None,
-    arch: Annotated[str | None, typer.Option("--arch", callback=arch_option, help="sm_90a: the wgmma matrix descriptor "
+    arch: Annotated[str | None, typer.Option("--arch", callback=arch_spelling, help="sm_90a: the wgmma matrix descriptor "
                     "(PTX ISA 9.7.15.5.1) of the same layout, instead of tcgen05's; with "
                     "--explain, the WORD is a wgmma word.",
                     show_default="tcgen05's smem descriptor")] = None,

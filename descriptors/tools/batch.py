@@ -261,11 +261,13 @@ def encode_batch(configs: Sequence[BatchConfig], *, force: bool = False,
     for descriptor, run in itertools.groupby(configs, key=lambda c: c.descriptor):
         run = list(run)
         words = iter_encode(descriptor, [cfg.params for cfg in run])
-        for cfg in run:
+        for i, cfg in enumerate(run):
             try:
                 word = next(words)
             except DescgenError as exc:
                 _collect(problems, BatchError(f"{cfg.label}: {exc}"), cfg.index, cfg.name)
+                # the refusal ended that run's encoding: the rest of the run goes on afresh
+                words = iter_encode(descriptor, [c.params for c in run[i + 1:]])
                 continue
             try:
                 results.append(_checked(cfg, word, force))

@@ -267,3 +267,13 @@ def test_layout_and_dump_take_the_same_spellings():
     assert result.stdout == ok("dump", "--plain", "--arch", "sm_100a", "fixtures/dumps/printf.log")
     assert fails("dump", "--kind", "e4m3", "fixtures/dumps/printf.log").endswith(
         "did you mean --kind f8f6f4 (--a-type e4m3)?")
+
+
+def test_batch_goes_on_after_a_refusal_in_a_run_of_one_descriptor():
+    from descriptors.tools.batch import encode_batch, parse_batch
+    problems: list = []
+    doc = [{"name": n, "descriptor": "tmem", "lane": lane}
+           for n, lane in (("A", 1), ("B", 0x10000), ("C", 0x10001), ("D", 4))]
+    results = encode_batch(parse_batch(doc), problems=problems)
+    assert [(r.config.name, r.word) for r in results] == [("A", 0x10000), ("D", 0x40000)]
+    assert [p.name for p in problems] == ["B", "C"]
