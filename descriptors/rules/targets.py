@@ -72,9 +72,11 @@ def resolve_arch(name: Any, known: tuple[str, ...]) -> tuple[str, str | None]:
         if specific in known:
             family = f"sm_{target.number}f"
             what = "wgmma" if target.number < 100 else "tcgen05"
+            renamed = f" (sm_{target.number} since PTX ISA 9.0)" if text != \
+                f"sm_{target.number}" else ""
             return specific, (
-                f"--arch {text} read as {specific}: there is no {what} on a target without "
-                f"a suffix (PTX ISA target rules), and {specific} has every feature of that GPU"
+                f"--arch {text} read as {specific}{renamed}: there is no {what} on a target "
+                f"without a suffix (PTX ISA target rules), and {specific} has every feature of that GPU"
                 + (f"; give {family} for the family-portable target" if family in known
                    else ""))
     raise ParameterError(f"unknown architecture {shorten(name)}; known: " + ", ".join(known))
