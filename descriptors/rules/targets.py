@@ -76,9 +76,9 @@ def resolve_arch(name: Any, known: tuple[str, ...]) -> tuple[str, str | None]:
                 f"sm_{target.number}" else ""
             return specific, (
                 f"--arch {text} read as {specific}{renamed}: there is no {what} on a target "
-                f"without a suffix (PTX ISA target rules), and {specific} has every feature of that GPU"
-                + (f"; give {family} for the family-portable target" if family in known
-                   else ""))
+                f"without a suffix (PTX ISA target rules), and {specific} has every feature of "
+                f"that GPU" + (f"; give {family} for the family-portable target"
+                               if family in known else ""))
     raise ParameterError(f"unknown architecture {shorten(name)}; known: " + ", ".join(known))
 
 
