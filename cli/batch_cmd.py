@@ -8,7 +8,8 @@ from typing import Annotated
 
 import typer
 
-from descriptors.tools.batch import BATCH_FORMATS, encode_batch, load_batch, read_batch, render
+from descriptors.tools.batch import (BATCH_FORMATS, BatchProblem, encode_batch, load_batch,
+                                     read_batch, render)
 
 from .common import ForceOpt, NoColorOpt, PlainOpt, format_option
 
@@ -27,11 +28,18 @@ def batch_cmd(
     plain_: PlainOpt = False,
     no_color: NoColorOpt = False,
 ) -> None:
-    """Encode and validate every configuration of a batch file; emit all constants at once."""
+    """Encode and validate every configuration of a batch file; emit all constants at once.
+    Every bad configuration is reported (its number and name), and then nothing is emitted:
+    exit 1 when each breaks a rule or misses its expect, 2 when one cannot be read or encoded."""
     stdin = str(file) == "-"
-    configs = read_batch(sys.stdin.buffer.read()) if stdin else load_batch(file)
+    problems: list[BatchProblem] = []
+    configs = read_batch(sys.stdin.buffer.read(), problems=problems) if stdin else \
+        load_batch(file, problems=problems)
     origin = "stdin" if stdin else file.name
-    results = encode_batch(configs, force=force)
+    results = encode_batch(configs, force=force, problems=problems)
+    if problems:
+        _report(problems, len(configs) + sum(p.index not in {c.index for c in configs}
+                                             for p in problems))
     for r in results:
         for f in r.findings:
             if f.severity == "warning" or (force and f.severity == "error"):
@@ -48,6 +56,26 @@ def batch_cmd(
         typer.echo(text)
     else:
         output.write_text(text + "\n", encoding="utf-8")
+
+
+def _report(problems: list[BatchProblem], total: int) -> None:
+    """Every bad configuration on stderr, in file order: the rules it breaks (one line each)
+    and one ``descgen: error:`` line naming it; with more than one, a last line counting them.
+    Exits 2 when one cannot be read or encoded, else 1 (rules broken, expects missed)."""
+    from .main import EXIT_INVALID, EXIT_USAGE
+    problems = sorted(problems, key=lambda p: p.index)
+    forcible = any(p.findings for p in problems)
+    for p in problems:
+        for f in p.findings:
+            if f.severity == "error":
+                sys.stderr.write(f"descgen: {' '.join(str(f).split())}\n")
+        hint = " (use --force to emit it anyway)" if p.findings and len(problems) == 1 else ""
+        sys.stderr.write(f"descgen: error: {' '.join(p.message.split())}{hint}\n")
+    if len(problems) > 1:
+        sys.stderr.write(f"descgen: error: {len(problems)} of {total} configurations are bad; "
+                         "nothing emitted" + (" (--force emits those that only break rules)"
+                                              if forcible else "") + "\n")
+    raise typer.Exit(EXIT_USAGE if any(not p.broken for p in problems) else EXIT_INVALID)
 
 
 def register(app: typer.Typer) -> None:

@@ -64,19 +64,61 @@ WORD_FORMATS = (*FORMATS, "text")
 REPORT_FORMATS = ("text", "json")
 
 OutFormat, FormatOpt = format_option("OutFormat", WORD_FORMATS, {
-    "text": "the decoded word as decode prints it; with --show, --ld/--st, --datapath their "
-            "table (also the default hex there)"})
+    "text": "the decoded word as decode prints it"})
+
+
+def word_format_option(table: str) -> Any:
+    """The ``--format`` of a word command that also prints a table (zcm ``--show``, tmem
+    ``--ld/--st``, ``--datapath``): :data:`FormatOpt` whose ``text`` says so."""
+    return Annotated[OutFormat, typer.Option("--format", "-f", help=format_help(WORD_FORMATS, {
+        "text": f"the decoded word as decode prints it; with {table} their table (also the "
+                "default hex there)"}))]
 DecodeFormat, DecodeFormatOpt = format_option("DecodeFormat", REPORT_FORMATS)
 Descriptor = _choices("Descriptor", descriptors.DESCRIPTORS + tuple(DESCRIPTOR_ALIASES))
+
+def arch_option(value: str | None) -> str | None:
+    """``--arch`` as given, or the target it means (nvcc's and cuda-gdb's ``sm_100`` is
+    ``sm_100a``: :func:`descriptors.rules.targets.resolve_arch`, a one-line note on stderr
+    says so); an unknown one is refused (the callback of every ``--arch`` option)."""
+    if value is None:
+        return None
+    from descriptors.rules.targets import resolve_arch
+    arch, note = resolve_arch(value, ARCHES)
+    if note is not None:
+        sys.stderr.write(f"descgen: note: {note}\n")
+    return arch
+
+
+def arch_spelling(value: str | None) -> str | None:
+    """:func:`arch_option` for a command that says itself which targets it takes: a name no
+    target is passes through, for its own refusal."""
+    try:
+        return arch_option(value)
+    except descriptors.ParameterError:
+        return value
+
+
+def kind_option(value: str | None) -> str | None:
+    """``--kind`` as given; a name that is no kind is refused with what was probably meant
+    (``--kind bf16``: did you mean --kind f16 (--a-type bf16)?; the callback of every
+    ``--kind`` option)."""
+    from descriptors.words.enums import KINDS, kind_hint, kind_named
+    if value is None or kind_named(value) is not None:
+        return value
+    raise descriptors.ParameterError(f"unknown kind {shorten(value)}; kinds: "
+                                     + ", ".join(KINDS) + kind_hint(value, "--kind ", "--a-type "))
+
 
 PlainOpt = Annotated[bool, typer.Option("--plain", help="Stable plain text: no table, no colour.")]
 NameOpt = Annotated[str | None, typer.Option("--name", help="Constant name for --format c/cpp/python "
                                              "(a warning with the other formats, which have no name).")]
-ArchOpt = Annotated[str, typer.Option("--arch", help="Target architecture: " + ", ".join(ARCHES) + ".")]
+ArchOpt = Annotated[str, typer.Option("--arch", callback=arch_option, help="Target "
+                                      "architecture: " + ", ".join(ARCHES) + " (sm_100 and the "
+                                      "like: the a target).")]
 #: --arch of the commands that read a word: its default is the word's own target.
 WordArchOpt = Annotated[str | None, typer.Option(
-    "--arch", help="Target architecture: " + ", ".join(ARCHES) + "; with sm_90a a smem word is "
-    "the wgmma matrix descriptor.", show_default="the word's: sm_100a; sm_90a for wgmma")]
+    "--arch", callback=arch_option, help="Target architecture: " + ", ".join(ARCHES) + " (sm_100 "
+    "and the like: the a target); with sm_90a a smem word is the wgmma matrix descriptor.", show_default="the word's: sm_100a; sm_90a for wgmma")]
 
 
 def word_for_arch(descriptor: str | None, arch: str | None,
@@ -96,6 +138,57 @@ def word_for_arch(descriptor: str | None, arch: str | None,
     if descriptor == "smem" and arch == "sm_90a":
         return "wgmma", arch
     return descriptor, arch
+def parse_word(word: str) -> int:
+    """The WORD argument of decode and check: an integer, or a register pair ``LO:HI``
+    (:func:`descriptors.words.literals.parse_register_pair`, low word first; a one-line note
+    on stderr says how it was read)."""
+    from descriptors.words.literals import PAIR_ORDER, parse_register_pair
+    value = parse_register_pair(word)
+    if value is None:
+        return descriptors.parse_int(word, "word")
+    sys.stderr.write(f"descgen: note: register pair {shorten(word.strip())} read as "
+                     f"{PAIR_ORDER}: {value:#018x}\n")
+    return value
+
+
+def upper_half(word: str, value: int, descriptor: str | None, kind: str | None,
+               arch: str | None) -> tuple[str, str | None, int] | None:
+    """With no ``--as``, ``--kind`` or sm_90a, a 32-bit value pasted alone whose best reading
+    is the upper half of a shared memory (or wgmma) descriptor (``descgen dump``'s reading of
+    a 32-bit register, :func:`descriptors.tools.dump.score.classify`): ``(family, arch,
+    64-bit word)``, its lower half not given (0), said in a note on stderr; else ``None``."""
+    if descriptor is not None or kind is not None or arch == "sm_90a" or ":" in word \
+            or not 0 <= value < 1 << 32:
+        return None
+    half = _upper_half(value, arch)
+    if half is None:
+        return None
+    family, on, full = half
+    from descriptors.words.codec import format_word
+    what = ("a shared memory descriptor" if family == "smem" else
+            "a wgmma matrix descriptor (sm_90a)")
+    sys.stderr.write(
+        f"descgen: note: {value:#010x} reads as the upper half (bits 63-32) of {what}; "
+        f"decoded as {format_word(family, full)}: its lower half (start address, "
+        f"leading byte offset) is not given and shows as 0 (give the pair LO:HI, or "
+        f"--as to read the value as a word)\n")
+    return family, on, full
+
+
+def _upper_half(value: int, arch: str | None) -> tuple[str, str | None, int] | None:
+    """(family, arch, 64-bit word) of the best upper-half reading of a 32-bit ``value``:
+    on ``arch``, or with none given the tcgen05 shared memory descriptor (whose fixed
+    constant is evidence; sm_90a's word has none, and every value reads as its half)."""
+    from descriptors.tools.dump.score import classify
+    for target in ((arch,) if arch is not None else ("sm_100a",)):
+        best = classify(value, 32, arch=target)[:1]  # only where the half is the best reading
+        for c in best:
+            if c.form == "upper":
+                return c.descriptor, arch if arch is not None or c.descriptor == "smem" \
+                    else target, c.word
+    return None
+
+
 #: On every command that prints; where a command prints no colour anyway it changes nothing.
 NoColorOpt = Annotated[bool, typer.Option("--no-color", help="No colour (NO_COLOR is honoured too; "
                                           "colour is only ever used on a terminal).")]
@@ -113,12 +206,19 @@ def _warn(findings: list[Finding], force: bool) -> None:
             sys.stderr.write(f"descgen: {text}\n")
 
 
-def enforce_rules(findings: list[Finding], force: bool, what: str) -> None:
+#: What the refusal of a word says ``--force`` does (``descgen: error: ... (hint)``).
+FORCE_HINT = "use --force to emit it anyway"
+
+
+def enforce_rules(findings: list[Finding], force: bool, what: str,
+                  hint: str = FORCE_HINT) -> None:
     """Refuse a word whose ``findings`` hold an error (:class:`InvalidDescriptorError`, naming
-    ``what`` and the rules), unless ``force``; then write the warnings (and forced errors) to
-    stderr."""
+    ``what`` and the rules; ``hint`` says what ``--force`` would do, the error line ends with
+    it), unless ``force``; then write the warnings (and forced errors) to stderr."""
     if not is_valid(findings) and not force:
-        raise InvalidDescriptorError(f"{what} {broken_rules(findings)}", findings)
+        exc = InvalidDescriptorError(f"{what} {broken_rules(findings)}", findings)
+        exc.force_hint = hint  # type: ignore[attr-defined]
+        raise exc
     _warn(findings, force)
 
 
@@ -199,7 +299,8 @@ NOpt = Annotated[str | None, typer.Option("-n", "--n", help="zcm context: N of t
 ScaleVecOpt = Annotated[str | None, typer.Option("--scale-vec", help="idesc context: .scale_vec of a block-scaled MMA (1X, 2X, 4X).")]
 ShiftOpt = Annotated[bool, typer.Option("--shift", help="tmem context: the address is the taddr of tcgen05.shift.")]
 AllocOpt = Annotated[str | None, typer.Option("--alloc", help="tmem context: allocated columns.")]
-KindOpt = Annotated[str | None, typer.Option("--kind", help="MMA kind of an instruction descriptor.")]
+KindOpt = Annotated[str | None, typer.Option("--kind", callback=kind_option,
+                                            help="MMA kind of an instruction descriptor.")]
 AsOpt = Annotated[Descriptor | None, typer.Option("--as", help="Which descriptor the word is.")]
 
 

@@ -20,12 +20,16 @@ from descriptors.rules.validate import is_valid, validate, validate_pair
 
 from .main import EXIT_INVALID
 from .common import (AsOpt, DecodeFormat, Descriptor, KindOpt, ReportOutput, WordContext,
-                     option_groups, show_decoded, show_output, word_for_arch)
+                     option_groups, parse_word, show_decoded, show_output, upper_half,
+                     word_for_arch)
 
 
 @option_groups
 def decode_cmd(
-    word: Annotated[str, typer.Argument(help="The word: decimal or 0x hex (_ and ' separators allowed).")],
+    word: Annotated[str, typer.Argument(help="The word: decimal or 0x hex (_ and ' separators "
+                    "allowed), or a register pair LO:HI, low word first (UR4:UR5 as cuda-gdb's "
+                    "info registers UR4 UR5 lists them); a 32-bit value without --as that reads "
+                    "as the upper half of a shared memory descriptor is decoded as that half.")],
     as_: Annotated[Descriptor | None, typer.Option("--as", help="Which descriptor the word is; "
                    "when not given, --kind means idesc, --arch sm_90a wgmma, else the one "
                    "descriptor whose layout the word fits (a note on stderr says which).")] = None,
@@ -38,9 +42,19 @@ def decode_cmd(
 ) -> None:
     """Decode a word: every field (bits, raw value, meaning), a bit diagram and the findings;
     an idesc without --kind: one line per kind's reading (--show: each in full)."""
-    value = descriptors.parse_int(word, "word")
-    descriptor, arch = word_for_arch(_as_given(as_, value, kind, context.arch, "decode"),
-                                     context.arch, "decode")
+    value = parse_word(word)
+    halves: list[tuple[str, str | None, int]] = []
+
+    def half() -> bool:  # a 32-bit value no whole word is sure of: the upper half of one?
+        got = upper_half(word, value, None, kind, context.arch)
+        halves.extend([got] if got else [])
+        return got is not None
+
+    named = _as_given(as_, value, kind, context.arch, "decode", half)
+    if halves:
+        descriptor, arch, value = halves[0]
+    else:
+        descriptor, arch = word_for_arch(named, context.arch, "decode")
     ctx = context.options(descriptor)
     if descriptor == "idesc" and kind is None:
         readings = rank_readings([(r, validate("idesc", value, kind=r.kind, arch=arch, **ctx))
@@ -73,7 +87,9 @@ def decode_cmd(
 # parameter set, an idesc with its A/B words; the verdicts are the library's.)
 @option_groups
 def check_cmd(
-    word: Annotated[str | None, typer.Argument(help="A word to check; --as names its descriptor (else inferred, as decode does).")] = None,
+    word: Annotated[str | None, typer.Argument(help="A word to check; --as names its "
+                    "descriptor (else inferred, as decode does); or a register pair LO:HI, low "
+                    "word first.")] = None,
     as_: AsOpt = None,
     kind: KindOpt = None,
     param: Annotated[list[str] | None, typer.Option("--param", "-p", help="Check a parameter set "
@@ -121,7 +137,7 @@ def check_cmd(
             if (word is None or param) and kind is None:
                 raise descriptors.ParameterError("say which descriptor with --as (or give "
                                                  "--idesc)")
-            value = 0 if word is None or param else descriptors.parse_int(word, "word")
+            value = 0 if word is None or param else parse_word(word)
             named = _as_given(None, value, kind, arch, "check")
         descriptor, arch = word_for_arch(named, arch)
         ctx = context.options(descriptor)
@@ -143,8 +159,7 @@ def check_cmd(
         elif word is None:
             raise descriptors.ParameterError("give a WORD, --param KEY=VALUE, or --idesc")
         else:
-            findings = validate(descriptor, descriptors.parse_int(word, "word"), kind=kind,
-                                arch=arch, **ctx)
+            findings = validate(descriptor, parse_word(word), kind=kind, arch=arch, **ctx)
     from descriptors.render import printer
     if out.fmt is DecodeFormat.json:
         typer.echo(json.dumps(printer.check_json(findings), indent=2))
@@ -193,7 +208,7 @@ _LIST_PARAMS = ("start_count", "first_span")
 
 
 def _as_given(as_: Any, value: int, kind: str | None, arch: str | None,
-              command: str) -> str | None:
+              command: str, half: Any = None) -> str | None:
     """The descriptor ``--as`` names, or, not given, the one the other options or the word
     decide, said in a ``descgen: note:`` line on stderr: ``--kind`` means idesc; ``--arch
     sm_90a`` means wgmma (``None`` is returned: :func:`word_for_arch` says so); else the one
@@ -201,7 +216,8 @@ def _as_given(as_: Any, value: int, kind: str | None, arch: str | None,
     structural readings of a whole word, one family at least
     :data:`~descriptors.tools.dump.score.DEFAULT_MIN_CONFIDENCE` sure, or the only one that
     fits).  Raises :class:`ParameterError` naming the candidates and ``--as`` when the word
-    does not decide."""
+    does not decide.  ``half``, where given, is asked first when no family is sure: true
+    means the word was read otherwise (the upper half of one), and ``None`` is returned."""
     if as_ is not None:
         return as_.value
     if kind is not None:
@@ -222,6 +238,8 @@ def _as_given(as_: Any, value: int, kind: str | None, arch: str | None,
             best.setdefault(c.descriptor, c)
     sure = [f for f, c in best.items() if c.confidence >= DEFAULT_MIN_CONFIDENCE]
     hex_ = f"{value:#x}"
+    if len(sure) != 1 and half is not None and half():  # no word sure: the upper half of one
+        return None
     if len(sure) == 1 or len(best) == 1:
         family = sure[0] if len(sure) == 1 else next(iter(best))
         why = _fits(family, best[family])

@@ -25,7 +25,7 @@ from typing import IO, TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from .common import REPORT_FORMATS, format_option
+from .common import REPORT_FORMATS, arch_option, format_option, kind_option
 from .inputs import opened, report
 from descriptors.tools.dump import DEFAULT_MIN_CONFIDENCE, FoundWord, scan_lines, scan_stream
 from descriptors.errors import InputError
@@ -59,10 +59,10 @@ def dump_cmd(
         "--as", help="Read every word as this descriptor (and trust it more); wgmma: sm_90a's "
                      "matrix descriptor (PTX ISA 9.7.15.5.1).")] = None,
     kind: Annotated[str | None, typer.Option(
-        "--kind", help="MMA kind of the instruction descriptors: tf32, f16, f8f6f4, i8, "
+        "--kind", callback=kind_option, help="MMA kind of the instruction descriptors: tf32, f16, f8f6f4, i8, "
                        "mxf8f6f4, mxf4, mxf4nvf4.")] = None,
     arch: Annotated[str | None, typer.Option(
-        "--arch", help="Target architecture: " + ", ".join(ARCHES) + " (sm_90a: the words are "
+        "--arch", callback=arch_option, help="Target architecture: " + ", ".join(ARCHES) + " (sm_90a: the words are "
                        "wgmma matrix descriptors; a smem name or --as smem reads as wgmma).",
         show_default="the input's target, else sm_100a")] = None,
     min_confidence: Annotated[float, typer.Option(

@@ -21,7 +21,7 @@ from descriptors import ParameterError, parse_int
 from descriptors.layout.cute_layout import CuteDescriptor, cute_layout_descriptor, descriptor_cute_layout
 from descriptors.render import layout as view
 from descriptors.tools.output import NAMED_FORMATS
-from .common import (NameOpt, NoColorOpt, PlainOpt, format_option, renamed_option, show_output,
+from .common import (NameOpt, NoColorOpt, arch_spelling, kind_option, PlainOpt, format_option, renamed_option, show_output,
                      warn_name_unused)
 from descriptors.layout.smem_layout import (DTYPES, DescriptorLayout, KStep, SmemLayout,
                                      explain_descriptor, layout_descriptor, parse_tile)
@@ -52,7 +52,7 @@ def layout_cmd(
     tile_order: Annotated[str | None, typer.Option("--tile-order", help="How the tile stacks its swizzle atoms: mn_first (CuTe Step<_1,_2>) or k_first (Step<_2,_1>, how CUTLASS tiles MN-major operands).", show_default="mn_first")] = None,
     cute: Annotated[str | None, typer.Option("--cute", help="A layout as CuTe prints it (per-MMA slice (M/N,K) in elements, or a partitioned tensor), e.g. 'Sw<3,4,3>_smem_ptr[16b](0x400) o (_128,_16):(_64,_1)', or as the CuTe DSL prints it, e.g. 'tensor<ptr<bf16, smem, align<32>, S<3,4,3>> o ((128,16)):((64,1))>' (it names the type but no address: give --start-address).")] = None,
     start_address: Annotated[str | None, typer.Option("--start-address", help="Byte address of the tile in shared memory.", show_default="0")] = None,
-    kind: Annotated[str | None, typer.Option("--kind", help="MMA kind: picks e2m1's packing (padded for f8f6f4/mxf8f6f4, packed for mxf4/mxf4nvf4) and the K of --k-steps.")] = None,
+    kind: Annotated[str | None, typer.Option("--kind", callback=kind_option, help="MMA kind: picks e2m1's packing (padded for f8f6f4/mxf8f6f4, packed for mxf4/mxf4nvf4) and the K of --k-steps.")] = None,
     unused_lbo_bytes: Annotated[str, typer.Option("--unused-lbo-bytes", help="LBO written where it is unused (K-major swizzled): 16 (raw 1, CUTLASS) or 0 (DeepGEMM).")] = "16",
     lbo_address: Annotated[str | None, typer.Option("--lbo-address", help="Absolute leading-dimension address mode (sm_103a): byte address of the second K chunk.")] = None,
     k_steps: Annotated[bool, typer.Option("--k-steps", help="List the descriptors an MMA loop issues stepping through the tile's K (with --cute: one per MMA of the slice's K; a partitioned tensor lists its K mode anyway).")] = False,
@@ -63,7 +63,7 @@ def layout_cmd(
     explain: Annotated[str | None, typer.Option("--explain", help="Explain a descriptor WORD instead: the layout it implies (needs --major and --a-type or --b-type).")] = None,
     show: Annotated[bool, typer.Option("--show", help="Draw the swizzle atom: which 16-byte chunk of each row lands where.")] = False,
     svg: Annotated[Path | None, typer.Option("--svg", help="Write the swizzle-atom picture to this SVG file.")] = None,
-    arch: Annotated[str | None, typer.Option("--arch", help="sm_90a: the wgmma matrix descriptor "
+    arch: Annotated[str | None, typer.Option("--arch", callback=arch_spelling, help="sm_90a: the wgmma matrix descriptor "
                     "(PTX ISA 9.7.15.5.1) of the same layout, instead of tcgen05's; with "
                     "--explain, the WORD is a wgmma word.",
                     show_default="tcgen05's smem descriptor")] = None,

@@ -25,12 +25,11 @@ from typing import Annotated, Any
 
 import typer
 
-from descriptors import DescgenError
-from descriptors.errors import InputError
+from descriptors.errors import DescgenError, InputError
 
-from .common import REPORT_FORMATS, format_option
+from .common import REPORT_FORMATS, arch_option, format_option
 from .inputs import opened, report
-from descriptors.tools.lint import LintFinding, Ordered, lint_lines
+from descriptors.tools.lint import NOTHING_TO_CHECK, LintFinding, Ordered, lint_lines
 from descriptors.readers import SNIFF_LINES, TextLines, sniff
 from descriptors.readers.binary import Input, text_lines
 from descriptors.rules.validate import ARCHES
@@ -41,15 +40,35 @@ LintFormat, LintFormatOpt = format_option("LintFormat", REPORT_FORMATS, {
     "text": "compiler-style diagnostics with their evidence (--plain: no colour)",
     "json": "{findings}"})
 
+#: What ``descgen dump`` calls the source of a word it finds, as a kind of input.
+_LOG_KINDS = {"printf": "a printf log", "registers": "a register dump",
+              "print": "a debugger session"}
+
+
 def _no_code(inp: Input, head: list[str]) -> InputError:
     if not any(line.strip() for line in head):
         why = "empty"
     elif inp.kind == "binary":
         why = "the cuobjdump listing has neither"
+    elif (log := _log_kind(head)) is not None:
+        return InputError(f"{inp.name}: no PTX or SASS here; this looks like {log}: try "
+                          f"descgen dump {inp.name if inp.name != '<stdin>' else '-'}")
     else:
         why = ("text; for CUDA source, lint its nvcc -ptx output, a SASS listing or the "
                "compiled binary")
     return InputError(f"{inp.name}: no PTX or SASS found ({why})")
+
+
+def _log_kind(head: list[str]) -> str | None:
+    """What the lines read as when ``descgen dump`` finds descriptor words in them (a printf
+    log, a register dump, a debugger session; joined by " / "), else None."""
+    from descriptors.tools.dump import scan_lines
+    try:
+        sources = dict.fromkeys(w.source for w in scan_lines(head))
+    except DescgenError:  # pragma: no cover - dump refuses what lint read: no advice then
+        return None
+    kinds = [_LOG_KINDS[s] for s in sources if s in _LOG_KINDS]
+    return " / ".join(kinds) if kinds else None
 
 
 def _lint_input(inp: Input, arch: str | None) -> Ordered:
@@ -151,8 +170,9 @@ def lint_cmd(
              "cuobjdump -sass), each maybe gzipped, told apart by content; - for stdin.",
         show_default=False, metavar="FILE...|-")],
     arch: Annotated[str | None, typer.Option(
-        "--arch", help="Target architecture (" + ", ".join(ARCHES) + "); default: the PTX "
-                       ".target / the listing's sm_, else sm_100a.")] = None,
+        "--arch", callback=arch_option, help="Target architecture (" + ", ".join(ARCHES)
+        + "; sm_100 and the like: the a target); default: the PTX .target / the listing's "
+          "sm_, else sm_100a.")] = None,
     fmt: LintFormatOpt = LintFormat.text,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show notes too.")] = False,
     plain_: Annotated[bool, typer.Option("--plain", help="Plain text, no colour.")] = False,
@@ -167,16 +187,18 @@ def lint_cmd(
 ) -> None:
     """Check the descriptors in compiled tcgen05 code (PTX, SASS, CUDA binaries) against their
     instructions."""
-    if arch is not None and arch not in ARCHES:
-        raise DescgenError(f"unknown architecture {arch!r}; known: " + ", ".join(ARCHES))
     from descriptors.render import lint as view
     out = None  # begun with the first input read: when none is, nothing is printed
     bad = 0
-    for found, error in _results(files, arch, ptx, jobs):
+    for file, (found, error) in zip(files, _results(files, arch, ptx, jobs)):
         if error is not None:
             bad += 1
             report(error)
             continue
+        if getattr(found, "nothing", False) and not verbose and fmt is LintFormat.text:
+            sys.stdout.flush()
+            sys.stderr.write(f"descgen: note: {'stdin' if file == '-' else file}: "
+                             f"{NOTHING_TO_CHECK}\n")
         if out is None:
             out = view.Writer(as_json=fmt is LintFormat.json, verbose=verbose, plain_=plain_,
                               no_color=no_color)

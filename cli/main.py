@@ -197,7 +197,8 @@ class _OneLineErrors(TyperGroup):
             for f in exc.findings:
                 if f.severity == "error":
                     sys.stderr.write(f"descgen: {' '.join(str(f).split())}\n")
-            sys.stderr.write(f"descgen: error: {exc} (use --force to emit it anyway)\n")
+            hint = getattr(exc, "force_hint", None)  # the commands that take --force say it
+            sys.stderr.write(f"descgen: error: {exc}{f' ({hint})' if hint else ''}\n")
             sys.stderr.flush()
             sys.exit(EXIT_INVALID)
         except DescgenError as exc:

@@ -17,14 +17,35 @@ import descriptors
 from descriptors.tools.output import NAMED_FORMATS, render_word
 from descriptors.rules.validate import validate
 
-from .common import (OutFormat, WordOutput, emit_word, enforce_rules, option_groups, option_values,
+from .common import (OutFormat, WordOutput, emit_word, enforce_rules, kind_option,
+                     option_groups, option_values, word_format_option,
                      params_for, renamed_option, show_output, show_word, warn_name_unused,
                      word_for_arch)
 
 
+class ZcmOutput(WordOutput):
+    """:class:`WordOutput` of ``zcm``: ``--format text`` is also the table of ``--show``."""
+
+    fmt: word_format_option("--show") = OutFormat.hex  # type: ignore[valid-type]
+
+
+class TmemOutput(WordOutput):
+    """:class:`WordOutput` of ``tmem``: ``--format text`` is also the table of ``--ld/--st``
+    and ``--datapath``; ``--force`` also passes a footprint that breaks a rule."""
+
+    fmt: word_format_option("--ld/--st, --datapath") = OutFormat.hex  # type: ignore[valid-type]
+    force: Annotated[bool, typer.Option("--force", help="Emit the constant even when it breaks "
+                     "rules of the PTX text, and pass an --ld/--st footprint that does (errors "
+                     "become warnings, exit 0).")] = False
+
+
+#: What --force does to an --ld/--st footprint (printed whatever the verdict).
+_FOOTPRINT_HINT = "the footprint is shown above; --force makes its errors warnings, exit 0"
+
+
 @option_groups
 def idesc_cmd(
-    kind: Annotated[str, typer.Option("--kind", help="MMA kind: tf32, f16, f8f6f4, i8, mxf8f6f4, "
+    kind: Annotated[str, typer.Option("--kind", callback=kind_option, help="MMA kind: tf32, f16, f8f6f4, i8, mxf8f6f4, "
                                       "mxf4, mxf4nvf4.")],
     m: Annotated[str, typer.Option("-m", "--m", help="M, rows of A and D.")],
     n: Annotated[str, typer.Option("-n", "--n", help="N, columns of B and D.")],
@@ -62,7 +83,7 @@ def smem_cmd(
     start_address: Annotated[str | None, typer.Option("--start-address", help="Start address in bytes (16-byte aligned, < 256 KiB).", show_default="0")] = None,
     leading_byte_offset: Annotated[str | None, typer.Option("--leading-byte-offset", "--lbo", help="Leading dimension byte offset (or absolute address), bytes.", show_default="0")] = None,
     stride_byte_offset: Annotated[str | None, typer.Option("--stride-byte-offset", "--sbo", help="Stride dimension byte offset, bytes.", show_default="0")] = None,
-    swizzle: Annotated[str | None, typer.Option("--swizzle", help="none, 128B_base32B, 128B, 64B, 32B (sm_90a: none, 128B, 64B, 32B).", show_default="none")] = None,
+    swizzle: Annotated[str | None, typer.Option("--swizzle", help="none, 128B_base32B, 128B, 64B, 32B (sm_90a: none, 128B, 64B, 32B); CUTLASS's SW128, SW64, SW32, INTERLEAVE and Swizzle<3,4,3> ... too.", show_default="none")] = None,
     base_offset: Annotated[str | None, typer.Option("--base-offset", help="Matrix base offset 0-7.", show_default="0")] = None,
     lbo_mode: Annotated[str | None, typer.Option("--lbo-mode", help="relative or absolute (not on sm_90a).", show_default="relative")] = None,
     out: WordOutput = WordOutput(),
@@ -99,7 +120,7 @@ def zcm_cmd(
     zero_columns: Annotated[list[str] | None, typer.Option("--zero-columns", help="Synthesise from zeroed columns: 3,7-9 (comma-separated or repeated).")] = None,
     conv: Annotated[str | None, typer.Option("--conv", help="Synthesise for convolution padding: Q,LEFT,RIGHT[,START] (row width Q).")] = None,
     show: Annotated[bool, typer.Option("--show", help="Show the masks the descriptor generates (needs -m and -n).")] = False,
-    out: WordOutput = WordOutput(),
+    out: ZcmOutput = ZcmOutput(),
 ) -> None:
     """Zero-column mask descriptor of tcgen05.mma.ws (64-bit; PTX Table 45): from raw fields, or
     synthesised from the mask you want; --show renders the masks it generates."""
@@ -188,7 +209,7 @@ def tmem_cmd(
     sparse: Annotated[bool, typer.Option("--sparse/--dense", help="For --datapath: sparse A (as idesc and layout spell it).")] = False,
     ws: Annotated[bool, typer.Option("--ws/--no-ws", help="For --datapath: tcgen05.mma.ws (as idesc, decode and check spell it).")] = False,
     shift: Annotated[bool, typer.Option("--shift", help="The address is the taddr of tcgen05.shift (lane aligned to 32).")] = False,
-    out: WordOutput = WordOutput(),
+    out: TmemOutput = TmemOutput(),
 ) -> None:
     """Tensor Memory address (32-bit; PTX 9.7.16.1.1) from lane and column; with --ld/--st the
     footprint and verdict of a tcgen05.ld/st; with --datapath the data-path layout of an M."""
@@ -241,7 +262,7 @@ def tmem_cmd(
     else:  # errors go to stderr, below
         from descriptors.render.printer import plain_footprint, render_footprint
         show_output(lambda: render_footprint(fp), lambda: plain_footprint(fp), out.plain_, out.no_color)
-    enforce_rules(fp.verdict, out.force, f"the {fp.ptx}")
+    enforce_rules(fp.verdict, out.force, f"the {fp.ptx}", _FOOTPRINT_HINT)
 
 
 def register(app: typer.Typer) -> None:

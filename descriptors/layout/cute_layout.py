@@ -652,7 +652,12 @@ def cute_descriptor(layout: str | CuteLayout, *, dtype: str | None = None,
                     start_address: Any = None, kind: str | None = None,
                     unused_lbo_bytes: int = 16) -> int:
     """The 64-bit shared memory descriptor word (PTX Table 40) of a CuTe layout; see
-    :func:`cute_layout_descriptor` for the parameters and the errors raised."""
+    :func:`cute_layout_descriptor` for the parameters and the errors raised.
+
+    A print with several K steps (a partitioned tensor ``(MMA, MMA_M/N, MMA_K)``, or a slice
+    whose K spans several MMAs) gives the first MMA's word, as ``descgen layout --cute`` does
+    without ``--k-steps``; every step's word is ``[s.word for s in
+    cute_layout_descriptor(..., k_steps=True).k_steps]`` (``--k-steps``)."""
     return cute_layout_descriptor(layout, dtype=dtype, major=major, swizzle=swizzle,
                                   start_address=start_address, kind=kind,
                                   unused_lbo_bytes=unused_lbo_bytes).word

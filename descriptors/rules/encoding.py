@@ -44,6 +44,10 @@ def encode(descriptor: str, /, *, check: bool = True, arch: str | None = None,
     the rules (context parameters other than ``cta_group``/``ws`` are then refused).  A value
     that does not fit its field raises :class:`FieldError` either way, and a malformed
     parameter :class:`ParameterError`.
+
+    The word is a plain ``int`` (every function of the library takes it as it is, at full
+    speed); :func:`~descriptors.words.codec.format_word` gives it as the library shows words,
+    ``0x%08x`` or ``0x%016x`` (``descriptors.format_word("idesc", word)``: ``'0x08400490'``).
     """
     try:
         return _kept(descriptor, check, arch, **params)

@@ -15,7 +15,7 @@ from typing import Any
 from ..structs import Struct
 from ..errors import ParameterError, shorten
 
-__all__ = ["Target", "ArchRequirement", "parse_target", "DEFAULT_ARCH"]
+__all__ = ["Target", "ArchRequirement", "parse_target", "resolve_arch", "DEFAULT_ARCH"]
 
 #: The target a word or a listing is judged for when neither the caller nor the input names one
 #: (``descgen lint``/``dump`` and their library calls): the first tcgen05 target.
@@ -46,6 +46,40 @@ def parse_target(name: Any) -> Target:
     number = int(m.group(1))
     number = 110 if number == 101 else number
     return Target(str(name).strip().lower(), number, m.group(2))
+
+
+def resolve_arch(name: Any, known: tuple[str, ...]) -> tuple[str, str | None]:
+    """The target of ``known`` that ``name`` means, and a note saying what was assumed (``None``
+    when ``name`` is one of them, in any case).
+
+    nvcc's ``-arch=sm_100`` and cuda-gdb name a GPU without a suffix; there is no tcgen05 (nor
+    wgmma) on such a target (PTX ISA 9.7.16 and 9.7.15 Target ISA Notes: ``sm_100a``,
+    ``sm_100f`` and later; ``sm_90a``), so ``sm_<N>`` is read as ``sm_<N>a``, the target of
+    every feature of that GPU, when ``known`` has it.  Raises :class:`ParameterError` for
+    any other name, with the known targets (and the one meant, when a suffix is what is
+    wrong)."""
+    text = name.strip().lower() if isinstance(name, str) else None
+    if text in known:
+        return text, None
+    target = None
+    if text is not None:
+        try:
+            target = parse_target(text)
+        except ParameterError:
+            pass
+    if target is not None and target.suffix == "":
+        specific = f"sm_{target.number}a"
+        if specific in known:
+            family = f"sm_{target.number}f"
+            what = "wgmma" if target.number < 100 else "tcgen05"
+            renamed = f" (sm_{target.number} since PTX ISA 9.0)" if text != \
+                f"sm_{target.number}" else ""
+            return specific, (
+                f"--arch {text} read as {specific}{renamed}: there is no {what} on a target "
+                f"without a suffix (PTX ISA target rules), and {specific} has every feature of "
+                f"that GPU" + (f"; give {family} for the family-portable target"
+                               if family in known else ""))
+    raise ParameterError(f"unknown architecture {shorten(name)}; known: " + ", ".join(known))
 
 
 class ArchRequirement(Struct, frozen=True):

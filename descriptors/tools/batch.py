@@ -28,7 +28,7 @@ from ..rules.validate import WORD_ARCHES
 from .output import (c_literal, c_type, check_identifier, comment_text, describe_params,
                      docstring_text)
 
-__all__ = ["BatchConfig", "BatchResult", "BATCH_FORMATS", "HEX_COLUMNS", "load_batch", "read_batch", "parse_batch",
+__all__ = ["BatchConfig", "BatchResult", "BatchProblem", "BATCH_FORMATS", "HEX_COLUMNS", "load_batch", "read_batch", "parse_batch",
            "encode_batch", "render"]
 
 #: Output formats of a batch.  ``c`` and ``cpp`` are one format (a C++ header; the constants
@@ -64,6 +64,29 @@ class BatchResult(Struct, frozen=True):
     config: BatchConfig
     word: int
     findings: list[Any] = field(default_factory=list)
+
+
+class BatchProblem(Struct, frozen=True):
+    """One bad configuration, as :func:`parse_batch` and :func:`encode_batch` collect them when
+    given a ``problems`` list: its ``index`` (0-based; ``#index+1`` in ``message``), its
+    ``name`` (``None`` where it has none), ``message`` (one line, naming both), ``broken``
+    (True: it breaks a rule of the PTX text or encodes to another word than its ``expect``;
+    False: it cannot be read or encoded) and the rule's ``findings``."""
+
+    index: int
+    name: str | None
+    message: str
+    broken: bool = False
+    findings: tuple[Any, ...] = ()
+
+
+def _collect(problems: list[BatchProblem] | None, exc: DescgenError, index: int,
+             name: str | None, broken: bool = False) -> None:
+    """Add ``exc`` to ``problems``, or raise it where the caller collects none."""
+    if problems is None:
+        raise exc from None
+    problems.append(BatchProblem(index, name, str(exc), broken,
+                                 tuple(getattr(exc, "findings", ()) or ())))
 
 
 def _config(entry: Any, index: int, seen: set[str]) -> BatchConfig:
@@ -103,8 +126,12 @@ def _config(entry: Any, index: int, seen: set[str]) -> BatchConfig:
     return BatchConfig(name, descriptor, params, expect, source, index, arch, context)
 
 
-def parse_batch(document: Any) -> list[BatchConfig]:
-    """Configurations from a parsed document: ``{"configs": [...]}`` or a bare list."""
+def parse_batch(document: Any, *, problems: list[BatchProblem] | None = None
+                ) -> list[BatchConfig]:
+    """Configurations from a parsed document: ``{"configs": [...]}`` or a bare list.  Raises
+    :class:`BatchError` for the first bad configuration; given a ``problems`` list, each bad
+    one is added to it instead (:class:`BatchProblem`) and left out of the result (a document
+    that is no list of configurations still raises)."""
     if isinstance(document, dict):
         extra = sorted(set(document) - {"configs"})
         if extra:
@@ -116,7 +143,14 @@ def parse_batch(document: Any) -> list[BatchConfig]:
     if not document:
         raise BatchError("the batch file has no configurations")
     seen: set[str] = set()
-    return [_config(entry, i, seen) for i, entry in enumerate(document)]
+    configs = []
+    for i, entry in enumerate(document):
+        try:
+            configs.append(_config(entry, i, seen))
+        except BatchError as exc:
+            name = entry.get("name") if isinstance(entry, dict) else None
+            _collect(problems, exc, i, name if isinstance(name, str) else None)
+    return configs
 
 
 #: Deepest nesting a batch document may have (configs > table > list value is 3 levels).
@@ -157,10 +191,12 @@ def _depth_ok(text: str, toml: bool) -> bool:
     return True
 
 
-def load_batch(path: str | Path) -> list[BatchConfig]:
+def load_batch(path: str | Path, *, problems: list[BatchProblem] | None = None
+               ) -> list[BatchConfig]:
     """Read a ``.toml`` or ``.json`` batch file (UTF-8, a byte-order mark allowed).  Raises
     :class:`BatchError` naming the file and what is wrong: unreadable, empty, another format,
-    malformed, nested deeper than :data:`MAX_DEPTH`, or a configuration that is wrong."""
+    malformed, nested deeper than :data:`MAX_DEPTH`, or a configuration that is wrong (given a
+    ``problems`` list, the wrong configurations go there: :func:`parse_batch`)."""
     p = Path(path)
     shown = shorten(str(p))
     suffix = p.suffix.lower()
@@ -171,10 +207,11 @@ def load_batch(path: str | Path) -> list[BatchConfig]:
         data = p.read_bytes()
     except OSError as exc:
         raise BatchError(f"cannot read {shown}: {exc.strerror or exc}") from None
-    return read_batch(data, suffix=suffix, name=shown)
+    return read_batch(data, suffix=suffix, name=shown, problems=problems)
 
 
-def read_batch(data: bytes, *, suffix: str | None = None, name: str = "stdin") -> list[BatchConfig]:
+def read_batch(data: bytes, *, suffix: str | None = None, name: str = "stdin",
+               problems: list[BatchProblem] | None = None) -> list[BatchConfig]:
     """The configurations of a batch file's bytes (what ``descgen batch -`` reads from stdin):
     ``suffix`` ``.toml`` or ``.json``; ``None`` takes JSON when the text starts (blanks aside) with
     ``{`` or with ``[`` then ``{`` or ``]`` (an object, a list of objects), and TOML otherwise (a
@@ -207,28 +244,44 @@ def read_batch(data: bytes, *, suffix: str | None = None, name: str = "stdin") -
             message = (f"a number has more than 4300 digits; no descriptor value needs "
                        f"more than {_MAX_NUMBER} characters")
         raise BatchError(f"{shown}: not valid {fmt}: {shorten_text(message)}") from None
-    return parse_batch(document)
+    return parse_batch(document, problems=problems)
 
 
-def encode_batch(configs: Sequence[BatchConfig], *, force: bool = False) -> list[BatchResult]:
+def encode_batch(configs: Sequence[BatchConfig], *, force: bool = False,
+                 problems: list[BatchProblem] | None = None) -> list[BatchResult]:
     """Encode and validate every configuration, each run of configurations of one descriptor
     through :func:`descriptors.words.bulk.iter_encode`.  :class:`BatchError` names the first one (in
     order) that cannot be encoded or whose word differs from its ``expect``;
     :class:`InvalidDescriptorError` the first that breaks a rule of the PTX text, unless
-    ``force``.  Each result carries its findings."""
+    ``force``.  Given a ``problems`` list, every such configuration is added to it instead
+    (:class:`BatchProblem`) and left out of the result.  Each result carries its findings."""
     from ..words.bulk import iter_encode
 
     results = []
     for descriptor, run in itertools.groupby(configs, key=lambda c: c.descriptor):
         run = list(run)
         words = iter_encode(descriptor, [cfg.params for cfg in run])
-        for cfg in run:
+        for i, cfg in enumerate(run):
             try:
                 word = next(words)
             except DescgenError as exc:
-                raise BatchError(f"{cfg.label}: {exc}") from None
-            results.append(_checked(cfg, word, force))
+                _collect(problems, BatchError(f"{cfg.label}: {exc}"), cfg.index, cfg.name)
+                # the refusal ended that run's encoding: the rest of the run goes on afresh
+                words = iter_encode(descriptor, [c.params for c in run[i + 1:]])
+                continue
+            try:
+                results.append(_checked(cfg, word, force))
+            except _Mismatch as exc:
+                _collect(problems, exc, cfg.index, cfg.name, broken=True)
+            except InvalidDescriptorError as exc:
+                _collect(problems, exc, cfg.index, cfg.name, broken=True)
+            except BatchError as exc:
+                _collect(problems, exc, cfg.index, cfg.name)
     return results
+
+
+class _Mismatch(BatchError):
+    """A configuration encodes to another word than its ``expect``."""
 
 
 def _checked(cfg: BatchConfig, word: int, force: bool) -> BatchResult:
@@ -236,7 +289,7 @@ def _checked(cfg: BatchConfig, word: int, force: bool) -> BatchResult:
     from ..rules.validate import is_valid, validate
 
     if cfg.expect is not None and word != cfg.expect:
-        raise BatchError(f"{cfg.label}: encodes to {format_word(cfg.descriptor, word)}, "
+        raise _Mismatch(f"{cfg.label}: encodes to {format_word(cfg.descriptor, word)}, "
                          f"expected {format_word(cfg.descriptor, cfg.expect)}")
     ctx = dict(cfg.context)
     if cfg.descriptor == "idesc":

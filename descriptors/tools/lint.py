@@ -1008,8 +1008,13 @@ def lint_lines(lines: Iterable[str], *, file: str = "<stdin>", arch: str | None 
             yield located(file, item.line, item.col, "note", "lint.unjudged",
                               f"{item.opcode}: not judged: {exc}", item.text)
     if not seen:
-        yield located(file, 0, 0, "note", "lint.nothing", "no tcgen05 instruction found "
+        yield located(file, 0, 0, "note", "lint.nothing", NOTHING_TO_CHECK + " "
                           f"({'read as ' + dialect if dialect else 'neither PTX nor SASS'})", "")
+
+
+#: Why an input gives nothing to check (the ``lint.nothing`` note, and ``descgen lint``'s one
+#: line on stderr for it).
+NOTHING_TO_CHECK = "nothing to check: no tcgen05 or wgmma instruction found"
 
 
 def _is_tcgen05(ins: Instruction) -> bool:

@@ -21,7 +21,7 @@ from typing import Any
 
 from .bits import Field, BitLayout
 from .enums import (KINDS, LBO_MODE, MAJOR, MAX_SHIFT, SWIZZLE, SWIZZLE_SM90, EnumTable, Kind,
-                    kind_named)
+                    kind_hint, kind_named)
 from ..errors import DescgenError, KindRequiredError, ParameterError, WordError
 from ..errors import shorten as _short
 from .layouts import IDESC, LAYOUTS, SMEM, TMEM, WGMMA, ZCM
@@ -312,7 +312,8 @@ def _kind(value: Any) -> Kind:
         raise ParameterError("idesc needs kind= one of " + ", ".join(KINDS))
     kind = kind_named(value)
     if kind is None:
-        raise ParameterError(f"unknown kind {_short(value)}; kinds: " + ", ".join(KINDS))
+        raise ParameterError(f"unknown kind {_short(value)}; kinds: " + ", ".join(KINDS)
+                             + kind_hint(value))
     return kind
 
 

@@ -8,12 +8,13 @@ Bit positions live in :mod:`descriptors.words.layouts` only; this module knows c
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 from functools import cached_property
 
 from ..structs import Struct
 __all__ = [
     "Choice", "EnumTable", "Kind", "KINDS", "SWIZZLE", "SWIZZLE_SM90", "LBO_MODE", "MAJOR", "MAX_SHIFT", "TILE_ORDER",
-    "kind_named",
+    "kind_named", "kind_of_type", "kind_hint",
 ]
 
 
@@ -66,8 +67,12 @@ class EnumTable(Struct, frozen=True, dict=True):
         return tuple(c.value for c in self.choices)
 
     def lookup(self, name: str) -> Choice | None:
-        """The choice called ``name`` (or one of its aliases), case-insensitively."""
-        return self._by_key.get(name.lower()) if isinstance(name, str) else None
+        """The choice called ``name`` (or one of its aliases), case-insensitively; blanks in
+        it do not count (``Swizzle<3, 4, 3>``)."""
+        if isinstance(name, str):
+            return self._by_key.get(name.lower()) or self._by_key.get(
+                "".join(name.split()).lower())
+        return None
 
     def by_value(self, value: int) -> Choice | None:
         return self._by_value.get(value)
@@ -82,14 +87,26 @@ def _table(what: str, source: str, *choices: tuple[str, int, str] | tuple[str, i
 
 
 # ---------------------------------------------------------------- shared memory descriptor
+#: CUTLASS's spellings of the swizzle modes both descriptors share: the ``SW128`` of its layout
+#: atoms (``Layout_K_SW128_Atom``), the ``B128`` of ``GMMA::LayoutType``, ``INTERLEAVE`` and the
+#: ``cute::Swizzle<B,M,S>`` functor of each mode's atom (16-byte units: M = 4, S = 3), also as
+#: CuTe prints it (``Sw<3,4,3>``).
+_CUTLASS_SWIZZLE = {
+    "none": ("INTERLEAVE", "Swizzle<0,4,3>", "Sw<0,4,3>"),
+    "128B": ("SW128", "B128", "Swizzle<3,4,3>", "Sw<3,4,3>"),
+    "64B": ("SW64", "B64", "Swizzle<2,4,3>", "Sw<2,4,3>"),
+    "32B": ("SW32", "B32", "Swizzle<1,4,3>", "Sw<1,4,3>"),
+}
+
 SWIZZLE = _table(
     "swizzle mode", "Table 40",
-    ("none", 0, "no swizzling (interleaved)", ("SWIZZLE_NONE", "interleave", "0")),
+    ("none", 0, "no swizzling (interleaved)", ("SWIZZLE_NONE", "0", *_CUTLASS_SWIZZLE["none"])),
     ("128B_base32B", 1, "128-byte swizzling with 32-byte atomicity",
      ("SWIZZLE_128B_BASE32B", "128B_32B", "128B_base32")),
-    ("128B", 2, "128-byte swizzling (16-byte atomicity), repeats every 1024 B", ("SWIZZLE_128B",)),
-    ("64B", 4, "64-byte swizzling, repeats every 512 B", ("SWIZZLE_64B",)),
-    ("32B", 6, "32-byte swizzling, repeats every 256 B", ("SWIZZLE_32B",)),
+    ("128B", 2, "128-byte swizzling (16-byte atomicity), repeats every 1024 B",
+     ("SWIZZLE_128B", *_CUTLASS_SWIZZLE["128B"])),
+    ("64B", 4, "64-byte swizzling, repeats every 512 B", ("SWIZZLE_64B", *_CUTLASS_SWIZZLE["64B"])),
+    ("32B", 6, "32-byte swizzling, repeats every 256 B", ("SWIZZLE_32B", *_CUTLASS_SWIZZLE["32B"])),
 )
 
 #: The 2-bit swizzle ("layout type") field of the sm_90 wgmma matrix descriptor (PTX ISA
@@ -97,10 +114,11 @@ SWIZZLE = _table(
 SWIZZLE_SM90 = _table(
     "wgmma swizzle mode", "PTX ISA 9.7.15.5.1",
     ("none", 0, "no swizzling (interleaved 8 x 16-byte core matrices)",
-     ("INTERLEAVE", "interleave", "0")),
-    ("128B", 1, "128-byte swizzling, repeats every 1024 B", ("B128", "SW128", "SWIZZLE_128B")),
-    ("64B", 2, "64-byte swizzling, repeats every 512 B", ("B64", "SW64", "SWIZZLE_64B")),
-    ("32B", 3, "32-byte swizzling, repeats every 256 B", ("B32", "SW32", "SWIZZLE_32B")),
+     ("0", *_CUTLASS_SWIZZLE["none"])),
+    ("128B", 1, "128-byte swizzling, repeats every 1024 B",
+     ("SWIZZLE_128B", *_CUTLASS_SWIZZLE["128B"])),
+    ("64B", 2, "64-byte swizzling, repeats every 512 B", ("SWIZZLE_64B", *_CUTLASS_SWIZZLE["64B"])),
+    ("32B", 3, "32-byte swizzling, repeats every 256 B", ("SWIZZLE_32B", *_CUTLASS_SWIZZLE["32B"])),
 )
 
 LBO_MODE = _table(
@@ -224,3 +242,32 @@ def kind_named(name: object) -> Kind | None:
     if key.startswith("kind::"):
         key = key[6:]
     return KINDS.get(key)
+
+
+def kind_of_type(name: object) -> tuple[Kind, str] | None:
+    """For a name given as a kind that is an A/B element type (``bf16``, ``e4m3``, CUTLASS's
+    ``INT8`` ...): the first kind of :data:`KINDS` that takes it (a dense one before a
+    block-scaled one) and the type's PTX name; else a kind whose name is close (``fp16`` ->
+    f16) with no type; ``None`` when nothing is near.  What a "did you mean" says."""
+    if not isinstance(name, str) or not name.strip():
+        return None
+    key = name.strip().lower().lstrip(".")
+    for kind in KINDS.values():
+        choice = kind.ab_types.lookup(key)
+        if choice is not None:
+            return kind, choice.name
+    import difflib
+    close = difflib.get_close_matches(key, list(KINDS), n=1, cutoff=0.4)
+    return (KINDS[close[0]], "") if close else None
+
+
+def kind_hint(value: Any, kind: str = "kind ", a_type: str = "a_type ") -> str:
+    """"; did you mean kind f16 (a_type bf16)?" for a kind that is an A/B type or close to a
+    kind's name (:func:`kind_of_type`), else ""; ``kind`` and ``a_type`` spell the two
+    names (the command line's ``--kind `` and ``--a-type ``)."""
+    near = kind_of_type(value)
+    if near is None:
+        return ""
+    which, type_name = near
+    return f"; did you mean {kind}{which.name}" + (
+        f" ({a_type}{type_name})?" if type_name else "?")

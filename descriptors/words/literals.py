@@ -6,11 +6,19 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MAX_LINE", "parse_immediate", "split_operands"]
+__all__ = ["MAX_LINE", "parse_immediate", "split_operands", "REGISTER_BITS", "PAIR_ORDER",
+           "parse_register_pair"]
 
 #: Characters of one line of text that are read: the readers and ``descgen dump`` cut a longer
 #: line there (the rest is dropped), the instruction models refuse a longer instruction text.
 MAX_LINE = 4096
+
+#: Bits of one register: a 64-bit descriptor lives in a register pair.
+REGISTER_BITS = 32
+#: How ``LO:HI`` is read: the low word first, as SASS names a pair (``UR4`` holds bits 31-0,
+#: ``UR5`` bits 63-32) and as cuda-gdb's ``info registers UR4 UR5`` lists them, even register
+#: first.
+PAIR_ORDER = "LO:HI, the low word first, as cuda-gdb's info registers UR4 UR5 lists UR4:UR5"
 
 _IMM = re.compile(r"-?(?:0[xX][0-9A-Fa-f]+|0[bB][01]+|0[0-7]*|[1-9]\d*)[uU]?\Z")
 _FIRST = frozenset("-0123456789")
@@ -73,3 +81,27 @@ def split_operands(text: str, base: int) -> tuple[list[tuple[str, int]], str | N
     if depth != 0 and problem is None:
         problem = "unbalanced brackets: a '[' or '{' is not closed (truncated line?)"
     return out, problem
+
+
+def parse_register_pair(text: str) -> int | None:
+    """The 64-bit word a register pair holds, from ``LO:HI`` (:data:`PAIR_ORDER`: the low
+    word first): two register values, decimal or ``0x`` hex (``_`` and ``'`` separators
+    allowed), each 0 .. 2**32-1 or a signed reading down to -2**31 (two's complement, as a
+    debugger may print it).  ``None`` when ``text`` has no ``:``.  Raises
+    :class:`~descriptors.errors.ParameterError` for a half that is no 32-bit register value."""
+    if not isinstance(text, str) or ":" not in text:
+        return None
+    from ..errors import ParameterError
+    from .codec import parse_int
+    parts = text.split(":")
+    if len(parts) != 2:
+        raise ParameterError(f"register pair {text.strip()[:60]!r}: expected two 32-bit "
+                             f"values, {PAIR_ORDER}")
+    halves = []
+    for part, what in zip(parts, ("low word", "high word")):
+        value = parse_int(part.strip(), f"the pair's {what}")
+        if not -(1 << (REGISTER_BITS - 1)) <= value < (1 << REGISTER_BITS):
+            raise ParameterError(f"the pair's {what} {part.strip()[:40]} is no 32-bit register "
+                                 f"value ({PAIR_ORDER})")
+        halves.append(value & ((1 << REGISTER_BITS) - 1))
+    return halves[1] << REGISTER_BITS | halves[0]

@@ -350,7 +350,7 @@ def test_cli_arch_sm_90a_and_as_wgmma():
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--arch", "sm_90"], "unknown architecture 'sm_90'; known: sm_90a, sm_100a"),
+    (["--arch", "sm_89"], "unknown architecture 'sm_89'; known: sm_90a, sm_100a"),
     (["--arch", "sm_80"], "unknown architecture 'sm_80'"),
     (["--as", "wgmma", "--kind", "f16"], "kind applies to idesc only, not wgmma"),
     (["--as", "gmma"], "--as"),

@@ -400,7 +400,7 @@ def test_empty_and_unknown(tmp_path):
     assert r.exit_code == 2 and "no PTX or SASS found" in r.stderr
     assert "Traceback" not in r.stdout + r.stderr
     r = _cli_bytes(tmp_path, b".version 9.0\n.target sm_100a\nmov.b32 %r1, 5;\n", "-v")
-    assert r.exit_code == 0 and "no tcgen05 instruction found (read as ptx)" in r.stdout
+    assert r.exit_code == 0 and "nothing to check: no tcgen05 or wgmma instruction found (read as ptx)" in r.stdout
 
 
 def test_crlf_and_truncated(tmp_path):
