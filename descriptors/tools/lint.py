@@ -837,7 +837,7 @@ def _check_model(em: _Emitter, ins: Instruction, arch: str) -> None:
                 constants[base.strip()] = o.value.value - offset
         else:
             constants[text] = o.value.value
-    ldst = p.mnemonic.startswith("tcgen05.")
+    ldst = p.mnemonic in ("tcgen05.ld", "tcgen05.st")
     findings = [f for f in check_parsed(p, registers=dict(ins.registers), arch=arch,
                                         constants=constants)
                 if not (ldst and f.rule.rsplit(".", 1)[-1] in _LDST_OWNED)]
@@ -902,7 +902,8 @@ def check_instruction(file: str, ins: Instruction, arch: str,
             _check_wgmma(em, ins)
         elif op.startswith("UTCSHIFT"):
             _judge_operands(em, ins, lambda sub, i: _check_shift(sub, i, arch))
-    if modelled and not any(f.severity in ("error", "warning") for f in em.out):
+    if modelled and MODELS[mn].legal_note and \
+            not any(f.severity in ("error", "warning") for f in em.out):
         em.add("note", "instruction.legal", f"{mn}: a legal form (ptxas 13.0 agrees with the "
                "instruction model on every generated form)", None, None, None)
     return em.out

@@ -117,8 +117,10 @@ class InstructionModel(Struct, frozen=True, dict=True):  # (dict: cached_propert
     alignment_source: str = ""
     stride: Callable[[Mapping[str, str | None]], tuple[int, int, int] | None] = lambda q: None
     default_arch: str = "sm_100a"  # the target check_instruction judges for by default
-    operand_facts: Callable[[list[str]], dict[str, str]] | None = None  # pseudo-qualifiers
-    # read from the operand texts (wgmma: ``a_src`` = ``desc`` or ``reg``)
+    operand_facts: Callable[[list[str]], dict[str, str | None]] | None = None  # pseudo-
+    # qualifiers read from the operand texts (wgmma: ``a_src`` = ``desc`` or ``reg``)
+    legal_note: bool = True  # ``descgen lint`` notes a legal line (``instruction.legal``);
+    # tcgen05.mma/cp/commit/alloc lines have their descriptor checks' findings instead
 
     @cached_property
     def by_value(self) -> dict[str, Group]:
