@@ -49,11 +49,20 @@ def explain_cmd(
     from descriptors.errors import ParameterError
     from descriptors.isa.instructions import parse_instruction
 
+    from descriptors.isa.instructions.forms import with_syntax_operands
+
+    filled = with_syntax_operands(instruction)  # tcgen05.mma.cta_group::1.kind::f16 alone
+    if filled is not None:
+        instruction = filled
     p = parse_instruction(instruction)
     if taddr is not None and p.mnemonic not in ("tcgen05.ld", "tcgen05.st"):
         raise ParameterError("--taddr applies to tcgen05.ld/st only")
     kw = {} if taddr is None else {"taddr": parse_int(taddr, "--taddr")}
     result = explain_instruction(instruction, **kw)
+    if filled is not None:
+        from descriptors.structs import replace
+        result = replace(result, notes=result.notes + (
+            "no operands given: the syntax's operands are shown as placeholders",))
     relative = taddr is None  # a footprint's addresses: relative to taddr 0
     _warn_as_lint(instruction)
     if svg is not None:

@@ -807,6 +807,13 @@ def _check_cp(em: _Emitter, ins: Instruction, arch: str) -> None:
 #: Rules of the instruction models that :func:`_check_ldst` already reports for tcgen05.ld/st
 #: under the footprint's own rule ids (the same Tables 49/50 from descriptors.tmem).
 _LDST_OWNED = ("vector", "num", "taddr")
+#: ... and, per mnemonic, every rule of a model another check reports: tcgen05.alloc's
+#: immediate nCols (:func:`_check_alloc`'s ``tmem.alloc``, the same 9.7.16.1.2 bounds) and the
+#: target of tcgen05.mma/cp/commit/alloc/dealloc/relinquish_alloc_permit (``tcgen05.arch``).
+_OWNED: dict[str, tuple[str, ...]] = {
+    "tcgen05.ld": _LDST_OWNED, "tcgen05.st": _LDST_OWNED, "tcgen05.alloc": ("immediate", "arch"),
+    **{f"tcgen05.{op}": ("arch",) for op in ("mma", "cp", "commit", "dealloc",
+                                             "relinquish_alloc_permit")}}
 
 
 def _check_model(em: _Emitter, ins: Instruction, arch: str) -> None:
@@ -837,10 +844,10 @@ def _check_model(em: _Emitter, ins: Instruction, arch: str) -> None:
                 constants[base.strip()] = o.value.value - offset
         else:
             constants[text] = o.value.value
-    ldst = p.mnemonic in ("tcgen05.ld", "tcgen05.st")
+    owned = _OWNED.get(p.mnemonic, ())
     findings = [f for f in check_parsed(p, registers=dict(ins.registers), arch=arch,
                                         constants=constants)
-                if not (ldst and f.rule.rsplit(".", 1)[-1] in _LDST_OWNED)]
+                if f.rule.rsplit(".", 1)[-1] not in owned]
     for f in findings:
         op = by_name.get(f.field or "")
         word = None

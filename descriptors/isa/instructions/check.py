@@ -248,6 +248,8 @@ def _operand_findings(model: InstructionModel, q: Mapping[str, str | None], spec
             value = constants[text]
         if value is not None:
             return [] if skip_size else _stride_findings(model, q, spec, value)
+        if spec.offset and "+" in text and parse_immediate(text.partition("+")[2]) is not None:
+            text = text.partition("+")[0].strip()  # ptxas reads reg+imm here too
         return _reg_check(mn, spec.name, text, col, registers, spec.types, spec.source,
                           spec.name)
     raise AssertionError(spec.kind)  # pragma: no cover - every kind is handled above
@@ -330,6 +332,8 @@ def _address_findings(model: InstructionModel, q: Mapping[str, str | None], spec
 
 def _describe(values: tuple[int, ...]) -> str:
     """``0 or 1``; a long arithmetic run as ``in [0, 15]`` or ``a multiple of 32 in [32, 65504]``."""
+    if isinstance(values, range):  # tcgen05.dealloc's nCols: a multiple of 32
+        return f"a multiple of {values.step}"
     step = values[1] - values[0] if len(values) > 4 else 0
     if step and all(b - a == step for a, b in zip(values, values[1:])):
         run = f"in [{values[0]}, {values[-1]}]"

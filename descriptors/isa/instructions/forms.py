@@ -21,7 +21,7 @@ from .check import check_parsed, present_operands, resolve
 from .models import InstructionError
 from .parse import ParsedInstruction, parse_instruction
 
-__all__ = ["Tcgen05Form", "tcgen05_form", "EXPLAINED"]
+__all__ = ["Tcgen05Form", "tcgen05_form", "EXPLAINED", "with_syntax_operands"]
 
 #: The mnemonics :func:`tcgen05_form` explains.
 EXPLAINED: tuple[str, ...] = ("tcgen05.mma", "tcgen05.cp", "tcgen05.commit", "tcgen05.alloc",
@@ -145,7 +145,7 @@ def _mma(q: Mapping[str, str | None], ops: dict[str, str]) -> tuple[dict[str, An
                   if q["scale_vectorsize"] else "")
                + (" --scale-type ue4m3" if q["scale_vectorsize"] in ("scale_vec::4X", "block16")
                   else ""))
-    rows.append(("idesc", f"built by {command}"))
+    rows.append(("build", f"the idesc word: {command}"))
     data = {"kind": kind_name, "cta_group": cta, "ws": ws, "sparse": sparse,
             "block_scale": q["block_scale"] is not None,
             "scale_vectorsize": q["scale_vectorsize"], "a_source": a_src,
@@ -268,6 +268,30 @@ def tcgen05_form(text: str | ParsedInstruction) -> Tcgen05Form:
         section = section[:-1] + str(1 + bool(q["sp"]) + 2 * bool(q["ws"]))
     return Tcgen05Form(p.text, p.mnemonic, f"PTX {section}", quals, tuple(rows),
                        operands, tuple(notes), mma)
+
+
+def with_syntax_operands(text: str) -> str | None:
+    """``text`` with the syntax's operands as placeholders (``[d_tmem], a_desc, ...``) when it
+    is a tcgen05 line of :data:`EXPLAINED` given without operands (``tcgen05.mma.cta_group::1
+    .kind::f16``); ``None`` otherwise.  Optional operands are left out; A is a descriptor."""
+    line = text.split("//", 1)[0].strip().rstrip(";").strip()
+    if not line or any(c.isspace() for c in line):
+        return None
+    mnemonic = next((m for m in sorted(EXPLAINED, key=len, reverse=True)
+                     if line == m or line.startswith(m + ".")), None)
+    if mnemonic is None or not MODELS[mnemonic].operands:
+        return None
+    model = MODELS[mnemonic]
+    q, _ = resolve(model, line[len(mnemonic) + 1:].split(".") if line != mnemonic else [])
+    if model.operand_facts is not None:
+        q = {**q, **model.operand_facts(["[d]", "a"])}
+    ops = []
+    for spec in present_operands(model, q, []):
+        if spec.optional or (spec.when and not spec.present(q)):
+            continue
+        name = spec.name.replace("-", "_")
+        ops.append(f"[{name}]" if spec.kind == "address" else name)
+    return f"{line} {', '.join(ops)};"
 
 
 def _role(name: str, text: str) -> str:

@@ -66,7 +66,8 @@ class Constraint(Struct, frozen=True):
 class OperandSpec(Struct, frozen=True):
     """One operand: ``name`` (PTX's), ``kind`` (``vector``, ``address``, ``register``,
     ``immediate``, ``reg_or_imm``, ``predicate``: a ``.pred`` register, ``!`` allowed, or an
-    immediate in ``values``), ``bits`` (register width where it matters), present when
+    immediate in ``values``; ``lenient``: an immediate or a register of ``types`` that ptxas
+    takes where the text writes nothing, a warning), ``bits`` (register width where it matters), present when
     ``when`` matches (empty: always; it may name the operand facts of
     :attr:`InstructionModel.operand_facts`), ``optional`` (may be left out)."""
 

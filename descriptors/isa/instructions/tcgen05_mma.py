@@ -107,15 +107,18 @@ def _mma_operands() -> tuple[OperandSpec, ...]:
              "for .kind::i8, which the text does not write")
     return (
         OperandSpec("d-tmem", "address", f"{_SRC} (D in Tensor Memory, 32-bit address)"),
-        OperandSpec("a-desc", "register", f"{_SRC} (A: shared memory descriptor, 64-bit)",
-                    bits=(64,), types=_DESC64, when={"a_src": ("desc",)}),
+        OperandSpec("a-desc", "reg_or_imm", f"{_SRC} (A: shared memory descriptor, 64-bit; "
+                    "ptxas 13.0 also takes an immediate)", bits=(64,), types=_DESC64,
+                    when={"a_src": ("desc",)}, offset=True),
         OperandSpec("a-tmem", "address", f"{_SRC} (A in Tensor Memory)",
                     when={"a_src": ("tmem",)}),
-        OperandSpec("b-desc", "register", f"{_SRC} (B: shared memory descriptor, 64-bit)",
-                    bits=(64,), types=_DESC64),
+        OperandSpec("b-desc", "reg_or_imm", f"{_SRC} (B: shared memory descriptor, 64-bit; "
+                    "ptxas 13.0 also takes an immediate)", bits=(64,), types=_DESC64,
+                    offset=True),
         OperandSpec("sp-meta-tmem", "address", f"{_SRC_SP} (sparsity metadata in Tensor Memory)",
                     when={"sp": ("sp",)}),
-        OperandSpec("idesc", "register", f"{_SRC} (instruction descriptor, 32-bit)", types=INT32),
+        OperandSpec("idesc", "reg_or_imm", f"{_SRC} (instruction descriptor, 32-bit; ptxas "
+                    "13.0 also takes an immediate)", types=INT32),
         OperandSpec("scale-A-tmem", "address", f"{_SRC} (A scale factors in Tensor Memory)",
                     when={"block_scale": ("block_scale",)}),
         OperandSpec("scale-B-tmem", "address", f"{_SRC} (B scale factors in Tensor Memory)",
@@ -196,8 +199,9 @@ TCGEN05_CP = InstructionModel(
     ),
     operands=(
         OperandSpec("taddr", "address", f"{_CP_SRC} (destination in Tensor Memory)"),
-        OperandSpec("s-desc", "register", f"{_CP_SRC} (source: shared memory descriptor, 64-bit)",
-                    bits=(64,), types=_DESC64, offset=True),
+        OperandSpec("s-desc", "reg_or_imm", f"{_CP_SRC} (source: shared memory descriptor, "
+                    "64-bit; ptxas 13.0 also takes an immediate)", bits=(64,), types=_DESC64,
+                    offset=True),
     ),
     vector=lambda q: None,
     vector_source=_CP_SRC,
@@ -260,11 +264,11 @@ def _alloc_model(op: str) -> InstructionModel:
     elif op == "dealloc":
         groups += [Group("type", ("b32",), True, _ALLOC_SRC)]
         operands = (
-            OperandSpec("taddr", "register", f"{_ALLOC_SRC} (Tensor Memory address of the "
+            OperandSpec("taddr", "reg_or_imm", f"{_ALLOC_SRC} (Tensor Memory address of the "
                         "allocation, 32-bit)", types=INT32),
-            OperandSpec("nCols", "reg_or_imm", f"{_ALLOC_SRC} (columns: a multiple of 32; "
-                        "ptxas 13.0 checks nothing more of an immediate)", types=INT32,
-                        values=tuple(range(ALLOC_COLUMNS[0], 1 << 16, ALLOC_COLUMNS[0]))))
+            OperandSpec("nCols", "reg_or_imm", f"{_ALLOC_SRC} (columns: ptxas 13.0 checks "
+                        "only that an immediate is a multiple of 32)", types=INT32,
+                        values=range(0, 1 << 32, ALLOC_COLUMNS[0])))  # type: ignore[arg-type]
     return InstructionModel(
         mnemonic=f"tcgen05.{op}", section=_ALLOC, groups=tuple(groups), constraints=(),
         operands=operands, vector=lambda q: None, vector_source=_ALLOC_SRC,
