@@ -8,6 +8,7 @@ JSON: ``decode`` gives :func:`descriptors.tools.printer.to_json` (or, for an ide
 from __future__ import annotations
 
 import json
+import sys
 from typing import Annotated, Any
 
 import typer
@@ -25,15 +26,21 @@ from .common import (AsOpt, DecodeFormat, Descriptor, KindOpt, ReportOutput, Wor
 @option_groups
 def decode_cmd(
     word: Annotated[str, typer.Argument(help="The word: decimal or 0x hex (_ and ' separators allowed).")],
-    as_: Annotated[Descriptor | None, typer.Option("--as", help="Which descriptor the word is "
-                   "(required, except with --arch sm_90a: wgmma).")] = None,
+    as_: Annotated[Descriptor | None, typer.Option("--as", help="Which descriptor the word is; "
+                   "when not given, --kind means idesc, --arch sm_90a wgmma, else the one "
+                   "descriptor whose layout the word fits (a note on stderr says which).")] = None,
     kind: KindOpt = None,
     context: WordContext = WordContext(),
+    show: Annotated[bool, typer.Option("--show", "-v", help="An idesc without --kind: print "
+                    "every kind's reading in full (fields, bit diagram, findings), not one "
+                    "line each.")] = False,
     out: ReportOutput = ReportOutput(),
 ) -> None:
-    """Decode a word: every field (bits, raw value, meaning), a bit diagram and the findings."""
-    descriptor, arch = word_for_arch(as_.value if as_ else None, context.arch, "decode")
+    """Decode a word: every field (bits, raw value, meaning), a bit diagram and the findings;
+    an idesc without --kind: one line per kind's reading (--show: each in full)."""
     value = descriptors.parse_int(word, "word")
+    descriptor, arch = word_for_arch(_as_given(as_, value, kind, context.arch, "decode"),
+                                     context.arch, "decode")
     ctx = context.options(descriptor)
     if descriptor == "idesc" and kind is None:
         readings = rank_readings([(r, validate("idesc", value, kind=r.kind, arch=arch, **ctx))
@@ -42,6 +49,10 @@ def decode_cmd(
             typer.echo(json.dumps({"descriptor": descriptor, "kind": None,
                                    "word": readings[0][0].hex,
                                    "readings": [to_json(d, f) for d, f in readings]}, indent=2))
+            return
+        if not show:
+            from descriptors.render.printer import readings_summary
+            typer.echo(readings_summary(readings))
             return
         typer.echo(f"An instruction-descriptor word does not identify its kind; every kind's "
                    f"reading of {readings[0][0].hex} follows, fewest broken rules first "
@@ -62,7 +73,7 @@ def decode_cmd(
 # parameter set, an idesc with its A/B words; the verdicts are the library's.)
 @option_groups
 def check_cmd(
-    word: Annotated[str | None, typer.Argument(help="A word to check (with --as).")] = None,
+    word: Annotated[str | None, typer.Argument(help="A word to check; --as names its descriptor (else inferred, as decode does).")] = None,
     as_: AsOpt = None,
     kind: KindOpt = None,
     param: Annotated[list[str] | None, typer.Option("--param", "-p", help="Check a parameter set "
@@ -105,9 +116,14 @@ def check_cmd(
                 context.cta_group, "--cta-group"),
             ws=context.ws, scale_vec=context.scale_vec)
     else:
-        if as_ is None and arch != "sm_90a":
-            raise descriptors.ParameterError("say which descriptor with --as (or give --idesc)")
-        descriptor, arch = word_for_arch(as_.value if as_ else None, arch)
+        named = as_.value if as_ else None
+        if named is None and (kind is not None or arch != "sm_90a"):
+            if (word is None or param) and kind is None:
+                raise descriptors.ParameterError("say which descriptor with --as (or give "
+                                                 "--idesc)")
+            value = 0 if word is None or param else descriptors.parse_int(word, "word")
+            named = _as_given(None, value, kind, arch, "check")
+        descriptor, arch = word_for_arch(named, arch)
         ctx = context.options(descriptor)
         if param:
             if word is not None:
@@ -144,10 +160,10 @@ def _check_layout(word: str | None, as_: Any, arch: str | None, cute: str, major
                   fmt: DecodeFormat) -> None:
     """``check WORD --cute LAYOUT``: :func:`descriptors.layout.fetch.check_layout`."""
     from descriptors.layout.fetch import check_layout
-    if word is None or as_ is None or major is None:
-        raise descriptors.ParameterError("check --cute needs WORD, --as smem (or wgmma) and "
-                                         "--major K|MN")
-    descriptor, arch = word_for_arch(as_.value, arch)
+    if word is None:
+        raise descriptors.ParameterError("check --cute needs WORD (a shared memory descriptor)")
+    # --cute reads a shared memory descriptor: smem, which sm_90a reads as wgmma
+    descriptor, arch = word_for_arch(as_.value if as_ else "smem", arch)
     if descriptor not in ("smem", "wgmma"):
         raise descriptors.ParameterError(f"--cute checks a shared memory descriptor (--as smem or "
                                          f"wgmma), not {descriptor}")
@@ -164,12 +180,89 @@ def _check_layout(word: str | None, as_: Any, arch: str | None, cute: str, major
                                "message": result.message(), "notes": list(result.notes)},
                               indent=2))
     else:
+        from descriptors.layout.cute_layout import INFERRED_NOTES
+        for note in result.notes:
+            if note.startswith(INFERRED_NOTES):
+                sys.stderr.write(f"descgen: note: {note}\n")
         typer.echo(("yes: " if result.ok else "no: ") + result.message() + f" ({model})")
     if not result.ok:
         raise typer.Exit(EXIT_INVALID)
 
 
 _LIST_PARAMS = ("start_count", "first_span")
+
+
+def _as_given(as_: Any, value: int, kind: str | None, arch: str | None,
+              command: str) -> str | None:
+    """The descriptor ``--as`` names, or, not given, the one the other options or the word
+    decide, said in a ``descgen: note:`` line on stderr: ``--kind`` means idesc; ``--arch
+    sm_90a`` means wgmma (``None`` is returned: :func:`word_for_arch` says so); else the one
+    family whose layout the word fits (:func:`descriptors.tools.dump.score.classify`: its
+    structural readings of a whole word, one family at least
+    :data:`~descriptors.tools.dump.score.DEFAULT_MIN_CONFIDENCE` sure, or the only one that
+    fits).  Raises :class:`ParameterError` naming the candidates and ``--as`` when the word
+    does not decide."""
+    if as_ is not None:
+        return as_.value
+    if kind is not None:
+        sys.stderr.write("descgen: note: read as --as idesc (--kind names an MMA kind)\n")
+        return "idesc"
+    if arch == "sm_90a":
+        return None
+    from descriptors.tools.dump.score import DEFAULT_MIN_CONFIDENCE, classify
+    target = arch or "sm_100a"
+    size = 64
+    if value >= 1 << size:
+        h = hex(value)
+        raise descriptors.ParameterError(f"word {h if len(h) <= 40 else h[:37] + '...'} is "
+                                         f"wider than {size} bits: no descriptor is")
+    best: dict[str, Any] = {}
+    for c in classify(value, size, arch=target):
+        if c.form == "word" and c.structural:
+            best.setdefault(c.descriptor, c)
+    sure = [f for f, c in best.items() if c.confidence >= DEFAULT_MIN_CONFIDENCE]
+    hex_ = f"{value:#x}"
+    if len(sure) == 1 or len(best) == 1:
+        family = sure[0] if len(sure) == 1 else next(iter(best))
+        why = _fits(family, best[family])
+        if family == "idesc":
+            kinds = [c.kind for c in classify(value, size, arch=target)
+                     if c.descriptor == "idesc" and c.form == "word" and c.structural]
+            why = "a valid instruction descriptor as " + ", ".join(f"kind::{k}" for k in kinds)
+        sys.stderr.write(f"descgen: note: read {descriptors.format_word(family, value)} as "
+                         f"--as {family}: {why}\n")
+        return family
+    see = f" (see 'descgen {command} --help')"
+    if best:
+        names = sorted(best, key=list(best).index)
+        raise descriptors.ParameterError(
+            f"{hex_} fits more than one descriptor's layout: "
+            + "; ".join(f"{f} ({_fits(f, best[f])})" for f in names)
+            + " -- say which with " + " or ".join(f"--as {f}" for f in names) + see)
+    other = [c.descriptor for c in classify(value, 64, arch="sm_90a")
+             if c.form == "word" and c.structural and target != "sm_90a"]
+    raise descriptors.ParameterError(
+        f"{hex_} fits no {target} descriptor's layout ({_smem_constant()} is not set, so it is "
+        f"no shared memory descriptor); "
+        + ("it fits sm_90a's wgmma matrix descriptor: give --arch sm_90a, or " if other else
+           "give ")
+        + "--as " + "|".join(descriptors.DESCRIPTORS) + " to read it anyway" + see)
+
+
+def _smem_constant() -> str:
+    """tcgen05's fixed constant of the shared memory descriptor, as ``name[bits] = 0b...``."""
+    from descriptors.words.layouts import SMEM
+    return ", ".join(f"{f.name}{f.bits} = {f.default:#0{f.width + 2}b}" for f in SMEM.fields
+                     if f.role == "constant" and f.default)
+
+
+def _fits(family: str, reading: Any) -> str:
+    """Why a word fits ``family`` (``reading``: its best :class:`Candidate`), briefly."""
+    if family == "smem":
+        return f"its {_smem_constant()} (tcgen05's shared memory descriptor)"
+    if family == "idesc":
+        return f"a valid instruction descriptor as kind::{reading.kind}"
+    return reading.reason.split(";")[0]
 
 
 def _merge_param(params: dict[str, Any], key: str, option_value: str | None,

@@ -6,7 +6,8 @@ log, a SASS listing or a CUDA binary (listed by ``cuobjdump -sass``; any input m
 table row per word (line, register or name, value, confidence, verdict, best reading), the full
 decode of each distinct word at its first occurrence only, and at the end where each distinct
 word occurs (rich, ``--plain`` text, or ``--format json``: ``{input, findings}``, and for
-several files ``{"inputs": [{input, findings}, ...]}``), drawn by
+several files ``{"inputs": [{input, findings}, ...]}``; ``--unique``: one row per distinct
+word, its count and first line), drawn by
 :mod:`descriptors.render.dump`.  Several files are reported one after the other, then the
 total.  Memory stays flat (the index of the words is bounded).  A file of
 :data:`PROGRESS_MIN_BYTES` or more shows a progress bar on stderr while stderr is a terminal
@@ -71,6 +72,9 @@ def dump_cmd(
     fmt: DumpFormatOpt = DumpFormat.text,
     plain_: Annotated[bool, typer.Option("--plain", help="Plain-text table and dumps (stable; no colour).")] = False,
     table_only: Annotated[bool, typer.Option("--table-only", help="Only the summary table, no decodes.")] = False,
+    unique: Annotated[bool, typer.Option("--unique", "-u", help="One row per distinct word: how "
+                      "often it occurs, its first line, verdict and reading (text only; no "
+                      "decodes).")] = False,
     no_color: Annotated[bool, typer.Option("--no-color", help="No colour in the terminal.")] = False,
 ) -> None:
     """Find the descriptors in a register dump, printf log, SASS listing or CUDA binary and
@@ -86,9 +90,13 @@ def dump_cmd(
     options = dict(as_=as_.value if as_ is not None else None, kind=kind, arch=arch,
                    min_confidence=min_confidence)
     scan_lines((), **options)  # checks the options before any input is opened
+    if unique and fmt is DumpFormat.json:
+        from descriptors.errors import ParameterError
+        raise ParameterError("--unique is a text view (the JSON findings carry every word: "
+                             "count them by \"word\")")
     names: list[str | None] = list(files) if files else [None]
     out = view.Report(as_json=fmt is DumpFormat.json, many=len(names) > 1, plain_=plain_,
-                      table_only=table_only, no_color=no_color)
+                      table_only=table_only, no_color=no_color, unique=unique)
     bad = 0
     for file in names:
         try:

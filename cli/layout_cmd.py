@@ -85,7 +85,7 @@ def layout_cmd(
     no_color = no_color or plain_
     if show and fmt is not LayoutFormat.text:
         raise ParameterError("--show draws in the terminal: use it with --format text (or --svg)")
-    if major is None or (dtype is None and cute is None):
+    if cute is None and (major is None or dtype is None):
         raise ParameterError("give --major (K or MN) and --a-type or --b-type" + ("" if explain or cute else
                              ", --swizzle and --tile (or --cute LAYOUT, or --explain WORD)"))
     if explain is not None and cute is not None:
@@ -136,7 +136,8 @@ def layout_cmd(
             raise ParameterError(f"--arch {arch!r}: layout gives tcgen05's word (sm_100a, the "
                                  "default) or sm_90a's wgmma word")
         if explain is None:
-            _wgmma_layout(result, steps, fmt, name, major, swizzle, dtype, tile, cute)
+            _wgmma_layout(result, steps, fmt, name, getattr(result, "major", major), swizzle,
+                          dtype, tile, cute, (sparse, compressed, plain_, no_color))
             return
     if svg is not None:
         view.write_svg(result, svg)
@@ -167,9 +168,10 @@ def layout_cmd(
 
 def _wgmma_layout(result: Any, steps: list[KStep] | None, fmt: LayoutFormat, name: str | None,
                   major: str, swizzle: str | None, dtype: str | None, tile: str | None,
-                  cute: str | None) -> None:
+                  cute: str | None, text: tuple[bool, bool, bool, bool]) -> None:
     """``layout --arch sm_90a``: the same layout's wgmma matrix descriptor (PTX ISA 9.7.15.5.1),
-    one word per K step with --k-steps: :func:`descriptors.words.codec.smem_to_wgmma` of each
+    one word per K step with --k-steps (text: the tables of the sm_100a report, its words
+    replaced, :func:`descriptors.render.layout.wgmma_report`): :func:`descriptors.words.codec.smem_to_wgmma` of each
     tcgen05 word (the same canonical layouts; an H100 reads them as descgen's fetch model
     says).  Refused where sm_90 has no form: 128B swizzling with 32B atomicity, the absolute
     LBO mode, an MN-major operand of a type other than f16/bf16 (wgmma's imm-trans,
@@ -187,8 +189,9 @@ def _wgmma_layout(result: Any, steps: list[KStep] | None, fmt: LayoutFormat, nam
             else [smem_to_wgmma(result.word)]
     except WordError as exc:
         raise LayoutError(f"{exc}", "9.7.15.5.1") from None
-    for caveat in getattr(result, "caveats", ()):
-        sys.stderr.write(f"descgen: note: {caveat}\n")
+    if fmt is not LayoutFormat.text:  # (the text report carries every note)
+        for caveat in getattr(result, "caveats", ()):
+            sys.stderr.write(f"descgen: note: {caveat}\n")
     warn_name_unused(name, fmt.value)
     if fmt.value in NAMED_FORMATS:
         given = {"major": major, "swizzle": swizzle, "dtype": dtype, "tile": tile, "cute": cute}
@@ -199,8 +202,12 @@ def _wgmma_layout(result: Any, steps: list[KStep] | None, fmt: LayoutFormat, nam
                                    steps is not None))
     elif fmt is LayoutFormat.hex:
         typer.echo(view.wgmma_hex(words))
-    else:
-        typer.echo(view.wgmma_lines(words, steps is not None))
+    else:  # text: the sm_100a report's tables, with the wgmma words (text: --sparse,
+        # --compressed, --plain, --no-color)
+        sparse, compressed, plain_, no_color = text
+        lines = view.wgmma_report(result, words, steps, sparse, compressed)
+        show_output(lambda: view.rich_report(lines), lambda: view.plain_report(lines), plain_,
+                    no_color, piped_width=160)
 
 
 def _refuse_with(what: str, options: tuple[tuple[str, Any], ...], flag: bool, why: str) -> None:

@@ -19,16 +19,17 @@ from ..structs import Struct
 __all__ = ["REGISTER", "MEMORY_OPERAND", "register_name", "next_register",
            "SASS_MMA", "SASS_SCALE_VEC", "SASS_4X", "SASS_4X_SUFFIXES", "is_4x", "mma_kinds",
            "SASS_TMEM_SHAPES", "SASS_TMEM_REDUCTIONS", "SASS_CTA_GROUP", "TmemAccess",
-           "tmem_access", "cta_group", "SASS_WGMMA", "WgmmaDescriptor", "wgmma_descriptors"]
+           "tmem_access", "cta_group", "SASS_WGMMA", "SASS_WGMMA_ATYPES", "wgmma_shape",
+           "WgmmaDescriptor", "wgmma_descriptors"]
 
 #: A register operand: ``UR4``, ``R12.reuse``, ``-R3``, ``|R4|``, ``RZ`` (groups: a sign or
 #: negation, ``R``/``UR``, the number or ``Z``).
-REGISTER = re.compile(r"(-|~|!)?\|?(U?R)(\d{1,3}|Z)(?:\.(?:reuse|H0|H1|B\d))*\|?\Z")
+REGISTER = re.compile(r"(-|~|!)?\|?(U?R)([0-9]{1,3}|Z)(?:\.(?:reuse|H0|H1|B[0-9]))*\|?\Z")
 #: A memory operand: ``tmem[UR4]``, ``tmem[UR4+0x10]``, ``gdesc[UR6].A_KEEP``, or an immediate
 #: address, ``tmem[0x1fe]`` (ptxas folds a constant Tensor Memory address; read as URZ + it).
 #: Groups: the bracket's name (``gdesc``, ``idesc``, ``tmem``, ``desc`` or none), the register,
 #: its offset, the immediate address.
-MEMORY_OPERAND = re.compile(r"(gdesc|idesc|tmem|desc)?\[(?:(U?R\d{1,3}|U?RZ)(?:\s*\+\s*(-?0x[0-9A-Fa-f]+|\d+))?"
+MEMORY_OPERAND = re.compile(r"(gdesc|idesc|tmem|desc)?\[(?:(U?R[0-9]{1,3}|U?RZ)(?:\s*\+\s*(-?0x[0-9A-Fa-f]+|[0-9]+))?"
                             r"|(0x[0-9A-Fa-f]+))\]"
                             r"(?:\.[A-Za-z0-9_]{1,32}){0,4}\Z")
 
@@ -94,7 +95,7 @@ SASS_TMEM_SHAPES: dict[str, tuple[str, int | None]] = {
 #: ``LDTM.STAT`` (tcgen05.ld.red) reduction suffix -> ``.redOp`` (and ``.abs``); the type suffix
 #: ``.S32``/``.F32`` (none: ``.u32``) and ``.NAN`` follow it (fixtures/sass-forms).
 SASS_TMEM_REDUCTIONS: dict[str, tuple[str, bool]] = {
-    "MIN": ("min", False), "MAX": ("max", False), "MINABS": ("min", True),
+    "MIN": ("min", False), "MAX": ("max", False), "MINABS": ("min", True), "MAXABS": ("max", True),
 }
 #: Opcodes whose ``.2CTA`` suffix shows ``.cta_group::2`` (absent: ``::1``).  ``UTCATOMSWS.AND``
 #: (tcgen05.dealloc) and ``UVIRTCOUNT`` (relinquish_alloc_permit) read the same for both, so
@@ -126,11 +127,19 @@ class TmemAccess(Struct, frozen=True):
         return f"tcgen05.{self.op}{red}.sync.aligned.{self.shape}.x{self.num}{tail}"
 
 
+#: ``.xN`` -> N for each ``.num`` (PTX 9.7.16.8.3), filled from the Tensor Memory facts.
+_TMEM_NUMS: dict[str, int] = {}
+
+
 @lru_cache(maxsize=1024)
 def tmem_access(opcode: str) -> TmemAccess | None:
     """The tcgen05.ld/st an ``LDTM``/``STTM`` opcode is (:data:`SASS_TMEM_SHAPES`,
-    :data:`SASS_TMEM_REDUCTIONS`); ``None`` for another opcode or a suffix not seen in compiled
-    code (not guessed).  Kept per spelling (the answer is immutable)."""
+    :data:`SASS_TMEM_REDUCTIONS`, ``.xN`` a ``.num`` of :data:`descriptors.isa.tmem.NUMS`);
+    ``None`` for another opcode or a suffix not seen in compiled code (not guessed:
+    ``LDTM.x99999999`` too).  Kept per spelling (the answer is immutable)."""
+    if not _TMEM_NUMS:
+        from .tmem import NUMS
+        _TMEM_NUMS.update((str(n), n) for n in NUMS)
     parts = opcode.split(".")
     if parts[0] not in ("LDTM", "STTM"):
         return None
@@ -140,8 +149,8 @@ def tmem_access(opcode: str) -> TmemAccess | None:
     for p in parts[1:]:
         if p in SASS_TMEM_SHAPES:
             shape, half = SASS_TMEM_SHAPES[p]
-        elif re.fullmatch(r"x\d+", p):
-            num = int(p[1:])
+        elif p[:1] == "x" and p[1:] in _TMEM_NUMS:
+            num = _TMEM_NUMS[p[1:]]
         elif p == ("PACK16BIT" if op == "ld" else "EXPAND16BIT"):
             pack = True
         elif p == "STAT" and op == "ld":
@@ -193,8 +202,36 @@ def mma_kinds(opcode: str, operands: Iterable[str]) -> tuple[tuple[str, ...], bo
 #: four uniform registers, A's descriptor in URn:URn+1 (low:high) and B's in URn+2:URn+3; with
 #: A from registers (``R24,R56,gdesc[UR4].tnspB``) URn:URn+1 are not read (0 in the
 #: recordings); ``.tnspA``/``.tnspB`` on the operand mark an MN-major (transposed) A/B.
-SASS_WGMMA = {"HGMMA": "f16, bf16 or tf32", "IGMMA": "s8 or u8", "QGMMA": "e4m3 or e5m2",
-              "BGMMA": "b1"}
+#: Each opcode's PTX ``.atype`` values; its type suffix names one (``HGMMA.64x64x8.F32.TF32``,
+#: ``QGMMA.64x32x32.F16.E5M2.E4M3``), none the first (``HGMMA.64x64x16.F32``: .f16).
+SASS_WGMMA_ATYPES: dict[str, tuple[str, ...]] = {
+    "HGMMA": ("f16", "bf16", "tf32"), "IGMMA": ("s8", "u8"), "QGMMA": ("e4m3", "e5m2"),
+    "BGMMA": ("b1",)}
+SASS_WGMMA = {op: " or ".join(filter(None, (", ".join(t[:-1]), t[-1])))
+              for op, t in SASS_WGMMA_ATYPES.items()}
+#: The shape suffix of a SASS wgmma, ``64x128x16`` (M, N, K; at most 4 digits each: the
+#: largest is 256).
+_WGMMA_SHAPE = re.compile(r"([0-9]{1,4})x([0-9]{1,4})x([0-9]{1,4})")
+
+
+@lru_cache(maxsize=1024)
+def wgmma_shape(opcode: str) -> tuple[int, int, int] | None:
+    """(M, N, K) of a SASS wgmma opcode (``HGMMA.64x128x16.F32`` -> (64, 128, 16)) when
+    ``wgmma.mma_async`` has that shape for the opcode's ``.atype``
+    (:data:`SASS_WGMMA_ATYPES`; ``.SP``: the sparse K) -- PTX ISA 9.7.15.5.2 and 9.7.15.6;
+    ``None`` for another opcode, one with no shape suffix and one whose shape no wgmma has
+    (``HGMMA.64x20000000x16``: not judged, never enumerated).  Kept per spelling."""
+    from .instructions.wgmma import is_wgmma_shape
+    base, *quals = opcode.split(".")
+    atypes = SASS_WGMMA_ATYPES.get(base)
+    if atypes is None:
+        return None
+    m = next((m for q in quals if (m := _WGMMA_SHAPE.fullmatch(q))), None)
+    if m is None:
+        return None
+    shape = (int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    atype = next((t for t in atypes if t.upper() in quals), atypes[0])
+    return shape if is_wgmma_shape(atype, *shape, sparse="SP" in quals) else None
 
 
 class WgmmaDescriptor(Struct, frozen=True):

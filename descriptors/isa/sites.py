@@ -46,7 +46,7 @@ from functools import lru_cache
 from ..structs import Struct
 from ..words.enums import KINDS
 from .sass import (MEMORY_OPERAND, SASS_SCALE_VEC, SASS_WGMMA, cta_group, is_4x, mma_kinds,
-                   next_register, register_name, wgmma_descriptors)
+                   next_register, register_name, wgmma_descriptors, wgmma_shape)
 
 __all__ = ["SiteOperand", "MmaSite", "IdescContext", "site", "sass_site", "ptx_site", "ptx_cta_group", "ROLES"]
 
@@ -233,9 +233,10 @@ def sass_site(opcode: str, operands: tuple[str, ...]) -> MmaSite | None:
     base = opcode.split(".", 1)[0]
     if base in SASS_WGMMA:
         at = next((k for k, t in enumerate(operands) if t.startswith("gdesc[")), None)
+        judged = wgmma_shape(opcode) is not None  # a shape no wgmma has: not judged
         ops = tuple(SiteOperand(d.name, at if d.name == "a_desc" else len(operands),  # type: ignore[arg-type]
                                 d.text if d.name == "a_desc" else f"{d.text}.B", "wgmma",
-                                d.registers, "gdesc", major=d.major)
+                                d.registers, "gdesc", judged=judged, major=d.major)
                     for d in wgmma_descriptors(opcode, operands))
         return MmaSite("sass", opcode, "wgmma", ops, mma=True)
     if not opcode.startswith(("UTC", "LDTM", "STTM")):

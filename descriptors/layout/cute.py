@@ -240,7 +240,7 @@ _POINTER = re.compile(
     r"\s*\[\s*(?P<bits>\d+)\s*b\s*\]\s*\(\s*(?P<addr>\(nil\)|nil|unset|0x[0-9a-fA-F]+|\d+)"
     r"(?:\.(?P<idx>\d+))?\s*\)")
 _INT = re.compile(r"\s*(_?)(-?\d+)\s*")
-_COMPOSE = re.compile(r"\s+o\s+")
+_COMPOSE = re.compile(r"(?<!\s)\s+o\s+")  # from a blank run's start: linear
 
 
 def _parse_int_tuple(text: str, pos: int, depth: int, what: str) -> tuple[IntTuple, int]:

@@ -410,12 +410,70 @@ def _mismatch(major: str, mode: SwizzleMode, el: ElementType, i: int, j: int, go
             f"{form}")
 
 
+def width_dtype(lay: CuteLayout) -> str | None:
+    """The element type a C++ CuTe print's pointer implies by its width alone
+    (``smem_ptr[16b]``): the first of :data:`DTYPES` stored with that many bits in shared
+    memory, a stand-in for all of them (a descriptor addresses bytes: every type of one width
+    gives the same word).  ``None`` when the print has no pointer, names its type (a DSL
+    print) or has a width no single packing has (4-bit: e2m1's packing needs the kind)."""
+    ptr = lay.pointer
+    if ptr is None or ptr.dtype is not None:
+        return None
+    for name, options in DTYPES.items():
+        if len(options) == 1 and options[0].smem_bits == ptr.bits:
+            return name
+    return None
+
+
+def width_note(lay: CuteLayout, dtype: str) -> str:
+    """The note saying the element type came from the pointer's width (:func:`width_dtype`)."""
+    assert lay.pointer is not None
+    return (f"element type from the print's {lay.pointer.bits}-bit pointer: {dtype} stands for "
+            f"every {lay.pointer.bits}-bit type (the word is the same; --a-type/--b-type names "
+            "it)")
+
+
+def layout_major(lay: CuteLayout) -> str | None:
+    """``"K"`` or ``"MN"``: the mode of the per-MMA slice (:func:`mma_slice`) whose first two
+    elements are adjacent (stride 1, element units), where the major-ness of a canonical
+    layout is (9.7.16.3.3); ``None`` when neither mode has stride 1."""
+    ms, md, ks, kd, _steps, _notes = mma_slice(lay)
+    for major, (shape, stride) in (("K", (ks, kd)), ("MN", (ms, md))):
+        o = offsets(shape, stride)
+        if len(o) > 1 and o[1] - o[0] == 1:
+            return major
+    return None
+
+
+def resolve_major(lay: CuteLayout, major: Any) -> tuple[str, str | None]:
+    """The major-ness of ``lay``'s slice and a note when it was not given: ``major`` (K or MN)
+    when given, checked against :func:`layout_major`, else :func:`layout_major`.  Raises
+    :class:`ParameterError` when ``major`` contradicts the layout ("this layout is K-major")
+    or is not given and no mode has stride 1."""
+    found = layout_major(lay)
+    if major is None:
+        if found is None:
+            raise ParameterError("the layout has no mode of stride 1 to tell its major-ness: "
+                                 "pass major= (--major K or MN)")
+        mode = "K" if found == "K" else "M/N"
+        return found, f"major-ness {found} from the print: its {mode} mode has stride 1"
+    maj = parse_major(major)
+    if found is not None and found != maj:
+        mode = "K" if found == "K" else "M/N"
+        raise ParameterError(f"this layout is {found}-major (its {mode} mode has stride 1), not "
+                             f"{maj}-major: leave major= (--major) out or pass {found}")
+    return maj, None
+
+
 def dsl_dtype(lay: CuteLayout, dtype: str | None, kind: str | None) -> str:
-    """The element type: ``dtype``, or the one a CuTe DSL tensor print names (they must agree).
-    Raises :class:`ParameterError` when neither names one, the DSL's type is no A/B type of a
+    """The element type: ``dtype``, or the one a CuTe DSL tensor print names (they must agree),
+    or the one a C++ print's pointer width implies (:func:`width_dtype`).
+    Raises :class:`ParameterError` when none names one, the DSL's type is no A/B type of a
     tcgen05.mma, or the two disagree."""
     named = lay.pointer.dtype if lay.pointer is not None else None
     if named is None:
+        if dtype is None:
+            dtype = width_dtype(lay)
         if dtype is None:
             raise ParameterError("the layout names no element type: pass dtype= (--a-type/--b-type)")
         return dtype
@@ -431,7 +489,8 @@ def dsl_dtype(lay: CuteLayout, dtype: str | None, kind: str | None) -> str:
     return dtype if dtype is not None else ptx
 
 
-def cute_layout_descriptor(layout: str | CuteLayout, *, dtype: str | None = None, major: str,
+def cute_layout_descriptor(layout: str | CuteLayout, *, dtype: str | None = None,
+                           major: str | None = None,
                            swizzle: str | None = None, start_address: Any = None,
                            kind: str | None = None, unused_lbo_bytes: int = 16,
                            k_steps: bool = False, sparse: bool = False,
@@ -444,8 +503,11 @@ def cute_layout_descriptor(layout: str | CuteLayout, *, dtype: str | None = None
     or a partitioned tensor ``(MMA, MMA_M/N, MMA_K[, PIPE])`` whose mode 0 is that slice (its K
     steps are listed; later modes are taken at index 0), as CuTe prints it (see
     :mod:`descriptors.layout.cute`).
-    ``dtype`` (PTX name; ``kind`` picks e2m1's packing) and ``major`` (K or MN) are not in the
-    print (a CuTe DSL tensor print names its element type: ``dtype`` may then be omitted).
+    ``dtype`` (PTX name; ``kind`` picks e2m1's packing) and ``major`` (K or MN) may be
+    omitted where the print says them: a CuTe DSL tensor print names its element type, a C++
+    print's ``smem_ptr[16b]`` its width (:func:`width_dtype`), and the mode of stride 1 is the
+    major-ness (:func:`resolve_major`; a ``major`` that contradicts it is refused); a note
+    says what was taken from the print.
     A CuTe DSL print (``tensor<ptr<bf16, smem, align<32>, S<3,4,3>> o ...>``, ``S<3,4,3> o 0 o
     ...``) carries no address: ``start_address`` is required, and the swizzle acts on absolute
     byte addresses (base offset 0).  ``swizzle`` (none, 128B_base32B, 128B, 64B, 32B) may be omitted when the print has
@@ -465,8 +527,11 @@ def cute_layout_descriptor(layout: str | CuteLayout, *, dtype: str | None = None
     (Long: the steps of one derivation -- read the layout, find its swizzle atom, its LBO
     and SBO, the start address and the K steps -- each refusing with its own reason.)"""
     lay = layout if isinstance(layout, CuteLayout) else parse_layout(layout)
-    maj = parse_major(major)
+    maj, major_note = resolve_major(lay, major)
     el = element_type(dsl_dtype(lay, dtype, kind), kind)
+    inferred = [major_note] if major_note else []
+    if dtype is None and width_dtype(lay) is not None:
+        inferred.append(width_note(lay, el.name))
     unused = parse_int(unused_lbo_bytes, "unused_lbo_bytes")
     if unused not in (0, UNIT_BYTES):
         raise ParameterError(f"unused_lbo_bytes={unused}: allowed 16 (raw 1, CUTLASS) or 0 (DeepGEMM)")
@@ -476,6 +541,7 @@ def cute_layout_descriptor(layout: str | CuteLayout, *, dtype: str | None = None
                              "swizzle= (none, 128B_base32B, 128B, 64B, 32B)")
     check_combination(maj, mode, el)
     start, notes = slice_start(lay, el, start_address)
+    notes = inferred + notes
     ms, md, ks, kd, steps, slice_notes = mma_slice(lay)
     notes += slice_notes
     n_points = size(ms) * size(ks)
@@ -574,11 +640,15 @@ def cute_layout_descriptor(layout: str | CuteLayout, *, dtype: str | None = None
 
 
 #: The notes of :func:`cute_layout_descriptor` that the word rests on: a mode read at index 0
-#: only, no address given.
-_CAVEATS = ("mode ", "start address 0:", "the slice's K=")
+#: only, no address given, the major-ness or the type taken from the print.
+_CAVEATS = ("mode ", "start address 0:", "the slice's K=", "major-ness ", "element type from ")
+#: The notes that say what was taken from the print rather than given (:func:`resolve_major`,
+#: :func:`width_note`).
+INFERRED_NOTES = _CAVEATS[-2:]
 
 
-def cute_descriptor(layout: str | CuteLayout, *, dtype: str | None = None, major: str, swizzle: str | None = None,
+def cute_descriptor(layout: str | CuteLayout, *, dtype: str | None = None,
+                    major: str | None = None, swizzle: str | None = None,
                     start_address: Any = None, kind: str | None = None,
                     unused_lbo_bytes: int = 16) -> int:
     """The 64-bit shared memory descriptor word (PTX Table 40) of a CuTe layout; see

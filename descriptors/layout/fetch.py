@@ -154,7 +154,7 @@ class LayoutCheck(Struct, frozen=True):
                 f"reads byte {got:#x} (compared {what})")
 
 
-def check_layout(word: Any, layout: Any, *, major: str, dtype: str | None = None,
+def check_layout(word: Any, layout: Any, *, major: str | None = None, dtype: str | None = None,
                  descriptor: str = "wgmma", start_address: Any = None,
                  kind: str | None = None) -> LayoutCheck:
     """Does ``word`` make the tensor core read exactly ``layout``'s elements for one MMA (32
@@ -164,20 +164,28 @@ def check_layout(word: Any, layout: Any, *, major: str, dtype: str | None = None
     swizzle on absolute addresses (pointer) or on the offset from its origin (composed) -- is
     compared with :func:`read_address` of the word, row by row.  Raises
     :class:`LayoutError` / :class:`ParameterError` for a layout or word the model does not
-    cover (packed 4-bit elements, 128B_base32B, the absolute LBO mode)."""
+    cover (packed 4-bit elements, 128B_base32B, the absolute LBO mode).  ``major`` and
+    ``dtype`` may be omitted where the print says them, and a ``major`` the layout contradicts
+    is refused (:func:`~descriptors.layout.cute_layout.resolve_major`, ``width_dtype``); the
+    notes say what was taken from the print."""
     from .cute import CuteLayout, offsets, parse_layout
-    from .cute_layout import byte_functor, dsl_dtype, mma_slice, slice_start
-    from .smem_layout import element_type, parse_major
+    from .cute_layout import (byte_functor, dsl_dtype, mma_slice, resolve_major, slice_start,
+                              width_dtype, width_note)
+    from .smem_layout import element_type
 
     model = fetch_model(word, descriptor)
     lay = layout if isinstance(layout, CuteLayout) else parse_layout(layout)
-    maj = parse_major(major)
+    maj, major_note = resolve_major(lay, major)
     el = element_type(dsl_dtype(lay, dtype, kind), kind)
+    inferred = [major_note] if major_note else []
+    if dtype is None and width_dtype(lay) is not None:
+        inferred.append(width_note(lay, el.name))
     if el.smem_bits % 8:
         raise LayoutError(f"{el.name} packed {el.smem_bits}-bit elements are not in the fetch "
                           "model", "9.7.16.3.3")
     e = el.smem_bits // 8
     start, notes = slice_start(lay, el, start_address)
+    notes = inferred + notes
     ms, md, ks, kd, _steps, slice_notes = mma_slice(lay)
     mn, kk = offsets(ms, md), offsets(ks, kd)
     k_per_mma = 32 // e

@@ -190,7 +190,7 @@ def _log_line(line: str) -> bool:
 
 #: A value a log or printf line may show: 8 or more hex digits, or a name given a decimal
 #: number of 6 digits or more (``idesc 138413200``).
-_VALUE = re.compile(r"[0-9a-fA-F]{8}|\b[A-Za-z_]\w*\s*[=:]?\s*\d{6}")
+_VALUE = re.compile(r"[0-9a-fA-F]{8}|\b[A-Za-z_]\w*\s*+[=:]?\s*+\d{6}")
 
 
 def listing_line(line: str) -> bool:
@@ -215,24 +215,32 @@ def sniff(lines: Iterable[str]) -> str | None:
     instruction for PTX; a SASS instruction without an address counts for SASS.  The larger
     count wins; a ``.target`` line alone is PTX.  Where lines only a log has (a debugger's
     prompt or value, a register table, printf lines naming values) are a tenth of the code
-    lines or more, it is a log: ``None``."""
-    ptx = sass = log = 0
-    target = False
+    lines or more, it is a log: ``None``.  Instruction-like lines alone (no PTX directive, no
+    SASS address or header) that are under a tenth of the text's lines are prose or source
+    quoting code (a Python docstring naming ``mov.b64``): ``None``."""
+    ptx = sass = log = text = 0
+    target = strong = False
     for i, line in enumerate(lines):
         if i >= SNIFF_LINES:
             break
+        if line.strip():
+            text += 1
         if _log_line(line):
             log += 1
         elif _SASS_ONLY.match(line):
             sass += 2
+            strong = True
         elif _PTX_ONLY.match(line):
             ptx += 1
+            strong = strong or line.lstrip().startswith(".")
         elif SASS_INSTRUCTION.match(line):
             sass += 1
         elif line.lstrip().startswith(".target"):
             target = True
     if ptx == sass == 0:
         return "ptx" if target else None
+    if not (strong or target) and (ptx + sass) * 10 < text:
+        return None  # a few code-like lines in other text
     if log >= 3 and log * 10 >= ptx + sass:
         return None  # a log with code in it: dump reads its runs of SASS lines as listings
     return "sass" if sass > ptx else "ptx"

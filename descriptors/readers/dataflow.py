@@ -12,7 +12,10 @@ the line that made it.
   ``EXIT``, ``RET``, ``BRX`` ...).  Its successors are the targets of its last instruction and
   the next block when control can fall through.  An indirect branch (``BRX``, ``JMX``) goes
   where its jump table says, which a listing does not show: it is taken to go to the blocks
-  nothing else reaches (a switch's cases), or, where there are none, to any block.
+  nothing else reaches (a switch's cases), or, where there are none, to any block; so is a
+  branch whose target the reader cannot find.  Such branches go there through one empty
+  block, the unknown successor: what reaches it reaches every block it may enter, and k such
+  branches into m blocks make k + m edges, not k * m.
 * **Reaching definitions.**  A write kills what the register held before; a predicated write
   (``@P0 UMOV UR5, ...``) may not happen, so it merges with the value before it -- except
   where the same register was just written under the complementary guard (``@P0`` then
@@ -44,6 +47,9 @@ the line that made it.
   agrees on; a block entry still changing after :data:`WIDEN` rounds is unknown there.
   Should a loop still change after :data:`MAX_ROUNDS` rounds, every queried value is unknown
   rather than a guess.
+* **Budget.**  The work of one function (nodes made, and each node of a loop once a round)
+  is bounded by :data:`BUDGET`: past it every queried value is unknown, and
+  ``Code.outcome`` says so (the readers then give a ``budget`` fact: a ``lint.budget`` note).
 """
 
 from __future__ import annotations
@@ -56,7 +62,7 @@ from ..structs import Struct
 from .knownbits import KnownBits
 from .values import Alternative, ValueSet, combine, interned, join, single, skipped
 
-__all__ = ["Step", "Code", "solve", "blocks", "MAX_ROUNDS", "EVERY"]
+__all__ = ["Step", "Code", "solve", "blocks", "MAX_ROUNDS", "BUDGET", "SLOW", "EVERY"]
 
 #: Rounds of one loop after which the iteration gives up (every queried value unknown).
 MAX_ROUNDS = 256
@@ -67,6 +73,18 @@ WIDEN = 4
 #: How far back through blocks one question about a block entry is followed before that entry
 #: is taken as a node of its own (bounds the recursion; the answer is the same).
 _RESOLVE_DEPTH = 150
+
+#: Work (nodes made, plus each node of a loop once a round) the data flow of one function may
+#: take before it gives up: every queried value of the function is then unknown
+#: (``Code.outcome`` says so).  The cost grows with the slice, so this bounds crafted input,
+#: never compiled code (the largest production kernels need under a five-hundredth of it; a
+#: unit is some microseconds).
+BUDGET = 1_000_000
+
+#: Seconds of one function's data flow past which a reader says how long it took (a
+#: ``slow`` fact, its seconds in ``hints``: ``lint -v`` prints it); compiled code takes a small
+#: fraction of this.
+SLOW = 2.0
 
 #: ``Code.jumps`` of an indirect branch: any block may follow.
 EVERY = (-1,)
@@ -110,7 +128,7 @@ class Code:
     instruction in the slice."""
 
     __slots__ = ("defs", "guard", "jumps", "falls", "where", "mentions", "describe",
-                 "_blocks", "_defs_by_reg", "_steps", "width", "branches")
+                 "_blocks", "_defs_by_reg", "_steps", "width", "branches", "outcome", "work")
 
     def __init__(self, defs: Sequence[tuple[str, ...]], guard: Sequence[str | None],
                  jumps: Sequence[tuple[int, ...]], falls: Sequence[bool],
@@ -128,6 +146,12 @@ class Code:
         self._blocks: tuple[list[int], list[list[int]], list[int]] | None = None
         self._defs_by_reg: dict[str, list[int]] | None = by_reg
         self._steps: dict[int, Step | None] = {}
+        #: how :func:`solve` ended: ``None`` (every value worked out), ``"rounds"`` (a loop
+        #: still changed after :data:`MAX_ROUNDS` rounds) or ``"budget"`` (past
+        #: :data:`BUDGET`): every queried value unknown; ``work``: the nodes made plus the
+        #: visits of loops' nodes (one a node a round) it took
+        self.outcome: str | None = None
+        self.work = 0
 
     def step(self, i: int, reg: str) -> Step | None:
         s = self._steps.get(i, _UNSEEN)
@@ -151,7 +175,11 @@ class Code:
 
 def blocks(code: Code) -> tuple[list[int], list[list[int]], list[int]]:
     """``(starts, successors, block_of)``: the first instruction of each block, each block's
-    successor blocks, and the block of each instruction."""
+    successor blocks, and the block of each instruction.  Where the function has an indirect
+    branch (or one whose target the reader cannot find), ``successors`` has one entry more
+    than ``starts``: the unknown successor, an empty block past the last one (index
+    ``len(starts)``, at instruction ``len(code.defs)``), which each such branch goes to and
+    which goes to every block the branch may enter."""
     if code._blocks is not None:
         return code._blocks
     n = len(code.defs)
@@ -190,11 +218,13 @@ def blocks(code: Code) -> tuple[list[int], list[list[int]], list[int]]:
         succ.append(out)
     # an indirect branch goes where its jump table says, which a listing does not show: to
     # the blocks nothing else reaches (the cases of a switch), or, where there are none, to
-    # every block
+    # every block -- through one empty block past the last (the unknown successor), so that
+    # k such branches and m such targets make k + m edges, not k * m
     if indirect:
         orphans = [b for b in range(nb) if b not in reached]
         for b in indirect:
-            succ[b] = sorted(set(succ[b] + (orphans or list(range(nb)))))
+            succ[b] = succ[b] + [nb]
+        succ.append(orphans or list(range(nb)))
     code._blocks = (starts, succ, block_of)
     return code._blocks
 
@@ -269,7 +299,7 @@ class Solver:
     __slots__ = ("code", "width", "unknown", "by_reg", "calls", "defs", "guard", "where",
                  "mentions", "starts", "block_of", "ends", "preds", "reach", "run_start",
                  "writes", "entries", "entry_nodes", "resolving", "computed", "afters", "guards",
-                 "paired", "deps", "unknowns", "constant", "value")
+                 "paired", "deps", "unknowns", "constant", "value", "work")
 
     def __init__(self, code: Code) -> None:
         self.code = code
@@ -280,8 +310,10 @@ class Solver:
         self.defs, self.guard, self.where, self.mentions = (code.defs, code.guard, code.where,
                                                             code.mentions)
         starts, succ, block_of = blocks(code)
+        nb, n = len(succ), len(code.defs)
+        if nb > len(starts):  # the unknown successor: an empty block at the end
+            starts = starts + [n]
         self.starts, self.block_of = starts, block_of
-        nb, n = len(starts), len(code.defs)
         self.ends = starts[1:] + [n]
         preds: list[list[int]] = [[] for _ in range(nb)]
         for b, ss in enumerate(succ):
@@ -322,6 +354,8 @@ class Solver:
         self.constant: dict[int, ValueSet] = {}
         #: each node's value: a value set (a list of them for a Computed writing several)
         self.value: dict[Node, object] = {}
+        #: the visits of loops' nodes so far, one a node a round (:meth:`settle`)
+        self.work = 0
 
     # ------------------------------------------------------------------ the questions
 
@@ -370,7 +404,7 @@ class Solver:
             me = self.entry_nodes.get(key)
         else:
             resolving.add(key)
-            outs: list[Node] = []
+            outs: dict[Node, None] = {}  # (in order; a dict: the unknown successor has many)
             entries, ends = self.entries, self.ends
             for p in self.preds[b]:
                 k = bisect_left(ws, ends[p]) - 1
@@ -382,13 +416,13 @@ class Solver:
                         n = self.entry(p, r, depth + 1)
                     if n.__class__ is BlockEntry and n.alias is not None:  # type: ignore[union-attr]
                         n = _canon(n)
-                if n not in outs:
-                    outs.append(n)
+                outs[n] = None
             resolving.discard(key)
             me = self.entry_nodes.get(key)  # (handed out while resolving: a loop back here)
-            if me is not None and me in outs:
-                outs.remove(me)
-            got = outs[0] if len(outs) == 1 else me if me is not None else self.entry_node(key)
+            if me is not None:
+                outs.pop(me, None)
+            got = next(iter(outs)) if len(outs) == 1 else me if me is not None else \
+                self.entry_node(key)
         self.entries[key] = got
         if me is not None and got is not me:  # (never an alias to itself: a block of a run
             # handed out past the depth bound can come back as the node its run leaves)
@@ -524,7 +558,9 @@ class Solver:
                     if d not in index:
                         if d not in deps:
                             deps[d] = deps_of(d)
-                        index[d] = low[d] = len(index)
+                        index[d] = low[d] = k = len(index)
+                        if k + self.work > BUDGET:
+                            raise _OverBudget
                         stack.append(d)
                         on_stack.add(d)
                         walk.append((d, iter(deps[d])))
@@ -666,7 +702,11 @@ class Solver:
                 changed_at[node] = stamp
                 changed = True
             if not changed:
+                self.work += rounds * len(comp)
                 return True
+            if self.work + rounds * len(comp) + len(deps) > BUDGET:
+                raise _OverBudget
+        self.work += MAX_ROUNDS * len(comp)
         return False
 
     def solve(self, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], ValueSet]:
@@ -674,19 +714,28 @@ class Solver:
         before = self.before
         roots = {key: before(*key) for key in uses}
         deps, value, evaluate = self.deps, self.value, self.evaluate
-        gave_up = False
-        for comp in self.components(roots.values()):
-            if len(comp) == 1 and comp[0] not in deps[comp[0]]:
-                value[comp[0]] = evaluate(comp[0], False)
-            elif not self.settle(comp):
-                gave_up = True  # every queried value unknown
-                break
+        gave_up = None
+        try:
+            for comp in self.components(roots.values()):
+                if len(comp) == 1 and comp[0] not in deps[comp[0]]:
+                    value[comp[0]] = evaluate(comp[0], False)
+                elif not self.settle(comp):
+                    gave_up = "rounds"  # every queried value unknown
+                    break
+        except _OverBudget:
+            gave_up = "budget"
+        self.code.outcome = gave_up
+        self.code.work = self.work + len(deps)
         result: dict[tuple[int, str], ValueSet] = {}
         reach, block_of, unknown = self.reach, self.block_of, self.unknown
         for (i, r), root in roots.items():
             result[(i, r)] = single(unknown) if gave_up else value.get(root, _NOTHING) \
                 if reach[block_of[i]] else _NOTHING  # type: ignore[assignment]
         return result
+
+
+class _OverBudget(Exception):
+    """The data flow of one function took more than :data:`BUDGET` (caught in :meth:`Solver.solve`)."""
 
 
 def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], ValueSet]:
@@ -701,7 +750,9 @@ def solve(code: Code, uses: Iterable[tuple[int, str]]) -> dict[tuple[int, str], 
     instruction, the value after one write -- made only when a use depends on it; the nodes
     are then evaluated dependencies first, and those in a loop again until nothing changes.
     So the cost grows with the slice (the few instructions and blocks a descriptor's
-    registers come through), not with the function."""
+    registers come through), not with the function.  Past :data:`BUDGET` (nodes made plus
+    the visits of loops' nodes) every queried value is unknown and ``code.outcome`` is ``"budget"``; after
+    :data:`MAX_ROUNDS` rounds of one loop, likewise, with ``"rounds"``."""
     uses = list(uses)
     if not uses:
         return {}

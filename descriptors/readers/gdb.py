@@ -26,7 +26,8 @@ PRINT = re.compile(r"(?:p|print|output|inspect|call)(?:/\w{1,8})?\s++(.+)")
 VALUE = re.compile(r"\s*\$\d{1,9}\s*=\s*(.*)")
 EXPRESSION = re.compile(r"[A-Za-z_][\w.\->\[\]]{0,127}")
 REGISTER_NAME = re.compile(_REGISTER + r"\Z")
-DISASSEMBLY = re.compile(r"\s*(?:=>)?\s*(0x[0-9A-Fa-f]{1,16})?\s*(?:<([^>]{0,512})>)?\s*:?\s*(\S.*?)\s*\Z")
+DISASSEMBLY = re.compile(r"\s*+(?:=>)?\s*+(0x[0-9A-Fa-f]{1,16})?\s*+(?:<([^>]{0,512})>)?\s*+:?\s*+"
+                         r"(\S(?:.*\S)?)\s*+\Z")
 
 
 def register_row(line: str) -> tuple[str, int, str] | None:

@@ -55,16 +55,18 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from itertools import chain, repeat
+from time import perf_counter
 from typing import Any
 
 from ..isa.instructions import MODELS, RegisterDecls
+from ..isa.instructions.parse import PTX_REGISTER_BITS
 from . import MAX_FUNCTION, Fact, Instruction, Operand
 from ..isa.sites import ptx_site
 from .ksteps import K_STEP_ASSUMPTION, is_k_step, k_stepped
 from .knownbits import KnownBits
 from ..words.literals import parse_immediate, split_operands
 from ..structs import replace
-from .dataflow import EVERY, Code, Step, solve
+from .dataflow import EVERY, SLOW, Code, Step, solve
 from .values import Alternative, ValueSet, combine, join, meet
 
 __all__ = ["read_ptx", "parse_immediate", "mma_operands", "wgmma_operands"]
@@ -76,7 +78,7 @@ _LABEL = re.compile(r"\s*[A-Za-z_$][\w$]*\s*:\s*")
 _LABELLED = re.compile(r"[\s{}()]*[A-Za-z_$][\w$]*\s*:(?!:)")
 _PRED = re.compile(r"\s*@!?%?[\w$]+\s+")
 _TARGET = re.compile(r"\s*\.target\s+([\w,\s]+)")
-_FUNC = re.compile(r".*?\.(?:entry|func)\s+(?:\([^)]*\)\s*)?([\w$]+)")
+_FUNC = re.compile(r".*?\.(?:entry|func)\s+(?:\([^()]*\)\s*)?([\w$]+)")
 #: Debugging directives that take a line and end without a semicolon (the PTX ISA's
 #: "Debugging Directives" section: ``.file 1 "k.py"``, ``.loc 1 28 15``, ``@@DWARF ...``): line
 #: information, which Triton writes by default and nvcc with -lineinfo, before statements and
@@ -382,6 +384,16 @@ def _declared(texts: tuple[str, ...]) -> tuple[RegisterDecls, dict[Any, Any]]:
     return got
 
 
+def _word_bits(site: Any, index: int) -> int:
+    """Bits of the word operand ``index`` of an instruction holds (its site's family: 64 for a
+    shared memory descriptor, 32 for the idesc), 32 for an operand that holds none."""
+    so = next((o for o in site.operands if o.index == index), None) if site else None
+    if so is None or so.family is None:
+        return 32
+    from ..words.layouts import LAYOUTS
+    return LAYOUTS[so.family].size
+
+
 def _defs(st: _Stmt) -> tuple[str, ...]:
     """Registers the statement writes (over-approximated: that only makes values unknown)."""
     if not st.ops:
@@ -519,15 +531,17 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:  
         kb = got[0]
         return kb if kb.width == width else kb.resize(width)
 
-    def operand_width(base: str) -> int:
+    def operand_width(base: str) -> int | None:
         """The width of an instruction's operand ``base`` with no value in ``env``: 64 for
         ``%rd..``, 32 for another ``%r..`` (nvcc's names), else the register's declared width
-        (32 when undeclared); an immediate's own (64 bits when it does not fit in 32)."""
+        (``None`` when undeclared or declared with no PTX type, ``.b0``, ``.b40000000``: no
+        width); an immediate's own (64 bits when it does not fit in 32)."""
         if base[:1] == "%":
             if base[:2] == "%r":
                 return 64 if base[:3] == "%rd" else 32
             t = rtype(base)
-            return int(t[1:]) if t is not None and t[1:].isdigit() else 32
+            bits = PTX_REGISTER_BITS.get(t) if t is not None else None
+            return None if bits is None else bits if t[1:].isdigit() else 32
         imm = parse_immediate(base)
         return 32 if imm is None or -(1 << 31) <= imm < 1 << 32 else 64
 
@@ -632,7 +646,10 @@ def _analyse(fn: _Function, arch: str | None) -> Iterator[Instruction | Fact]:  
                         if value.width < 32 or value.width == 32 and base[:3] == "%rd":
                             value = value.resize(64 if base[:3] == "%rd" else 32)
                     else:
-                        value = val(base, operand_width(base))
+                        width = operand_width(base)
+                        if width is None:  # no known width: unknown, as wide as its word
+                            width = _word_bits(site, len(ops))
+                        value = val(base, width)
                     if has_off:
                         value = at_offset(value, off)
                     if multi and base in multi:  # one of several values: each, placed alike
@@ -902,7 +919,10 @@ def _resolved(fn: _Function, out: list[Instruction | Fact],
         return out
     gdesc = {a[3] for a in asked
              if out[a[0]].operands[a[2]].value.width == 64}  # type: ignore[union-attr]
-    values = solve(_code(fn, gdesc), dict.fromkeys((a[1], a[3]) for a in asked))
+    start = perf_counter()
+    code = _code(fn, gdesc)
+    values = solve(code, dict.fromkeys((a[1], a[3]) for a in asked))
+    took = perf_counter() - start
     for k, i, o, base, has_off, off in asked:
         ins = out[k]
         op = ins.operands[o]  # type: ignore[union-attr]
@@ -911,6 +931,14 @@ def _resolved(fn: _Function, out: list[Instruction | Fact],
             ops = list(ins.operands)  # type: ignore[union-attr]
             ops[o] = new
             out[k] = replace(ins, operands=tuple(ops))
+    # before the items asked: the data flow past its budget (every value asked unknown), and
+    # one slow enough to name (lint -v)
+    if took >= SLOW:
+        out.insert(0, Fact(stmts[0][0], 0, KnownBits.unknown(1), "slow", fn.name or "", "ptx",
+                           (f"{took:.1f}",)))
+    if code.outcome == "budget":
+        out.insert(0, Fact(stmts[0][0], 0, KnownBits.unknown(1), "budget", fn.name or "",
+                           "ptx"))
     return out
 
 

@@ -13,6 +13,9 @@ and exactly ``json.dumps(finding.to_dict())`` -- made by msgspec from the docume
 without msgspec, where :mod:`descriptors.structs` makes the document types dataclasses,
 ``json.dumps`` writes the same documents.)
 
+Distinct words (:func:`write_unique`, ``--unique``): one row per distinct word with its count
+and first line, once the input is read.
+
 :class:`Report` puts the reports of several inputs one after the other.
 """
 
@@ -33,7 +36,7 @@ from .printer import plain, render
 if TYPE_CHECKING:
     from rich.console import Console
 
-__all__ = ["Report", "write_text", "write_json", "FindingDoc", "ReadingDoc", "json_text",
+__all__ = ["Report", "write_text", "write_unique", "write_json", "FindingDoc", "ReadingDoc", "json_text",
            "KEEP_WORDS", "KEEP_LOCATIONS"]
 
 
@@ -73,7 +76,7 @@ def _key(f: FoundWord) -> tuple[Any, ...]:
 
 
 class _Seen:
-    __slots__ = ("line", "summary", "count", "places")
+    __slots__ = ("line", "summary", "count", "places", "reading")
 
     def __init__(self, f: FoundWord) -> None:
         best = f.best
@@ -302,6 +305,62 @@ def write_text(found: Iterable[FoundWord], name: str, *, plain_: bool, table_onl
             out("  " + entry.index_line())
         if len(seen) >= KEEP_WORDS:
             out(f"  (the first {KEEP_WORDS} distinct words are listed)")
+    distinct = f", {len(seen)}{'+' if len(seen) >= KEEP_WORDS else ''} distinct"
+    out(f"{total} descriptor word{'s' * (total != 1)} found in {name}{distinct}", "bold")
+    if console is None:
+        sys.stdout.flush()
+    return total
+
+
+#: Columns of ``dump --unique``: one row per distinct word.
+_UNIQUE_COLUMNS = ("count", "first line", "value", "confidence", "verdict", "reading")
+
+
+def write_unique(found: Iterable[FoundWord], name: str, *, plain_: bool = False,
+                 no_color: bool = False) -> int:
+    """``descgen dump --unique``: once the input is read, one row per distinct word (as the
+    index at the end of :func:`write_text` counts them: the word and its best reading) with
+    how often it occurs, the line of its first occurrence (and its register or name), its
+    confidence, verdict and reading; then the counts.  Rows come in the order the words were
+    first met; at most :data:`KEEP_WORDS` distinct words are listed.  Returns the number of
+    words found."""
+    console = None if plain_ else _console(no_color)
+    seen: dict[tuple[Any, ...], tuple[_Seen, str, bool]] = {}
+    total = 0
+    for f in found:
+        total += 1
+        key = _key(f)
+        hit = seen.get(key)
+        if hit is None:
+            if len(seen) >= KEEP_WORDS:
+                continue
+            _key_, head, _summary, valid = _row_parts(f)
+            hit = seen[key] = (_Seen(f), head, valid)
+            hit[0].places.append(f"{f.line} ({f.where})")
+            hit[0].reading = _summary
+        hit[0].count += 1
+
+    def out(text: str, style: str | None = None) -> None:
+        if console is None:
+            sys.stdout.write(text + "\n")
+        else:
+            from rich.text import Text
+            console.print(Text(text, style=style or ""), soft_wrap=True)
+
+    if not total:
+        out(f"no descriptor words found in {name}")
+        return 0
+    out(f"distinct descriptor words in {name}, in the order first found:", "bold")
+    first_width = max(len(_UNIQUE_COLUMNS[1]), *(len(e.places[0]) for e, _h, _v in seen.values()))
+    head_cells = [c.ljust(w) for c, w in zip(_UNIQUE_COLUMNS[2:5], _WIDTHS[2:5])]
+    out("  ".join([_UNIQUE_COLUMNS[0].rjust(_WIDTHS[0]), _UNIQUE_COLUMNS[1].ljust(first_width),
+                   *head_cells, _UNIQUE_COLUMNS[5]]), "bold")
+    for entry, head, valid in seen.values():
+        row = (f"{entry.count}x".rjust(_WIDTHS[0]) + "  " + entry.places[0].ljust(first_width)
+               + head + entry.reading).rstrip()
+        out(row, "green" if valid else "red")
+    if len(seen) >= KEEP_WORDS:
+        out(f"  (the first {KEEP_WORDS} distinct words are listed)")
     distinct = f", {len(seen)}{'+' if len(seen) >= KEEP_WORDS else ''} distinct"
     out(f"{total} descriptor word{'s' * (total != 1)} found in {name}{distinct}", "bold")
     if console is None:
@@ -596,8 +655,9 @@ class Report:
     text reports, several of them separated by a blank line and followed by the total."""
 
     def __init__(self, *, as_json: bool, many: bool, plain_: bool = False,
-                 table_only: bool = False, no_color: bool = False) -> None:
-        self.json, self.many = as_json, many
+                 table_only: bool = False, no_color: bool = False,
+                 unique: bool = False) -> None:
+        self.json, self.many, self.unique = as_json, many, unique
         self.options = {"plain_": plain_, "table_only": table_only, "no_color": no_color}
         self.done = 0
         self.total = 0
@@ -611,7 +671,11 @@ class Report:
         else:
             if self.done:
                 sys.stdout.write("\n")
-            self.total += write_text(found, name, **self.options)
+            if self.unique:
+                self.total += write_unique(found, name, plain_=self.options["plain_"],
+                                           no_color=self.options["no_color"])
+            else:
+                self.total += write_text(found, name, **self.options)
         self.done += 1
 
     def close(self, inputs: int, bad: int) -> None:

@@ -17,7 +17,8 @@ from ..layout.smem_layout import UNIT_BYTES, DescriptorLayout, KStep, SmemLayout
 from ..tools.output import DEFAULT_NAMES, describe_params, render_word
 
 __all__ = ["report", "plain_report", "rich_report", "to_json", "constants", "picture", "write_svg",
-           "wgmma_json", "wgmma_hex", "wgmma_lines", "wgmma_constants", "atom_table",
+           "wgmma_json", "wgmma_hex", "wgmma_report", "wgmma_constants",
+           "atom_table",
            "tiling_table"]
 
 
@@ -214,10 +215,30 @@ def wgmma_hex(words: list[int]) -> str:
     return "\n".join(f"{w:#018x}" for w in words)
 
 
-def wgmma_lines(words: list[int], k_steps: bool) -> str:
-    """``layout --arch sm_90a`` as text: one line per word (per K step with ``k_steps``)."""
-    return "\n".join(f"wgmma {w:#018x}{f' (K step {i})' if k_steps else ''}  sm_90a matrix "
-                     "descriptor of this layout (PTX ISA 9.7.15.5.1)" for i, w in enumerate(words))
+def wgmma_report(result: SmemLayout | DescriptorLayout | CuteDescriptor, words: list[int],
+                 steps: list[KStep] | None = None, sparse: bool = False,
+                 compressed: bool = False) -> list[_Line]:
+    """``layout --arch sm_90a`` as text: :func:`report` of the layout with sm_90a's wgmma
+    matrix descriptor (PTX ISA 9.7.15.5.1) in place of tcgen05's word -- ``words``, one per K
+    step with ``steps`` (``words[0]`` alone without): its title, its swizzle code and fields,
+    and the K-step table's descriptors."""
+    from ..words.codec import decode
+    fields = dict(decode("wgmma", words[0]).fields)
+    lines: list[_Line] = [f"wgmma matrix descriptor {words[0]:#018x}   (sm_90a, PTX ISA "
+                          "9.7.15.5.1)"]
+    for line in report(result, steps, sparse, compressed)[1:]:
+        if isinstance(line, tuple) and line[0] == "swizzle":
+            line = _row("swizzle", f"{result.swizzle} (code {fields['swizzle']})")
+        elif isinstance(line, tuple) and line[0] == "fields":
+            line = _row("fields", " ".join(f"{k}={v}" for k, v in fields.items()
+                                           if not k.startswith(("reserved", "fixed"))))
+        elif isinstance(line, dict):
+            at = line["columns"].index("descriptor")
+            rows = [[*cells[:at], f"{w:#018x}", *cells[at + 1:]]
+                    for cells, w in zip(line["rows"], words)]
+            line = {**line, "rows": rows}
+        lines.append(line)
+    return lines
 
 
 def wgmma_constants(words: list[int], fmt: str, name: str | None, params: dict[str, Any],

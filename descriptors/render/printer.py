@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 __all__ = ["render", "plain", "to_json", "diagram_rows", "rank_readings", "render_datapath",
            "plain_datapath", "render_findings", "plain_findings", "check_json", "render_footprint",
            "plain_footprint", "render_properties", "render_mask", "plain_mask", "plain_diff",
-           "finding_line", "verdict_line"]
+           "finding_line", "verdict_line", "readings_summary"]
 
 _PALETTE = ("cyan", "magenta", "green", "yellow", "blue", "bright_cyan", "bright_magenta",
             "bright_green", "bright_yellow", "bright_blue")
@@ -78,6 +78,36 @@ def verdict_line(findings: Sequence[Finding]) -> str:
     counts = {s: sum(f.severity == s for f in findings) for s in ("error", "warning", "note")}
     head = "valid" if is_valid(findings) else "INVALID"
     return f"{head}: {counts['error']} error(s), {counts['warning']} warning(s), {counts['note']} note(s)"
+
+
+def readings_summary(readings: Sequence[tuple[Decoded, Sequence[Finding]]]) -> str:
+    """An instruction-descriptor word of no stated kind (``descgen decode`` without
+    ``--kind``): a header line, then one line per reading (``readings``, best first: each
+    kind's :class:`Decoded` and findings) -- the kind, the A x B -> D types, M, N and K, then
+    ``valid`` (with its warnings counted) or the first broken rule."""
+    rows = []
+    for d, findings in readings:
+        v = d.values
+        types = f"{v['a_type'] or '?'} x {v['b_type'] or '?'} -> {v['d_type'] or '?'}"
+        errors = [f for f in findings if f.severity == "error"]
+        warnings = sum(f.severity == "warning" for f in findings)
+        if errors:
+            where = f"{errors[0].field}{errors[0].bits or ''}: " if errors[0].field else ""
+            verdict = f"INVALID: [{errors[0].rule}] {where}{errors[0].message}"
+            if len(errors) > 1:
+                verdict += f" (+{len(errors) - 1} more error{'s' * (len(errors) > 2)})"
+        else:
+            verdict = "valid" + (f" ({warnings} warning{'s' * (warnings != 1)})" if warnings
+                                 else "")
+        rows.append((f"kind::{d.kind}", types, f"M={v['m']}", f"N={v['n']}", f"K={v['k']}",
+                     verdict))
+    widths = [max(len(r[i]) for r in rows) for i in range(5)]
+    word = readings[0][0].hex
+    lines = [f"idesc {word}: the word does not say its kind; each kind's reading, fewest broken "
+             "rules first (--kind picks one; --show prints each in full):"]
+    lines += ["  " + "  ".join(c.ljust(w) for c, w in zip(r[:5], widths)) + "  " + r[5]
+              for r in rows]
+    return "\n".join(lines)
 
 
 def plain(decoded: Decoded, findings: Sequence[Finding] = ()) -> str:

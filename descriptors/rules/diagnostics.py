@@ -348,6 +348,12 @@ _declare("lint.kind", "note", _LINT,
 _declare("lint.split", "note", _LINT,
          "a function longer than the reader's piece size is analysed in pieces: values "
          "carried over a boundary are unknown")
+_declare("lint.budget", "note", _LINT,
+         "a function whose data flow is past the reader's work budget (crafted or "
+         "degenerate control flow): the values its registers hold are unknown, so its "
+         "descriptors are judged as computed at run time")
+_declare("lint.slow", "note", _LINT,
+         "a function whose data flow took seconds: its name and the time, for a report")
 _declare("lint.unjudged", "note", _LINT,
          "an instruction whose values the library refuses (malformed input), or a SASS "
          "suffix not seen in compiled code: not judged")

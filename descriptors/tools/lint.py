@@ -85,12 +85,12 @@ from ..readers import Fact, Instruction, Operand, read
 from ..readers.knownbits import KnownBits
 from ..words.literals import parse_immediate
 # SASS MMA opcode -> candidate kinds: a fact of the SASS text (isa.sass), re-exported
-from ..isa.sass import SASS_MMA, cta_group, tmem_access
+from ..isa.sass import SASS_MMA, cta_group, tmem_access, wgmma_shape
 from ..isa.sites import MmaSite, ptx_cta_group
 from ..readers.values import MAX_ALTERNATIVES, Alternative
 from ..isa.tmem import ALLOC_MIN, check_alloc
 from ..rules.diagnostics import Diagnostic
-from ..rules.validate import PAIR_UNREAD, SEVERITIES, Finding, pair_rules, validate
+from ..rules.validate import SEVERITIES, Finding, pair_rules, validate
 from ..rules.validate import ARCHES, TCGEN05_ARCHES
 from ..rules.targets import DEFAULT_ARCH
 
@@ -125,26 +125,18 @@ def _scale_vec(ctx: _Context, kind: str) -> dict[str, str]:
 
 # ---------------------------------------------------------------------------- certain findings
 
-@lru_cache(maxsize=4096)
 def _validated(descriptor: str, word: int, **context: Any) -> tuple[Finding, ...]:
-    """:func:`~descriptors.rules.validate.validate` of one word in one context, kept: the MMAs
-    of an unrolled loop name the same words, each judged with its unknown bits all 0 and all 1
-    and under each candidate kind."""
+    """:func:`~descriptors.rules.validate.validate` of one word in one context.  Not kept: the
+    MMAs of an unrolled loop that name the same words are judged once already, by the memo of
+    each check (:func:`_kept`); a cache here measured no gain (tests/benchmarks/bench_caches.py,
+    ``lint sass`` 0.96x-1.05x without it)."""
     return tuple(validate(descriptor, word, **context))
 
 
 def _pair_rules(idesc: int, kind: str, a_desc: int | None,
                 b_desc: int | None) -> tuple[Finding, ...]:
     """:func:`~descriptors.rules.validate.pair_rules` (the words are judged on their own
-    apart), kept as :func:`_validated` is -- once for every start address of the A and B
-    words (:data:`~descriptors.rules.validate.PAIR_UNREAD`: the MMAs of a K loop)."""
-    return _pair_rules_kept(idesc, kind, None if a_desc is None else a_desc & ~PAIR_UNREAD,
-                            None if b_desc is None else b_desc & ~PAIR_UNREAD)
-
-
-@lru_cache(maxsize=4096)
-def _pair_rules_kept(idesc: int, kind: str, a_desc: int | None,
-                     b_desc: int | None) -> tuple[Finding, ...]:
+    apart); not kept, as :func:`_validated` is not."""
     return tuple(pair_rules(idesc, kind=kind, a_desc=a_desc, b_desc=b_desc))
 
 
@@ -444,6 +436,7 @@ def _narrow_kinds(ctx: _Context, kb: KnownBits, arch: str) -> _Context:
     return ctx
 
 
+# kept per word and context: bench_caches.py's ``lint sass`` row, 1.05x without it
 @lru_cache(maxsize=1024)
 def _kinds_allowed(kinds: tuple[str, ...], cta_group: int | None, ws: bool, sp: bool | None,
                    scale_vec: str | None, kb: KnownBits, arch: str) -> tuple[str, ...]:
@@ -781,7 +774,13 @@ def _check_wgmma(em: _Emitter, ins: Instruction) -> None:
     """``wgmma.mma_async`` (PTX) and ``HGMMA``/``IGMMA``/``QGMMA``/``BGMMA`` (SASS): its A
     (when not from registers) and B matrix descriptors (:attr:`Instruction.site`; SASS
     ``gdesc[URn]``: A in URn:URn+1, B in URn+2:URn+3) as sm_90a wgmma words (PTX ISA
-    9.7.15.5.1).  A PTX instruction itself is the model's (:mod:`descriptors.isa.instructions`)."""
+    9.7.15.5.1).  A PTX instruction itself is the model's (:mod:`descriptors.isa.instructions`);
+    a SASS one whose shape no wgmma has (:func:`~descriptors.isa.sass.wgmma_shape`) is not
+    judged."""
+    if ins.dialect == "sass" and wgmma_shape(ins.opcode) is None:
+        em.add("note", "lint.unjudged", f"{ins.opcode}: a shape no wgmma has (PTX ISA "
+               "9.7.15.5.2, 9.7.15.6); not judged", None, None, None)
+        return
     for name, op in _judged_operands(ins):
         if op.value is not None and (ins.dialect == "sass" or op.value.width == 64):
             _judge(em, [(name, op)],
@@ -926,19 +925,20 @@ class _CtaGroups:
 
     def __init__(self, file: str) -> None:
         self.file = file
-        self.first: dict[str | None, tuple[int, Instruction]] = {}
+        #: each function's cta_group, with the opcode and line that set it (not the
+        #: instruction: a listing of many functions keeps one small tuple each)
+        self.first: dict[str | None, tuple[int, str, int]] = {}
 
     def check(self, ins: Instruction) -> LintFinding | None:
         group = ptx_cta_group(ins.opcode) if ins.dialect == "ptx" else cta_group(ins.opcode)
         if group is None:
             return None
-        first = self.first.setdefault(ins.function, (group, ins))
+        first = self.first.setdefault(ins.function, (group, ins.opcode, ins.line))
         if first[0] == group:
             return None
-        other = first[1]
         return located(self.file, ins.line, ins.col, "error", "tcgen05.cta_group",
-                           f"{ins.opcode}: cta_group::{group}, but {other.opcode} on line "
-                           f"{other.line} of the same function uses cta_group::{first[0]}: "
+                           f"{ins.opcode}: cta_group::{group}, but {first[1]} on line "
+                           f"{first[2]} of the same function uses cta_group::{first[0]}: "
                            "all tcgen05 instructions within a kernel must specify the same "
                            ".cta_group (PTX ISA 9.7.16.12.1; ptxas refuses the function)",
                            ins.text)
@@ -964,6 +964,17 @@ def lint_lines(lines: Iterable[str], *, file: str = "<stdin>", arch: str | None 
                                   "size: analysed in pieces; values carried over the boundary "
                                   "are unknown, a loop over it is not seen before it", "")
                 continue
+            if item.use == "budget":
+                yield located(file, item.line, 0, "note", "lint.budget", "function "
+                              f"{item.text or '(unnamed)'}: its data flow is past the reader's "
+                              "budget: the registers it reads are taken as unknown, so its "
+                              "run-time values are not judged", "")
+                continue
+            if item.use == "slow":
+                yield located(file, item.line, 0, "note", "lint.slow", "function "
+                              f"{item.text or '(unnamed)'}: its data flow took "
+                              f"{item.hints[0]} s", "")
+                continue
             if facts is not None:
                 facts.append(item)
             continue
@@ -986,16 +997,21 @@ def lint_lines(lines: Iterable[str], *, file: str = "<stdin>", arch: str | None 
         clash = groups.check(item)
         if clash is not None:
             yield clash
-        if target != rules and _is_tcgen05(item):
+        no_tcgen05 = target != rules and _is_tcgen05(item)
+        if no_tcgen05:
             yield located(file, item.line, item.col, "error", "tcgen05.arch",
-                              f"{item.opcode}: there is no tcgen05 on {target}: tcgen05 "
-                              "instructions need sm_100a or sm_100f and later targets (PTX ISA "
-                              "9.7.16; ptxas refuses them for sm_90a)", item.text)
+                          f"{item.opcode}: there is no tcgen05 on {target}: tcgen05 "
+                          "instructions need sm_100a or sm_100f and later targets (PTX ISA "
+                          "9.7.16; ptxas refuses them for sm_90a)", item.text)
         try:
             # the target of the instruction models (PTX only)
             model = (arch or _target_name(item.arch) or DEFAULT_ARCH) \
                 if item.dialect == "ptx" else None
-            yield from check_instruction(file, item, rules, model)
+            found = check_instruction(file, item, rules, model)
+            # tcgen05.arch said it once for the line: not again by the model's own arch rule
+            yield from (f for f in found if not (f.rule.startswith("tcgen05.")
+                                                and f.rule.endswith(".arch"))) if no_tcgen05 \
+                else found
         except DescgenError as exc:  # a value the library refuses: say so, judge the rest
             yield located(file, item.line, item.col, "note", "lint.unjudged",
                               f"{item.opcode}: not judged: {exc}", item.text)

@@ -121,3 +121,12 @@ def test_bench_lint_prints_every_row(sample: list[str]) -> None:
         row = next((line for line in done.stdout.splitlines() if line.startswith(name)), None)
         assert row is not None and re.search(r"\s\d+\.\dx regex$", row), name
     assert "goal: descgen lint within 4.0x of the regex pass:" in done.stdout
+
+
+def test_bench_caches_takes_each_cache_away() -> None:
+    done = _script("bench_caches.py", "--quick")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].split()[1:] == ["lint", "sass", "lint", "ptx", "dump", "dump", "log"]
+    rows = [line for line in lines[1:] if line.startswith("descriptors.")]
+    assert len(rows) == 3 and all(len(re.findall(r"\d+\.\d\dx", r)) == 4 for r in rows), lines

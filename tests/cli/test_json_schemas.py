@@ -77,6 +77,12 @@ CASES = [
     ("explain", ["explain", "tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;"], 0),
     ("rules", ["rules"], 0),
     ("rules", ["rules", "tmem.ld."], 0),
+    # the sm_90a wgmma word through the word commands
+    ("word", ["smem", "--arch", "sm_90a", "--swizzle", "128B", "--sbo", "1024"], 0),
+    ("decode", ["decode", "0x4000004000010040", "--as", "wgmma"], 0),
+    ("decode", ["decode", "0x4000004000010040", "--arch", "sm_90a"], 0),
+    ("diff", ["diff", "0x4000004000010040", "0x4000004000010080", "--as", "wgmma"], 1),
+    ("check", ["check", "0x4000004000010040", "--as", "wgmma"], 0),
 ]
 
 
@@ -125,3 +131,23 @@ def test_a_wrong_shape_is_rejected():
     check = _json(CASES[13][1], 1)
     del check["findings"][0]["rule"]
     assert not _validator("check").is_valid(check)
+
+
+def test_the_schemas_name_every_descriptor_the_package_has():
+    """Every ``descriptor`` enum of the word schemas is the package's list of descriptors (the
+    sm_90a ``wgmma`` word included), so a new word cannot be left out of a schema."""
+    from descriptors import DESCRIPTORS
+
+    def enums(node, key=None):
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k == "descriptor" and isinstance(v, dict) and "enum" in v:
+                    yield v["enum"]
+                yield from enums(v, k)
+        elif isinstance(node, list):
+            for v in node:
+                yield from enums(v)
+
+    for name in ("word", "decode", "diff"):
+        found = list(enums(json_schema(name)))
+        assert found and all(sorted(e) == sorted(DESCRIPTORS) for e in found), (name, found)

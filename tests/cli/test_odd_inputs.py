@@ -340,3 +340,15 @@ def test_a_pipe_fed_by_a_running_program_is_not_kept_waiting():
         finally:
             os.close(w)
             reader.join(5)
+
+
+def test_source_that_quotes_an_instruction_is_not_read_as_ptx():
+    """A Python file whose docstring names ``mov.b64 {lo, hi}`` is no PTX: refused (exit 2,
+    one line) like any other source file, not linted as PTX with nothing found."""
+    from helpers import fails
+    message = fails("lint", "fixtures/lint/triton/make.py")
+    assert "no PTX or SASS found" in message
+    # a few PTX instructions pasted alone are still PTX
+    from descriptors.readers import sniff
+    assert sniff(["mov.b32 %r1, 138413200;", "tcgen05.mma.cta_group::1.kind::f16 [%r2], "
+                  "%rd1, %rd2, %r1, 1;"]) == "ptx"

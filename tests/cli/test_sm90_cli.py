@@ -26,12 +26,24 @@ def test_arch_sm_90a_needs_no_as(args, first):
     assert r.output.splitlines()[0].startswith(first)
 
 
-@pytest.mark.parametrize("command", ["decode", "diff"])
-def test_without_a_target_as_is_required(command):
-    words = [WORD] if command == "decode" else [WORD, WORD]
-    r = runner.invoke(app, [command, *words])
+def test_without_a_target_as_is_required_by_diff():
+    r = runner.invoke(app, ["diff", WORD, WORD])
     assert r.exit_code == 2
     assert "Missing option '--as'. Choose from: smem, idesc, zcm, tmem, wgmma" in r.output
+
+
+@pytest.mark.parametrize("command", ["decode", "check"])
+def test_a_wgmma_word_without_a_target_names_the_flags_that_decide(command):
+    """A word with no tcgen05 fixed constant fits no sm_100a descriptor: the error says so and
+    names --arch sm_90a (whose wgmma matrix descriptor it fits) and --as."""
+    r = runner.invoke(app, [command, WORD])
+    assert r.exit_code == 2
+    assert r.stdout == ""
+    assert r.stderr == (
+        "descgen: error: 0x4000004000010040 fits no sm_100a descriptor's layout "
+        "(fixed_constant[48:46] = 0b001 is not set, so it is no shared memory descriptor); it "
+        "fits sm_90a's wgmma matrix descriptor: give --arch sm_90a, or --as "
+        f"smem|idesc|zcm|tmem|wgmma to read it anyway (see 'descgen {command} --help')\n")
 
 
 def test_gmma_is_cutlass_name_for_the_word():

@@ -109,7 +109,7 @@ def test_check_cute_cli() -> None:
                    "--a-type", "f16"])
     assert tc.exit_code == 0 and "not measured" in tc.stdout
     for args in (["check", "0x1", "--as", "idesc", "--cute", lay, "--major", "K"],
-                 ["check", "0x1", "--as", "smem", "--cute", lay],
+                 ["check", "0x1", "--as", "smem", "--cute", lay, "--major", "MN"],  # K-major
                  ["check", "0x1", "--as", "smem", "--major", "K"],
                  ["check", "0x4000004000010040", "--as", "wgmma", "--cute", dsl, "--major", "K"]):
         r = run(app, args)

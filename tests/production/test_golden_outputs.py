@@ -119,6 +119,8 @@ LINT = [f"lint {fmt}{path}" for path in CODE + FORMS + DUMPS for fmt in ("", "--
 DUMP = [f"dump {fmt}{path}" for path in CODE for fmt in ("--plain ", "--format json ")] + [
     f"dump {path}" for path in SAMPLE] + [
     "dump --plain --table-only fixtures/lint/bad_reserved.ptx",
+    "dump --unique --plain fixtures/dumps/printf.log",
+    "dump -u --plain fixtures/gdb/wg_lineinfo.sass fixtures/dumps/cuda-gdb-print.txt",
     "dump --table-only fixtures/hopper/compiled/hand_wgmma.sass.gz",
     "dump --plain fixtures/dumps/printf.log fixtures/lint/f16_cta1.sass",
     "dump --format json fixtures/dumps/printf.log fixtures/lint/f16_cta1.sass",
@@ -166,6 +168,8 @@ WORD_FORMATS = ["", "--plain", "--format json"]
 
 DECODE = [f"decode {w} {opts} {fmt}".strip() for w, opts in WORDS for fmt in WORD_FORMATS] + [
     "decode 0x08400490",
+    "decode 0x08400490 --as idesc --show --plain",
+    "decode 0x10200010 --as idesc -v",
     "decode 0x08400490 --as idesc --kind f17",
     "decode 0x1_0000_0000 --as idesc --kind f16",
     "decode \"0x0840'0490\" --as idesc --kind f16 --no-color",

@@ -316,3 +316,24 @@ def test_readme_python(section: str, workdir: Path):
                     if isinstance(exc, ToolNotFoundError):
                         pytest.skip(f"{st}: {exc}")
                     raise AssertionError(f"{st}: {type(exc).__name__}: {exc}") from exc
+
+
+def test_readme_cuda_gdb_session_is_the_recorded_one():
+    """The README's cuda-gdb session (a ``(cuda-gdb) source`` block) is the recorded
+    fixtures/gdb/ext_lineinfo_2.txt: each line, in order (``...`` skips lines), but for the
+    ``source`` line, whose recorded path is the machine's own."""
+    text = README.read_text()
+    start = text.index("```\n(cuda-gdb) source ")
+    block = text[start + 4:text.index("```", start + 4)].splitlines()
+    recorded = [line.rstrip() for line in
+                (ROOT / "fixtures" / "gdb" / "ext_lineinfo_2.txt").read_text().splitlines()]
+    assert block[0] == "(cuda-gdb) source descriptors/gdb/descgen_gdb.py"
+    assert recorded[0].endswith("/descriptors/gdb/descgen_gdb.py")
+    at = 1
+    for line in block[1:]:
+        if line == "...":
+            continue
+        while at < len(recorded) and recorded[at] != line.rstrip():
+            at += 1
+        assert at < len(recorded), f"README line not in the recording (in order): {line}"
+        at += 1

@@ -13,13 +13,12 @@ from ...rules.targets import ArchRequirement, parse_target
 from ...rules.validate import SEVERITIES, Finding
 from .catalog import model_for
 from .models import InstructionError, InstructionModel, OperandSpec, Qualifiers
-from .parse import ParsedInstruction, parse_instruction
+from .parse import PTX_REGISTER_BITS, ParsedInstruction, parse_instruction
 from .wmma import WMMA_LOAD_SOURCE, WMMA_STORAGE_SOURCE
 
-#: Bits of each register type (an address register's width).
-_REG_BITS = {t: int(t[1:]) for t in ("b8", "b16", "b32", "b64", "u8", "u16", "u32", "u64",
-                                      "s8", "s16", "s32", "s64", "f16", "f32", "f64")}
-_REG_BITS.update({"f16x2": 32, "pred": 1})
+#: The integer register types (.b/.u/.s, :data:`PTX_REGISTER_BITS`), which an address
+#: register is.
+_INT_TYPES = frozenset(t for t in PTX_REGISTER_BITS if t[0] in "bus" and t[1:].isdigit())
 
 
 def _finding(severity: str, rule: str, message: str, source: str, field_name: str | None = None,
@@ -118,6 +117,12 @@ def _reg_check(mn: str, name: str, text: str, col: int, registers: Mapping[str, 
     if registers is None or text not in registers:
         return []
     rtype = registers[text]
+    if rtype not in PTX_REGISTER_BITS:
+        return [_finding("error", f"{mn}.register_type", f"{what} {text} is declared "
+                         f".{shorten_text(rtype)}, which is no PTX type (PTX ISA 5.2.2, 5.2.3: ."
+                         + " .".join(PTX_REGISTER_BITS) + f"); {mn} takes ."
+                         + "/.".join(allowed) + " registers here", source, name,
+                         shorten_text(rtype))]
     if rtype not in allowed:
         return [_finding("error", f"{mn}.register_type", f"{what} {text} is .{rtype}; "
                          f"{mn} takes ." + "/.".join(allowed) + " registers here", source, name,
@@ -317,8 +322,8 @@ def _address_findings(model: InstructionModel, q: Mapping[str, str | None], spec
         offset = v
     if registers is not None and base in registers:
         rtype = registers[base]
-        bits = _REG_BITS.get(rtype)
-        if bits not in spec.bits or rtype[0] not in "bus":
+        bits = PTX_REGISTER_BITS.get(rtype)
+        if bits not in spec.bits or rtype not in _INT_TYPES:
             out.append(_finding("error", f"{mn}.address", f"address register {base} is ."
                                 f"{rtype}; {spec.name} takes a "
                                 + " or ".join(f"{b}-bit" for b in spec.bits)

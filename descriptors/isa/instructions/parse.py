@@ -114,9 +114,17 @@ def parse_instruction(text: Any) -> ParsedInstruction:
                              tuple(operands), guard, col)
 
 
-_DECL = re.compile(r"\.reg\s+\.(\w+)\s+(.+?)(?:;|\Z)")
-_DECL_ITEM = re.compile(r"(%?[A-Za-z_$][\w$]*)(?:<(\d+)>)?")
-_NUMBERED = re.compile(r"(.*?)(0|[1-9]\d*)\Z")
+#: Bits of each type a ``.reg`` declaration may name: the fundamental types (PTX ISA 5.2.2,
+#: Table 8: .s/.u/.b 8-64, .b128, .f16/.f32/.f64, .pred) and the packed and alternate
+#: floating-point ones registers hold (5.2.3: .f16x2, .bf16, .bf16x2, .tf32).  Another type is
+#: no PTX type: a register declared with it has no known width.
+PTX_REGISTER_BITS: dict[str, int] = {
+    **{f"{k}{n}": n for k in "bsu" for n in (8, 16, 32, 64)}, "b128": 128,
+    "f16": 16, "f32": 32, "f64": 64, "pred": 1,
+    "f16x2": 32, "bf16": 16, "bf16x2": 32, "tf32": 32}
+
+_DECL = re.compile(r"\.reg\s+\.(\w+)\s+([^;\n]+)")
+_DECL_ITEM = re.compile(r"(%?[A-Za-z_$][\w$]*)(?:<([0-9]{1,9})>)?")
 
 
 class RegisterDecls(Mapping[str, str]):
@@ -145,11 +153,15 @@ class RegisterDecls(Mapping[str, str]):
     def __getitem__(self, name: str) -> str:
         if name in self.names:
             return self.names[name]
-        m = _NUMBERED.match(name)
-        if m and m.group(1) in self.ranges:
-            count, rtype = self.ranges[m.group(1)]
-            if int(m.group(2)) < count:
-                return rtype
+        if self.ranges and isinstance(name, str):
+            # %r007 is %r00 + 7 (a number has no leading zero; 0 alone is one)
+            stem = name.rstrip("0123456789")
+            digits = name[len(stem):]
+            number = digits.lstrip("0") or digits[-1:]
+            stem = name[:len(name) - len(number)]
+            got = self.ranges.get(stem) if number else None
+            if got is not None and len(number) <= 9 and int(number) < got[0]:
+                return got[1]
         raise KeyError(name)
 
     def __contains__(self, name: object) -> bool:

@@ -53,7 +53,8 @@ WGMMA_FAMILIES: tuple[WgmmaFamily, ...] = (
     WgmmaFamily("single-bit", ("b1",), ("b1",), ("s32",), 256, WGMMA_INT_N, "none",
                 sparse=False, bits=1),
 )
-_WG_M = 64
+#: M of every wgmma shape (9.7.15.5.2: ``.m64nNkK``).
+WGMMA_M = 64
 #: Bits of each accumulator type (the d registers hold N/2 .f32/.s32 or N/4 .f16x2 values).
 _WG_DBITS = {"f16": 16, "f32": 32, "s32": 32}
 
@@ -67,9 +68,19 @@ def _wg_mnk(shape: str | None) -> tuple[int, int, int] | None:
     return None if m is None else (int(m.group(1)), int(m.group(2)), int(m.group(3)))
 
 
+def is_wgmma_shape(atype: str, m: int, n: int, k: int, sparse: bool = False) -> bool:
+    """Whether ``wgmma.mma_async`` with ``.atype`` ``atype`` has the shape M x N x K (dense,
+    or ``.sp`` with ``sparse``): M 64, N among :attr:`WgmmaFamily.ns`, K the type's (doubled by
+    ``.sp``) -- PTX ISA 9.7.15.5.2 (dense) and 9.7.15.6 (sparse).  An unknown ``atype`` has
+    none."""
+    f = _wg_family({"atype": atype})
+    return (f is not None and (f.sparse or not sparse) and m == WGMMA_M and n in f.ns
+            and k == f.k * (2 if sparse else 1))
+
+
 def _wg_shapes(f: WgmmaFamily, sparse: bool) -> tuple[str, ...]:
     k = f.k * (2 if sparse else 1)
-    return tuple(f"m{_WG_M}n{n}k{k}" for n in f.ns)
+    return tuple(f"m{WGMMA_M}n{n}k{k}" for n in f.ns)
 
 
 def _wg_d_registers(q: Mapping[str, str | None]) -> int | None:
@@ -183,7 +194,7 @@ def _wg_facts(operands: list[str]) -> dict[str, str]:
 
 
 _WG_TYPES = unique(t for f in WGMMA_FAMILIES for t in f.atypes)
-_WG_SHAPES = unique(f"m{_WG_M}n{n}k{k}" for k in (8, 16, 32, 64, 256) for n in WGMMA_FLOAT_N)
+_WG_SHAPES = unique(f"m{WGMMA_M}n{n}k{k}" for k in (8, 16, 32, 64, 256) for n in WGMMA_FLOAT_N)
 
 WGMMA_MMA_ASYNC = InstructionModel(
     mnemonic="wgmma.mma_async",

@@ -12,7 +12,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ...errors import DescgenError
-from ...isa.sass import next_register as _pair, register_name as _reg_name, tmem_access
+from ...isa.sass import (next_register as _pair, register_name as _reg_name, tmem_access,
+                         wgmma_shape)
 from .tokens import is_predicate
 
 if TYPE_CHECKING:
@@ -134,19 +135,25 @@ _WIDE_DESTS: dict[str, Callable[[list[str]], int]] = {
     "HMMA": lambda q: 2 if q[-1:] == ["F16"] else 4, "IMMA": lambda q: 4,
     "QMMA": lambda q: 4, "OMMA": lambda q: 4, "DMMA": lambda q: 4,
     # wgmma: the accumulator, 64xN per warpgroup: N/2 registers a thread (f32/s32), N/4 (f16)
-    "HGMMA": lambda q: _wgmma_accumulators(q), "IGMMA": lambda q: _wgmma_accumulators(q),
-    "QGMMA": lambda q: _wgmma_accumulators(q), "BGMMA": lambda q: _wgmma_accumulators(q),
+    "HGMMA": lambda q: _wgmma_accumulators("HGMMA", q),
+    "IGMMA": lambda q: _wgmma_accumulators("IGMMA", q),
+    "QGMMA": lambda q: _wgmma_accumulators("QGMMA", q),
+    "BGMMA": lambda q: _wgmma_accumulators("BGMMA", q),
 }
 
 
-def _wgmma_accumulators(quals: list[str]) -> int:
-    """Registers a ``HGMMA.64xNxK.<D type>...`` writes a thread (128 if the shape is not read)."""
-    shape = next((m for m in quals if re.fullmatch(r"64x\d+x\d+", m)), None)
-    if shape is None:
+def _wgmma_accumulators(base: str, quals: list[str]) -> int:
+    """Registers a ``HGMMA.64xNxK.<D type>...`` writes a thread: 128 -- every register a
+    wgmma could name -- if the shape is not read or is no wgmma's
+    (:func:`~descriptors.isa.sass.wgmma_shape`: ``HGMMA.64x20000000x16`` is not enumerated)."""
+    mnk = wgmma_shape(".".join([base, *quals]))
+    if mnk is None:
         return 128
-    n = int(shape.split("x")[1])
-    after = quals[quals.index(shape) + 1:]
-    return n // 4 if after[:1] == ["F16"] else n // 2
+    at = next(k for k, q in enumerate(quals) if _SHAPE.fullmatch(q))
+    return mnk[1] // 4 if quals[at + 1:at + 2] == ["F16"] else mnk[1] // 2
+
+
+_SHAPE = re.compile(r"[0-9]+x[0-9]+x[0-9]+")
 
 
 #: Conversions whose destination type (their first type modifier) may be 64 bits wide.

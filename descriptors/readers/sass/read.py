@@ -5,9 +5,10 @@ registers its checked instructions read, and yields the instructions and facts i
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from time import perf_counter
 
 from .. import MAX_FUNCTION, Fact, Instruction
-from ..dataflow import Code, solve
+from ..dataflow import SLOW, Code, solve
 from ..knownbits import KnownBits
 from ...isa.sites import MmaSite
 from .arch import follow_header, listing_target
@@ -22,9 +23,11 @@ def _mentions(ins: Ins, pred: str) -> bool:
     return any(t.lstrip("!") == pred for t, _ in ins.ops)
 
 
-def _read_uses(fn: Function) -> Iterator[tuple[int, tuple[MmaSite | None, list]]]:
+def _read_uses(fn: Function, outcome: list[str]) -> Iterator[tuple[int, tuple[MmaSite | None,
+                                                                               list]]]:
     """Each tcgen05 instruction of a function (``UTC*``, ``LDTM``, ``STTM``) with the value
-    set of every register its operands read."""
+    set of every register its operands read; ``outcome`` gets the data flow's
+    :attr:`~descriptors.readers.dataflow.Code.outcome` when it gave up."""
     n = len(fn)
     targets = [i for i, kind in fn.special if kind & CHECKED_OP]
     if not targets:
@@ -61,6 +64,8 @@ def _read_uses(fn: Function) -> Iterator[tuple[int, tuple[MmaSite | None, list]]
                 lambda i, r: step_kept(fn, i, r, gdesc), by_reg=ByReg(fn),  # type: ignore[arg-type]
                 branches=branches)
     values = solve(code, uses)
+    if code.outcome is not None:
+        outcome.append(code.outcome)
     for i in targets:
         yield i, (sites[i], [(k, text, role, off, [values.get((i, r), ZERO_SET)
                                                    if r not in ("RZ", "URZ") else ZERO_SET
@@ -71,8 +76,18 @@ def _read_uses(fn: Function) -> Iterator[tuple[int, tuple[MmaSite | None, list]]
 def _analyse(fn: Function, arch: str | None, name: str | None,
              arch_reason: str | None = None, facts: bool = True) -> Iterator[Instruction | Fact]:
     """The facts (``facts``: the immediates, for ``dump``) and instructions of one function,
-    in line order (its data flow is worked out first)."""
-    checked = dict(_read_uses(fn))
+    in line order (its data flow is worked out first), after a ``budget`` fact where the
+    data flow gave up (:data:`~descriptors.readers.dataflow.BUDGET`: its values unknown) and a
+    ``slow`` fact (its seconds in ``hints``) where it took :data:`SLOW` seconds or more."""
+    start = perf_counter()
+    outcome: list[str] = []
+    checked = dict(_read_uses(fn, outcome))
+    took = perf_counter() - start
+    if "budget" in outcome:
+        yield Fact(fn.lines[0], 0, KnownBits.unknown(1), "budget", name or "", "sass")
+    if took >= SLOW and fn.lines:
+        yield Fact(fn.lines[0], 0, KnownBits.unknown(1), "slow", name or "", "sass",
+                   (f"{took:.1f}",))
     material = {i for i, kind in fn.special if kind & MATERIAL} if facts else set()
     for i in sorted(set(checked) | material):
         ins = fn.ins(i)

@@ -24,8 +24,9 @@ def immediate(text: str) -> int | None:
     return -value if m.group(1) else value
 
 
-#: A comma inside square brackets (``[UR4, 0x10]`` would be one operand).
-_BRACKET_COMMA = re.compile(r"\[[^\]]*,")
+#: A comma inside square brackets (``[UR4, 0x10]`` would be one operand); searched from the
+#: last ``[`` before it (linear: a run of ``[`` is not rescanned from each).
+_BRACKET_COMMA = re.compile(r"\[[^\[\]]*,")
 
 
 def split(rest: str, col0: int) -> list[tuple[str, int]]:

@@ -187,8 +187,18 @@ class Candidate:
         return sum(f.severity == "error" for f in self.findings)
 
     @property
+    def warnings(self) -> int:
+        return sum(f.severity == "warning" for f in self.findings)
+
+    @property
     def verdict(self) -> str:
-        return "valid" if self.valid else f"INVALID ({self.errors} error{'s' * (self.errors != 1)})"
+        """``valid``; ``N warning(s)`` for a valid reading that breaks a recommendation (the
+        warnings ``descgen lint`` and ``check`` print: swapped LBO/SBO, set reserved bits);
+        ``INVALID (N error(s))``."""
+        if not self.valid:
+            return f"INVALID ({self.errors} error{'s' * (self.errors != 1)})"
+        n = self.warnings
+        return f"{n} warning{'s' * (n != 1)}" if n else "valid"
 
     @property
     def summary(self) -> str:

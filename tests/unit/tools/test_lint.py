@@ -821,14 +821,14 @@ def test_k_step_rule_is_stated_in_the_evidence():
 
 
 def test_every_ldtm_sttm_form_is_its_ptx():
-    """Each LDTM/STTM that nvcc 13 compiled from a tcgen05.ld/st form (fixtures/sass-forms, 270
+    """Each LDTM/STTM that nvcc 13 compiled from a tcgen05.ld/st form (fixtures/sass-forms, 282
     instructions over every shape, num, pack/unpack and .red form) reads back as that form."""
     import json
     from descriptors.readers.sass import tmem_access
     forms = json.loads((FIX.parent / "sass-forms" / "forms.json").read_text())["forms"]
     pairs = [(s.split()[0], f["ptx"].split()[0]) for f in forms for s in f.get("tcgen05", [])
              if s.startswith(("LDTM", "STTM"))]
-    assert len(pairs) == 270
+    assert len(pairs) == 282
     assert [(op, getattr(tmem_access(op), "ptx", None)) for op, _ in pairs] == pairs
     assert tmem_access("LDTM.x4.BOGUS") is None and tmem_access("UTCBAR") is None
 
@@ -880,3 +880,12 @@ def test_kept_findings_replay_on_each_instruction_and_are_not_kept_for_a_foreign
     L._kept(em1, ("test-key-2",), foreign, a1)
     assert ("test-key-2",) not in L._KEPT and em1.out[-1].col == 30
     L._KEPT.pop(("test-key",), None)
+
+
+def test_no_tcgen05_on_sm90a_is_said_once_a_line():
+    """Under --arch sm_90a a tcgen05.ld line gets tcgen05.arch, not also the model's own
+    tcgen05.ld.arch for the same fact."""
+    from descriptors.tools.lint import lint_lines
+    lines = (FIX / "f16_cta1.ptx").read_text().splitlines()
+    found = [f for f in lint_lines(lines, file="f16_cta1.ptx", arch="sm_90a") if f.line == 71]
+    assert [f.rule for f in found] == ["tcgen05.arch"]
