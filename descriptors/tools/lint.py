@@ -806,13 +806,10 @@ def _check_cp(em: _Emitter, ins: Instruction, arch: str) -> None:
 #: Rules of the instruction models that :func:`_check_ldst` already reports for tcgen05.ld/st
 #: under the footprint's own rule ids (the same Tables 49/50 from descriptors.tmem).
 _LDST_OWNED = ("vector", "num", "taddr")
-#: ... and, per mnemonic, every rule of a model another check reports: tcgen05.alloc's
-#: immediate nCols (:func:`_check_alloc`'s ``tmem.alloc``, the same 9.7.16.1.2 bounds) and the
-#: target of tcgen05.mma/cp/commit/alloc/dealloc/relinquish_alloc_permit (``tcgen05.arch``).
-_OWNED: dict[str, tuple[str, ...]] = {
-    "tcgen05.ld": _LDST_OWNED, "tcgen05.st": _LDST_OWNED, "tcgen05.alloc": ("immediate", "arch"),
-    **{f"tcgen05.{op}": ("arch",) for op in ("mma", "cp", "commit", "dealloc",
-                                             "relinquish_alloc_permit")}}
+#: ... and, per mnemonic, every rule of a model another check reports (tcgen05.alloc's
+#: immediate nCols: :func:`_check_alloc`'s ``tmem.alloc``, the same 9.7.16.1.2 bounds).
+_OWNED: dict[str, tuple[str, ...]] = {"tcgen05.ld": _LDST_OWNED, "tcgen05.st": _LDST_OWNED,
+                                      "tcgen05.alloc": ("immediate",)}
 
 
 def _check_model(em: _Emitter, ins: Instruction, arch: str) -> None:
