@@ -350,7 +350,9 @@ def wgmma_form(text: str | ParsedInstruction) -> WgmmaForm:
 
 def explain_instruction(text: Any, **kw: Any) -> StmatrixMap | WmmaFragment | WgmmaForm | Any:
     """The map of any modelled instruction: a :class:`StmatrixMap`, a :class:`WmmaFragment`,
-    a :class:`WgmmaForm` or a :class:`~descriptors.isa.tmem.Footprint`."""
+    a :class:`WgmmaForm`, a :class:`~descriptors.isa.tmem.Footprint` (tcgen05.ld/st) or a
+    :class:`~descriptors.isa.instructions.forms.Tcgen05Form` (tcgen05.mma, cp, commit,
+    alloc, dealloc, relinquish_alloc_permit)."""
     p = parse_instruction(text)
     if p.mnemonic == "stmatrix":
         return stmatrix_map(p)
@@ -358,4 +360,7 @@ def explain_instruction(text: Any, **kw: Any) -> StmatrixMap | WmmaFragment | Wg
         return wmma_fragment(p)
     if p.mnemonic == "wgmma.mma_async":
         return wgmma_form(p)
+    if p.mnemonic not in ("tcgen05.ld", "tcgen05.st"):  # tcgen05.mma, cp, commit, alloc ...
+        from .instructions.forms import tcgen05_form
+        return tcgen05_form(p)
     return tcgen05_footprint(p, **kw)

@@ -7,7 +7,10 @@ as its JSON document.
 * wmma.load (:class:`~descriptors.isa.fragments.WmmaFragment`) and wgmma.mma_async
   (:class:`~descriptors.isa.fragments.WgmmaForm`): a property table;
 * tcgen05.ld/st (:class:`descriptors.isa.tmem.Footprint`): the accesses (address, lanes,
-  columns) and the findings worth showing.
+  columns) and the findings worth showing;
+* tcgen05.mma, cp, commit, alloc, dealloc, relinquish_alloc_permit
+  (:class:`~descriptors.isa.instructions.forms.Tcgen05Form`): a property table (operation,
+  kind, types, Table 39 shapes, qualifiers, operands and their roles, the descgen command).
 
 rich loads inside the functions that draw with it.
 """
@@ -18,6 +21,7 @@ import json
 from typing import Any
 
 from ..isa.fragments import StmatrixMap, WgmmaForm, WmmaFragment
+from ..isa.instructions.forms import Tcgen05Form
 
 __all__ = ["picture", "plain_lines", "to_json", "write_svg"]
 
@@ -128,6 +132,16 @@ def _wgmma_lines(w: WgmmaForm) -> list[str]:
             *(f"note: {n}" for n in w.notes)]
 
 
+def _tcgen05_rows(t: Tcgen05Form) -> list[tuple[str, str]]:
+    return [*t.rows, *((name, f"{_short_vector(text)}: {role}") for name, text, role in t.operands),
+            ("source", t.section), ("target", t.arch)]
+
+
+def _tcgen05_lines(t: Tcgen05Form) -> list[str]:
+    return [t.instruction, *(f"{k}: {v}" for k, v in _tcgen05_rows(t)),
+            *(f"note: {n}" for n in t.notes)]
+
+
 def _relative(relative: bool) -> str:
     return ("relative to taddr = lane 0, column 0; give --taddr for a real address"
             if relative else "")
@@ -160,6 +174,8 @@ def picture(result: Any, *, colour: bool, relative: bool = False) -> Any:
         return _stmatrix_picture(result, colour=colour)
     if isinstance(result, WgmmaForm):
         return render_properties(result.instruction, _wgmma_rows(result), list(result.notes))
+    if isinstance(result, Tcgen05Form):
+        return render_properties(result.instruction, _tcgen05_rows(result), list(result.notes))
     if isinstance(result, WmmaFragment):
         return render_properties(result.instruction, _wmma_rows(result), [result.note])
     caption = (f"{result.lanes} lanes x {result.columns_per_access} columns per access"
@@ -173,6 +189,8 @@ def plain_lines(result: Any, *, relative: bool = False) -> list[str]:
         return _stmatrix_lines(result)
     if isinstance(result, WgmmaForm):
         return _wgmma_lines(result)
+    if isinstance(result, Tcgen05Form):
+        return _tcgen05_lines(result)
     if isinstance(result, WmmaFragment):
         return _wmma_lines(result)
     return _footprint_lines(result, relative)
@@ -180,7 +198,7 @@ def plain_lines(result: Any, *, relative: bool = False) -> list[str]:
 
 def to_json(result: Any, instruction: str) -> str:
     """``--format json``: a stmatrix map's ``to_dict()``; for the others ``{"instruction",
-    "wgmma" | "fragment" | "footprint"}`` (``instruction`` is the line as parsed), indented
+    "wgmma" | "fragment" | "footprint" | "tcgen05"}`` (``instruction`` is the line as parsed), indented
     by 2."""
     if isinstance(result, StmatrixMap):
         data = result.to_dict()
@@ -188,6 +206,8 @@ def to_json(result: Any, instruction: str) -> str:
         data = {"instruction": result.instruction, "wgmma": result.to_dict()}
     elif isinstance(result, WmmaFragment):
         data = {"instruction": result.instruction, "fragment": result.to_dict()}
+    elif isinstance(result, Tcgen05Form):
+        data = {"instruction": result.instruction, "tcgen05": result.to_dict()}
     else:
         data = {"instruction": instruction, "footprint": result.to_dict()}
     return json.dumps(data, indent=2)

@@ -292,6 +292,37 @@ _declare("wgmma.satfinite", "error", "9.7.15.5.2", ".satfinite for the integer w
 _declare("wgmma.sp", "error", "9.7.15.6", ".sp for the families that have a sparse wgmma")
 _declare("wgmma.op", "error", "9.7.15.5.2", ".and.popc for the single-bit (.b1) wgmma only")
 
+_model("tcgen05.mma", "9.7.16.10.9.1", qualifier="error,note", operands="error",
+       operand="error,warning", register_type="error", vector="error", address="error",
+       immediate="error", arch="error")
+_declare("tcgen05.mma.ws", "error", "9.7.16.10.9.3",
+         ".ws: cta_group::1, no block-scaled kind, no .ashift")
+_declare("tcgen05.mma.collector", "error", "9.7.16.10.9",
+         ".collector::a::op without .ws, .collector::b0..b3::op with .ws")
+_declare("tcgen05.mma.block_scale", "error", "9.7.16.10.9.1",
+         ".block_scale (and .scale_vectorsize) with the block-scaled kinds only, and required "
+         "by them")
+_declare("tcgen05.mma.scale_vec", "error", "9.7.16.10.7.1",
+         ".scale_vectorsize is one the kind takes (ptxas 13.0)")
+_declare("tcgen05.mma.ashift", "error", "9.7.16.10.9.1",
+         ".ashift: no block-scaled kind, A from Tensor Memory, collector ::lastuse or "
+         "::discard only (ptxas 13.0)")
+_model("tcgen05.cp", "9.7.16.9.2", qualifier="error,note", operands="error", operand="error",
+       register_type="error", address="error", arch="error")
+_declare("tcgen05.cp.multicast", "error", "9.7.16.9.2",
+         ".64x128b takes .warpx2::02_13/01_23, .32x128b .warpx4, the other shapes none")
+_declare("tcgen05.cp.format", "error", "9.7.16.9.1",
+         "decompression names .b8x16 and a source format (.b6x16_p32 or .b4x16_p64)")
+_model("tcgen05.commit", "9.7.16.12.1", qualifier="error,note", operands="error",
+       operand="error", register_type="error", address="error", arch="error")
+_model("tcgen05.alloc", "9.7.16.7.1", qualifier="error,note", operands="error",
+       operand="error", register_type="error", address="error", immediate="error",
+       arch="error")
+_model("tcgen05.dealloc", "9.7.16.7.1", qualifier="error,note", operands="error",
+       operand="error", register_type="error", immediate="error", arch="error")
+_model("tcgen05.relinquish_alloc_permit", "9.7.16.7.1", qualifier="error,note",
+       operands="error", operand="error", register_type="error", arch="error")
+
 
 # ---------------------------------------------------------------------------- descgen lint
 

@@ -806,6 +806,10 @@ def _check_cp(em: _Emitter, ins: Instruction, arch: str) -> None:
 #: Rules of the instruction models that :func:`_check_ldst` already reports for tcgen05.ld/st
 #: under the footprint's own rule ids (the same Tables 49/50 from descriptors.tmem).
 _LDST_OWNED = ("vector", "num", "taddr")
+#: ... and, per mnemonic, every rule of a model another check reports (tcgen05.alloc's
+#: immediate nCols: :func:`_check_alloc`'s ``tmem.alloc``, the same 9.7.16.1.2 bounds).
+_OWNED: dict[str, tuple[str, ...]] = {"tcgen05.ld": _LDST_OWNED, "tcgen05.st": _LDST_OWNED,
+                                      "tcgen05.alloc": ("immediate",)}
 
 
 def _check_model(em: _Emitter, ins: Instruction, arch: str) -> None:
@@ -836,10 +840,10 @@ def _check_model(em: _Emitter, ins: Instruction, arch: str) -> None:
                 constants[base.strip()] = o.value.value - offset
         else:
             constants[text] = o.value.value
-    ldst = p.mnemonic.startswith("tcgen05.")
+    owned = _OWNED.get(p.mnemonic, ())
     findings = [f for f in check_parsed(p, registers=dict(ins.registers), arch=arch,
                                         constants=constants)
-                if not (ldst and f.rule.rsplit(".", 1)[-1] in _LDST_OWNED)]
+                if f.rule.rsplit(".", 1)[-1] not in owned]
     for f in findings:
         op = by_name.get(f.field or "")
         word = None
@@ -901,7 +905,8 @@ def check_instruction(file: str, ins: Instruction, arch: str,
             _check_wgmma(em, ins)
         elif op.startswith("UTCSHIFT"):
             _judge_operands(em, ins, lambda sub, i: _check_shift(sub, i, arch))
-    if modelled and not any(f.severity in ("error", "warning") for f in em.out):
+    if modelled and MODELS[mn].legal_note and \
+            not any(f.severity in ("error", "warning") for f in em.out):
         em.add("note", "instruction.legal", f"{mn}: a legal form (ptxas 13.0 agrees with the "
                "instruction model on every generated form)", None, None, None)
     return em.out

@@ -67,6 +67,14 @@ CASES = [
                             "{r0,r1,r2,r3,r4,r5,r6,r7}, [p];"], 0),
     ("explain", ["explain", "wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.bf16.bf16 "
                             "{f0,f1,f2,f3}, {a0,a1,a2,a3}, db, meta, 1, p, 1, -1, 1;"], 0),
+    ("explain", ["explain", "tcgen05.mma.cta_group::1.kind::f16 [d], ad, bd, id, p;"], 0),
+    ("explain", ["explain", "tcgen05.mma.sp.cta_group::2.kind::mxf4nvf4.block_scale.block16 "
+                            "[d], [a], bd, [m], id, [sa], [sb], p;"], 0),
+    ("explain", ["explain", "tcgen05.mma.ws.cta_group::1.kind::i8.collector::b1::use "
+                            "[d], ad, bd, id, p, z;"], 0),
+    ("explain", ["explain", "tcgen05.cp.cta_group::1.32x128b.warpx4.b8x16.b6x16_p32 [t], sd;"], 0),
+    ("explain", ["explain", "tcgen05.commit.cta_group::1.mbarrier::arrive::one.b64 [mb];"], 0),
+    ("explain", ["explain", "tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;"], 0),
     ("rules", ["rules"], 0),
     ("rules", ["rules", "tmem.ld."], 0),
     # the sm_90a wgmma word through the word commands

@@ -184,8 +184,11 @@ def _settle(arch: str, lines: Sequence[str], idx: list[int], rejected: dict[int,
 
 
 #: Models judged from a committed fixture instead of generated forms (wgmma.mma_async:
-#: fixtures/hopper/wgmma-forms.json.gz, tests/oracles/test_wgmma_ptxas.py).
-FIXTURE_JUDGED = ("wgmma.mma_async",)
+#: fixtures/hopper/wgmma-forms.json.gz, tests/oracles/test_wgmma_ptxas.py; tcgen05.mma, cp,
+#: commit, alloc, dealloc, relinquish_alloc_permit: fixtures/tcgen05/tcgen05-forms.json.gz,
+#: tests/oracles/test_tcgen05_mma_ptxas.py).
+FIXTURE_JUDGED = ("wgmma.mma_async", "tcgen05.mma", "tcgen05.cp", "tcgen05.commit",
+                  "tcgen05.alloc", "tcgen05.dealloc", "tcgen05.relinquish_alloc_permit")
 
 
 def all_forms() -> dict[str, list[str]]:

@@ -25,8 +25,17 @@ statement (label, predicate guard, qualifiers, operands; comments and ``;`` stri
 (:mod:`descriptors.tools.lint`) runs the same check on every modelled line its PTX reader yields,
 with the function's ``.reg`` declarations and the constants its data flow finds.
 
+``tcgen05.mma`` (9.7.16.10.9; ``.sp``, ``.ws``, every kind, ``.block_scale`` with
+``.scale_vectorsize``, ``.ashift``, collector usage, A from a descriptor or ``[a-tmem]``),
+``tcgen05.cp`` (9.7.16.9.2), ``tcgen05.commit`` (9.7.16.12.1) and ``tcgen05.alloc`` /
+``dealloc`` / ``relinquish_alloc_permit`` (9.7.16.7.1) are modelled in :mod:`.tcgen05_mma`
+and judged against ptxas 13.0 on the 60,280 forms of ``fixtures/tcgen05/tcgen05-forms.json.gz``
+(``tests/oracles/test_tcgen05_mma_ptxas.py``); :mod:`.forms` explains a legal line of them
+(``descgen explain``).
+
 The package's modules, one job each: :mod:`.models` (the model types), one module of data per
-instruction family (:mod:`.stmatrix`, :mod:`.wmma`, :mod:`.tcgen05`, :mod:`.wgmma`),
+instruction family (:mod:`.stmatrix`, :mod:`.wmma`, :mod:`.tcgen05`, :mod:`.wgmma`,
+:mod:`.tcgen05_mma`),
 :mod:`.catalog` (:data:`MODELS`, :data:`PTXAS_VS_TEXT`), :mod:`.parse` (the statement and
 ``.reg`` parsers) and :mod:`.check` (the checker).  Every public name is importable from the
 package itself.
@@ -104,6 +113,8 @@ from .stmatrix import STMATRIX, STMATRIX_REGISTERS
 from .wmma import (WMMA_FRAGMENT_REGISTERS, WMMA_FRAGMENTS, WMMA_INT_REGISTERS, WMMA_LOAD,
                    WMMA_PTXAS_ONLY, WMMA_REGISTER_TYPES, WmmaFamily)
 from .tcgen05 import TCGEN05_LD, TCGEN05_ST
+from .tcgen05_mma import (ALLOC_COLUMNS, MMA_KINDS, SCALE_VECTORS, TCGEN05_ALLOC, TCGEN05_COMMIT,
+                          TCGEN05_CP, TCGEN05_DEALLOC, TCGEN05_MMA, TCGEN05_RELINQUISH)
 from .wgmma import (WGMMA_A_TYPES, WGMMA_D_TYPES, WGMMA_FAMILIES, WGMMA_FLOAT_N, WGMMA_INT_N,
                     WGMMA_MMA_ASYNC, WgmmaFamily)
 from .catalog import MODELS, PTXAS_VS_TEXT, model_for
@@ -118,6 +129,8 @@ __all__ = [
     "WGMMA_FAMILIES", "WGMMA_D_TYPES", "WGMMA_A_TYPES", "WgmmaFamily", "MODEL_ARCH",
     "WMMA_FRAGMENT_REGISTERS", "PTXAS_VS_TEXT", "MAX_LINE", "MAX_VECTOR", "parse_instruction",
     "parse_registers", "RegisterDecls", "check_instruction", "check_parsed", "model_for", "resolve",
-    "vector_size", "vector_sizes", "VALUE_RULES", "Target", "parse_target",
+    "vector_size", "vector_sizes", "VALUE_RULES", "Target", "parse_target", "TCGEN05_MMA",
+    "TCGEN05_CP", "TCGEN05_COMMIT", "TCGEN05_ALLOC", "TCGEN05_DEALLOC", "TCGEN05_RELINQUISH",
+    "MMA_KINDS", "SCALE_VECTORS", "ALLOC_COLUMNS",
 ]
 

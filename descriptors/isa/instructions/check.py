@@ -154,6 +154,8 @@ def check_parsed(p: ParsedInstruction, *, registers: Mapping[str, str] | None = 
     mn = model.mnemonic
     q, out = resolve(model, p.qualifiers)
     qual_errors = any(f.severity == "error" for f in out)
+    if model.operand_facts is not None:  # constraints may name them (tcgen05.mma's a_src)
+        q = {**q, **model.operand_facts([t for t, _ in p.operands])}
     if not qual_errors:
         for c in model.constraints:
             if c.applies(q):
@@ -181,7 +183,7 @@ def check_parsed(p: ParsedInstruction, *, registers: Mapping[str, str] | None = 
                 size = () if n is None else (n,)
             out += _operand_findings(model, q, spec, text, col, size, registers,
                                      skip_size=qual_errors, constants=constants or {})
-        if not qual_errors and mn.startswith("tcgen05"):
+        if not qual_errors and mn in ("tcgen05.ld", "tcgen05.st"):
             out += _taddr_findings(model, q, specs, ops, constants or {})
     # arch
     if arch is not None:
@@ -226,6 +228,16 @@ def _operand_findings(model: InstructionModel, q: Mapping[str, str | None], spec
         reg = text[1:].strip() if text.startswith("!") else text
         return _reg_check(mn, spec.name, reg, col, registers, spec.types, spec.source,
                           spec.name)
+    if spec.kind == "lenient":  # an operand ptxas takes that the text does not write
+        if parse_immediate(text) is None:
+            reg = text[1:].strip() if text.startswith("!") else text
+            found = _reg_check(mn, spec.name, reg, col, registers, spec.types, spec.source,
+                               spec.name)
+            if found:
+                return found
+        return [_finding("warning", f"{mn}.operand", f"operand {shorten_text(text)} (column "
+                         f"{col}) is not in the PTX syntax of this form; {spec.source}",
+                         spec.source, spec.name, text)]
     if spec.kind == "register":
         if spec.offset and "+" in text:  # ptxas reads reg+imm here too
             reg, _, off = text.partition("+")
@@ -235,10 +247,14 @@ def _operand_findings(model: InstructionModel, q: Mapping[str, str | None], spec
                           spec.name)
     if spec.kind == "reg_or_imm":
         value = parse_immediate(text)
+        if value is not None and spec.values is not None:  # a literal (ptxas checks it)
+            return _value_findings(mn, spec, value)
         if value is None and text in constants:
             value = constants[text]
         if value is not None:
             return [] if skip_size else _stride_findings(model, q, spec, value)
+        if spec.offset and "+" in text and parse_immediate(text.partition("+")[2]) is not None:
+            text = text.partition("+")[0].strip()  # ptxas reads reg+imm here too
         return _reg_check(mn, spec.name, text, col, registers, spec.types, spec.source,
                           spec.name)
     raise AssertionError(spec.kind)  # pragma: no cover - every kind is handled above
@@ -319,10 +335,21 @@ def _address_findings(model: InstructionModel, q: Mapping[str, str | None], spec
     return out
 
 
+def _describe(values: tuple[int, ...]) -> str:
+    """``0 or 1``; a long arithmetic run as ``in [0, 15]`` or ``a multiple of 32 in [32, 65504]``."""
+    if isinstance(values, range):  # tcgen05.dealloc's nCols: a multiple of 32
+        return f"a multiple of {values.step}"
+    step = values[1] - values[0] if len(values) > 4 else 0
+    if step and all(b - a == step for a, b in zip(values, values[1:])):
+        run = f"in [{values[0]}, {values[-1]}]"
+        return run if step == 1 else f"a multiple of {step} {run}"
+    return " or ".join(str(v) for v in values)
+
+
 def _value_findings(mn: str, spec: OperandSpec, value: int) -> list[Finding]:
     if spec.values is None or value in spec.values:
         return []
-    allowed = " or ".join(str(v) for v in spec.values)
+    allowed = _describe(spec.values)
     return [_finding("error", f"{mn}.immediate", f"{spec.name} is {value}; it must be {allowed}",
                      spec.source, spec.name, value)]
 

@@ -66,7 +66,8 @@ class Constraint(Struct, frozen=True):
 class OperandSpec(Struct, frozen=True):
     """One operand: ``name`` (PTX's), ``kind`` (``vector``, ``address``, ``register``,
     ``immediate``, ``reg_or_imm``, ``predicate``: a ``.pred`` register, ``!`` allowed, or an
-    immediate in ``values``), ``bits`` (register width where it matters), present when
+    immediate in ``values``; ``lenient``: an immediate or a register of ``types`` that ptxas
+    takes where the text writes nothing, a warning), ``bits`` (register width where it matters), present when
     ``when`` matches (empty: always; it may name the operand facts of
     :attr:`InstructionModel.operand_facts`), ``optional`` (may be left out)."""
 
@@ -117,8 +118,10 @@ class InstructionModel(Struct, frozen=True, dict=True):  # (dict: cached_propert
     alignment_source: str = ""
     stride: Callable[[Mapping[str, str | None]], tuple[int, int, int] | None] = lambda q: None
     default_arch: str = "sm_100a"  # the target check_instruction judges for by default
-    operand_facts: Callable[[list[str]], dict[str, str]] | None = None  # pseudo-qualifiers
-    # read from the operand texts (wgmma: ``a_src`` = ``desc`` or ``reg``)
+    operand_facts: Callable[[list[str]], dict[str, str | None]] | None = None  # pseudo-
+    # qualifiers read from the operand texts (wgmma: ``a_src`` = ``desc`` or ``reg``)
+    legal_note: bool = True  # ``descgen lint`` notes a legal line (``instruction.legal``);
+    # tcgen05.mma/cp/commit/alloc lines have their descriptor checks' findings instead
 
     @cached_property
     def by_value(self) -> dict[str, Group]:

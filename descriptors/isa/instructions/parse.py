@@ -102,10 +102,10 @@ def parse_instruction(text: Any) -> ParsedInstruction:
         quals.append((q, pos))
         pos += len(q) + 1
     rest = after.strip()
-    if not rest:
+    if not rest and MODELS[mnemonic].operands:
         raise InstructionError(f"{mnemonic}: no operands (truncated line?)")
     base = col + m.end() + len(after) - len(after.lstrip())
-    operands = _split_operands(rest, base)
+    operands = _split_operands(rest, base) if rest else []
     for op, c in operands:
         if op.startswith("{") and op.count(",") + 1 > MAX_VECTOR:
             raise InstructionError(f"column {c}: a vector of {op.count(',') + 1} registers; PTX "

@@ -203,3 +203,81 @@ def test_explain_and_tmem_cite_the_register_table_alike_and_name_no_file():
     footprint = runner.invoke(app, ["tmem", "--ld", "16x256b.x128"])
     for r in (explain, footprint):
         assert r.exit_code == 2 and cite in r.stderr and ".md" not in r.stderr
+
+
+def test_explain_tcgen05_mma_first_try() -> None:
+    """A new user's first line on Blackwell, the qualifiers alone: explained with the syntax's
+    operands (said on stderr) -- the operation, the kind's types, Table 39's shapes, the
+    operands and the descgen command that builds the idesc word."""
+    from descriptors.isa.instructions.forms import with_syntax_operands
+
+    assert with_syntax_operands("tcgen05.mma.cta_group::1.kind::f16") == \
+        "tcgen05.mma.cta_group::1.kind::f16 [d_tmem], a_desc, b_desc, idesc, enable_input_d;"
+    assert with_syntax_operands("tcgen05.mma.cta_group::1.kind::f16 [d], a, b, i, p;") is None
+    assert with_syntax_operands("stmatrix.sync.aligned.m8n8.x1.b16") is None
+    assert "a-desc: a_desc: A in shared memory" in ok(
+        "explain", "tcgen05.mma.cta_group::1.kind::f16", "--plain")
+    assert "no operands" in fails("explain", "stmatrix.sync.aligned.m8n8.x1.b16")
+    text = ok("explain", "tcgen05.mma.cta_group::1.kind::f16 [dt], da, db, idesc, p;", "--plain")
+    assert "operation: D (M x N) = A (M x K) * B (K x N) + D; D = A*B when enable-input-d is " \
+           "false" in text
+    assert "types: A/B .f16/.bf16; D .f16/.f32" in text
+    assert "shape: M = 64 or 128; N = 8..256 step 8; K = 16" in text
+    assert "build: the idesc word: descgen idesc --kind f16 -m 128 -n 256 --a-type f16 " \
+           "--b-type f16 --d-type f32 --cta-group 1 --no-ws" in text
+    assert "a-desc: da: A in shared memory" in text and "source: PTX 9.7.16.10.9.1" in text
+
+
+def test_explain_tcgen05_mma_contexts() -> None:
+    from descriptors.isa.instructions.forms import tcgen05_form
+
+    f = tcgen05_form("tcgen05.mma.sp.cta_group::2.kind::mxf4nvf4.block_scale.block16 [d], [a], "
+                     "bd, [m], id, [sa], [sb], p;")
+    assert f.mma is not None
+    assert (f.mma["m"], f.mma["n"][:2], f.mma["k"], f.mma["a_source"]) == ([256], [16, 32], 128,
+                                                                            "tmem")
+    assert f.mma["types"]["scale"] == ["ue4m3", "ue8m0"]
+    assert [o[0] for o in f.operands] == ["d-tmem", "a-tmem", "b-desc", "sp-meta-tmem", "idesc",
+                                          "scale-A-tmem", "scale-B-tmem", "enable-input-d"]
+    assert f.section == "PTX 9.7.16.10.9.2"
+    ws = tcgen05_form("tcgen05.mma.ws.cta_group::1.kind::i8.collector::b1::use [d], ad, bd, id, "
+                      "p, z;")
+    assert ws.mma is not None and ws.mma["m"] == [32, 64, 128] and ws.mma["n"] == [64, 128, 256]
+    assert ("collector", ".collector::b1::use: B is read from collector buffer b1") in ws.rows
+    assert ws.operands[-1][0] == "zero-column-mask-desc" and ws.section == "PTX 9.7.16.10.9.3"
+    two = tcgen05_form("tcgen05.mma.cta_group::2.kind::tf32 [d], ad, bd, id, "
+                       "{m0,m1,m2,m3,m4,m5,m6,m7}, !p, 3;")
+    assert two.mma is not None and two.mma["m"] == [128, 256] and two.mma["k"] == 8
+    assert two.operands[-3:] == (
+        ("disable-output-lane", "{m0,m1,m2,m3,m4,m5,m6,m7}",
+         "one 32-bit mask per warp: set bits leave those lanes of D unwritten"),
+        ("enable-input-d", "!p", "predicate: true D = A*B + D, false D = A*B (negated)"),
+        ("scale-input-d", "3", "D is scaled by 2^-3 before the add"))
+    assert "D * 2^-3" in dict(two.rows)["operation"]
+
+
+@pytest.mark.parametrize("line, words", [
+    ("tcgen05.mma.ws.cta_group::2.kind::f16 [d], ad, bd, id, p;", "cta_group::1 only"),
+    ("tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale [d], ad, bd, id, [a], [b], p;",
+     "(required)"),
+    ("tcgen05.mma.cta_group::1.kind::f16 [d], ad, bd, id, {m0,m1,m2}, p;", "takes 4"),
+    ("tcgen05.mma.cta_group::1.kind::f16.ashift [d], ad, bd, id, p;", "[a-tmem]"),
+    ("tcgen05.mma.cta_group::1.kind::f16 [d], ad, bd, id, p, 16;", "in [0, 15]"),
+    ("tcgen05.cp.cta_group::1.64x128b [t], sd;", ".warpx2::02_13"),
+    ("tcgen05.alloc.cta_group::1.sync.aligned.b32 [p], 48;", "32 or 64 or 128 or 256 or 512"),
+])
+def test_explain_tcgen05_illegal_forms(line: str, words: str) -> None:
+    assert words in fails("explain", line)
+
+
+def test_explain_tcgen05_cp_commit_alloc() -> None:
+    text = ok("explain", "tcgen05.cp.cta_group::2.128x128b.b8x16.b6x16_p32 [t], sd;", "--plain")
+    assert "operation: copy 128 lanes x 128 bits from shared memory" in text
+    assert "16 6-bit elements and 4 bytes of padding" in text
+    d = json.loads(ok("explain", "tcgen05.commit.cta_group::1.mbarrier::arrive::one."
+                      "multicast::cluster.b64 [mb], mask;", "-f", "json"))["tcgen05"]
+    assert [o["name"] for o in d["operands"]] == ["mbar", "ctaMask"] and d["mma"] is None
+    assert "relinquish" in ok("explain", "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta."
+                              "b32 [p], 512;", "--plain")
+    assert "allocate no more" in ok("explain", "tcgen05.relinquish_alloc_permit.cta_group::1."
+                                    "sync.aligned;", "--plain")
