@@ -40,12 +40,15 @@ def site_operands(ins: Ins) -> tuple[MmaSite | None,
 def _pair_value(lo: ValueSet, hi: ValueSet) -> ValueSet:
     """The 64-bit value of a register pair.  When only one half differs between paths the
     pairs are exact; when both do, which low half goes with which high half is not known, so
-    the result is what every combination agrees on."""
+    the result is what every combination agrees on -- unless each half is one value written by
+    a predicated write and what that write may leave (``@!UP1 UMOV UR8, lo`` and ``@!UP1 UMOV
+    UR9, hi``): then every combination is kept, and only the one of both written values is
+    judged (:attr:`Operand.judged <descriptors.readers.Operand.judged>`), as for one half."""
     if not lo and not hi:
         return ()
     lo = lo or single(KnownBits.unknown(32))  # a half no path writes: unknown, not "no value"
     hi = hi or single(KnownBits.unknown(32))
-    if len(lo) > 1 and len(hi) > 1:
+    if len(lo) > 1 and len(hi) > 1 and not (_one_written(lo) and _one_written(hi)):
         lo_kb, hi_kb = meet(lo), meet(hi)
         assert lo_kb is not None and hi_kb is not None
         origin = hi[0].origin if len({a.origin for a in hi}) == 1 else None
@@ -57,6 +60,14 @@ def _pair_value(lo: ValueSet, hi: ValueSet) -> ValueSet:
             out.append(Alternative(KnownBits.concat(a.bits, b.bits), b.origin or a.origin,
                                    a.assumes or b.assumes, False, a.skipped or b.skipped))
     return join(out)
+
+
+def _one_written(values: ValueSet) -> bool:
+    """One alternative written, the others left where a predicated write did not happen."""
+    written = 0
+    for a in values:
+        written += not a.skipped
+    return written == 1 and len(values) > 1
 
 
 def _operand(text: str, col: int, role: str, off: str | None, sets: list[ValueSet],

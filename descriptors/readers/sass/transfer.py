@@ -96,7 +96,12 @@ def step(ins: Ins, reg: str, gdesc: set[str]) -> Step | None:  # noqa: C901 - on
             if form == "lo":
                 return Step((dest,), lambda a: (k_stepped(a),), "eval", K_STEP_ASSUMPTION)
             if form == "hi":
-                return Step((dest,), lambda a: (a,), "copy", K_STEP_ASSUMPTION)
+                imm = immediate(src)
+                if imm is not None:  # a constant high word plus the carry
+                    return Step((), lambda c=KnownBits.const(imm, 32): (c,), "eval",
+                                K_STEP_ASSUMPTION)
+                gdesc.add(src)
+                return Step((src,), lambda a: (a,), "copy", K_STEP_ASSUMPTION)
             hi = _pair(src) or src
             gdesc.update((src, hi))
             return Step((src, hi), lambda a, b: (k_stepped(a), b), "eval", K_STEP_ASSUMPTION)
@@ -106,6 +111,8 @@ def step(ins: Ins, reg: str, gdesc: set[str]) -> Step | None:  # noqa: C901 - on
             if s is None:
                 return None
             if s.__class__ is str:
+                if gdesc and reg in gdesc and _high(reg):  # a copy of a descriptor's high
+                    gdesc.add(s)  # type: ignore[arg-type]  # word is one (for its carry)
                 return Step((s,), lambda a: (a,), "copy")
             return Step((), lambda c=s: (c,))  # a constant: defined here
         if len(ds) == 2 and len(srcs) == 1 and (name := _reg_name(srcs[0])):
@@ -174,6 +181,8 @@ def step(ins: Ins, reg: str, gdesc: set[str]) -> Step | None:  # noqa: C901 - on
         if a is None or b is None:
             return None
         p = vals[2]
+        if gdesc and reg in gdesc and _high(reg):  # either is the descriptor's high word
+            gdesc.update(x for x in (a, b) if x.__class__ is str)  # type: ignore[misc]
         if p in ("PT", "UPT"):
             return Step((a,), lambda x: (x,), "copy")
         if p in ("!PT", "!UPT"):
@@ -188,6 +197,17 @@ def step(ins: Ins, reg: str, gdesc: set[str]) -> Step | None:  # noqa: C901 - on
     if base == "CS2R" and srcs == ["SRZ"]:
         return Step((), lambda n=len(ds): (ZERO,) * n)
     return None
+
+
+_HIGH = re.compile(r"U?R\d*[13579]")
+
+
+def _high(reg: str) -> bool:
+    """An odd register: the high word of an aligned pair (``UR5`` of ``UR4:UR5``).  Copies
+    and selects into a descriptor's high word make their sources descriptor registers, so
+    that the carry of a K step into them is followed (:func:`_k_step`, ``hi``); a low word's
+    are not (a copy of the start address stepped in place stays an exact add)."""
+    return _HIGH.fullmatch(reg) is not None
 
 
 #: :func:`step`'s answers by spelling -- opcode, operands as written, whether guarded, whether
@@ -219,10 +239,12 @@ def step_kept(fn: Function, i: int, reg: str, gdesc: set[str]) -> Step | None:
 def _k_step(ins: Ins, regs: list[str] | None = None) -> tuple[str, str, str] | None:
     """How a K loop steps a shared memory descriptor in SASS, as ``(form, dest, source)``:
     ``lo`` -- ``UIADD3 d, UPn, UPT, d, IMM, URZ`` (the low word plus a step); ``hi`` --
-    ``UIADD3.X d, UPT, UPT, URZ, d, URZ, UPn, !UPT`` (the high word plus the low word's carry);
+    ``UIADD3.X d, UPT, UPT, URZ, s, URZ, UPn, !UPT`` or ``UIADD3.X d, s, URZ, URZ, UPn, !UPT``
+    or ``IMAD.X d, RZ, RZ, s, Pn`` (a high word, ``s`` = ``d``, another register or, in
+    ``UIADD3.X``, an immediate, plus the low word's carry: taken as 0);
     ``pair`` -- ``UIADD3.64 d, UPT, UPT, s, IMM, URZ`` (a 64-bit descriptor plus a step);
     0 < IMM < 2^14 (16-byte units) and no predicate."""
-    if ins.pred or not ins.op.startswith(("UIADD3", "IADD3")):
+    if ins.pred or not ins.op.startswith(("UIADD3", "IADD3", "IMAD.X", "UIMAD.X")):
         return None
     if regs is None:  # (the operands other than predicates)
         regs = [t for t, _ in ins.ops if not is_predicate(t)]
@@ -230,10 +252,15 @@ def _k_step(ins: Ins, regs: list[str] | None = None) -> tuple[str, str, str] | N
         return None
     d, a, b, c = regs
     d = _reg_name(d) or ""
+    if ins.op in ("IMAD.X", "UIMAD.X"):  # RZ * RZ + s + carry
+        s = _reg_name(c) if a in ("URZ", "RZ") and b in ("URZ", "RZ") else None
+        return ("hi", d, s) if s else None
     if ins.op.endswith(".X"):
-        if a in ("URZ", "RZ") and c in ("URZ", "RZ") and _reg_name(b) == d:
-            return "hi", d, d
-        return None
+        if c not in ("URZ", "RZ") or (a in ("URZ", "RZ")) == (b in ("URZ", "RZ")):
+            return None
+        x = b if a in ("URZ", "RZ") else a
+        s = _reg_name(x) or (x if immediate(x) is not None else None)
+        return ("hi", d, s) if s else None
     imm = immediate(b)
     if imm is None or imm < 0 or not is_k_step(imm) or c not in ("URZ", "RZ") \
             or _reg_name(a) is None:

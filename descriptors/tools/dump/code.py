@@ -259,14 +259,17 @@ class _CodeWords:
              here: str | None) -> None:
         """A 64-bit descriptor an MMA reads from the register pair ``pair``: a constant pair
         is one word at the MMA (the immediates of its halves are not reported again), a pair
-        known in part names the immediate of its upper half."""
+        known in part names the immediate of its upper half (each alternative lint judges:
+        halves written by predicated moves guarded like the MMA are a constant pair too)."""
         targets = self.made(op)
-        if op.value.is_const:
+        words = [a.bits for a in op.judged] if op.alternatives else [op.value]
+        if all(kb.is_const for kb in words):
             for e in targets:  # the upper half's immediate: now part of the pair
                 e.word = None
-            self.add(line, text, op.value.value, 64,
-                     [(family, MMA_OPERAND, True, f"it feeds {text}{at}")], None, op.value,
-                     pair, here)
+            for kb in dict.fromkeys(words):
+                self.add(line, text, kb.value, 64,
+                         [(family, MMA_OPERAND, True, f"it feeds {text}{at}")], None, kb,
+                         pair, here)
             return
         hint: Hint = (family, MMA_OPERAND, True, f"it feeds the upper register of {text}{at}")
         for e in targets:

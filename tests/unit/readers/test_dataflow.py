@@ -269,8 +269,9 @@ def _code_fixtures():
 @pytest.mark.parametrize("path", _code_fixtures())
 def test_dump_reports_every_constant_word_lint_judges(path):
     """dump and lint read one reader: every MMA instruction or shared memory descriptor that
-    lint judges as a constant word (one value on every path) is a word dump reports, with the
-    family the operand names."""
+    lint judges as a constant word (one value on every path, or the one value predicated
+    writes guarded like the instruction give it) is a word dump reports, with the family the
+    operand names."""
     from descriptors.tools.dump import scan
     from descriptors.readers import read
     from descriptors.readers.ptx import mma_operands
@@ -286,8 +287,11 @@ def test_dump_reports_every_constant_word_lint_judges(path):
             ops = [("idesc" if o.text.startswith("idesc[") else "a_desc", o)
                    for o in ins.operands if o.text.startswith(("idesc[", "gdesc["))]
         for role, op in ops:
+            family = "idesc" if role == "idesc" else "smem"
             if op.value is not None and op.value.is_const and not op.alternatives:
-                want.add((op.value.value, "idesc" if role == "idesc" else "smem"))
+                want.add((op.value.value, family))
+            elif len(op.judged) == 1 and op.judged[0].bits.is_const:  # one written value (a
+                want.add((op.judged[0].bits.value, family))  # predicated write guarded alike)
     got = {(f.word, f.best.descriptor) for f in scan("\n".join(lines))}
     assert want and want <= got, sorted(want - got)
 

@@ -239,3 +239,39 @@ def test_a_wgmma_finding_names_its_own_operand() -> None:
     assert [(f.rule, f.operand, f.evidence) for f in found] == [
         ("wgmma.mma_async.operand", "scale-d", ("scale-d = 0x1",))]
     assert lines[150][found[0].col - 1:].startswith("1, -1, -1, 1, 1;")
+
+
+# ------------------------------------------- sgl-kernel FlashMLA: the high word plus a carry
+
+SGL = "../production/sgl_flashmla_sparse.sass.gz"
+
+
+def test_sgl_flashmla_high_words_through_a_carry_are_checked() -> None:
+    """sgl-kernel 0.3.21's FlashMLA sparse attention for sm_90a (fixtures/hopper/production/
+    sgl_flashmla.py) steps a descriptor's low word with a 32-bit add and writes its high word
+    as the constant plus the carry (``UMOV UR6, 0x40000040`` ... ``UIADD3.X UR21, UR6, URZ,
+    URZ, UP0, !UPT``), or an immediate plus the carry, or through ``R2UR``/``IMAD.X`` in R
+    registers: under the K-step rule the carry is 0, so every high word is known."""
+    from descriptors.readers import Instruction
+    from descriptors.readers.sass import read_sass
+    text = _text(SGL)
+    highs = []
+    for ins in read_sass(text):
+        if isinstance(ins, Instruction) and "GMMA" in ins.opcode:
+            for op in ins.operands:
+                if op.text.startswith("gdesc") and op.value is not None:
+                    words = [a.bits for a in op.judged] or [op.value]
+                    highs.append(all(w.slice(32, 32).is_const for w in words))
+    assert len(highs) == 240 and all(highs)
+    assert [f for f in _lint(text) if f.severity in ("error", "warning")] == []
+
+
+def test_sgl_flashmla_planted_bit46_is_flagged_at_every_hgmma() -> None:
+    text = _text(SGL)
+    planted = [line.replace(", 0x40000040 ", ", 0x40004040 ") for line in text]
+    assert sum(a != b for a, b in zip(text, planted)) == 144
+    hits = [f for f in _lint(planted) if f.rule == "wgmma.reserved"]
+    hgmma = [i for i, line in enumerate(text, 1) if "HGMMA" in line]
+    assert len(hgmma) == 124
+    assert sorted({f.line for f in hits}) == hgmma
+    assert len(hits) == 240 and {f.severity for f in hits} == {"warning"}

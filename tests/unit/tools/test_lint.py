@@ -164,6 +164,25 @@ EXPECTED = [
      "B descriptor: swizzle[63:61]: swizzle code 3 is invalid; allowed 0 none, 1 128B_base32B, 2 128B, 4 64B, 6 32B (Table 40)"),
     ("bad_atmem_m256.sass", 149, 90, "error", "idesc.shape", "idesc", "0x10400490",
      "UTCHMMA (kind::f16, cta_group::1): m_dim[28:24]: M=256 is not allowed for kind::f16 cta_group::1 dense; M is 64 or 128; M=256 N=256 needs cta_group::2 dense (Table 39)"),
+    # constant descriptors in a one-thread branch (src/const.cu): in SASS each half is a
+    # predicated UMOV (@!UP1 UMOV UR8, lo; @!UP1 UMOV UR9, hi) and the MMA is guarded alike
+    ("bad_const_version.ptx", 53, 43, "error", "smem.reserved", "a_desc", "0x4000004000010040",
+     "A descriptor: fixed_constant[48:46]: fixed constant must be 0b001, is 0b000 (Table 40)"),
+    ("bad_const_version.sass", 147, 50, "error", "smem.reserved", "a_desc", "0x4000004000010040",
+     "A descriptor: fixed_constant[48:46]: fixed constant must be 0b001, is 0b000 (Table 40)"),
+    ("bad_const_reserved.ptx", 53, 48, "error", "smem.reserved", "b_desc", "0x4000404000014440",
+     "B descriptor: reserved_14[15:14]: reserved bits are set (raw 1); they must be 0 (Table 40)"),
+    ("bad_const_reserved.sass", 147, 63, "error", "smem.reserved", "b_desc", "0x4000404000014440",
+     "B descriptor: reserved_14[15:14]: reserved bits are set (raw 1); they must be 0 (Table 40)"),
+    ("bad_const_swizzle_cta2.ptx", 55, 49, "error", "smem.swizzle", "b_desc", "0x6000404000010440",
+     "B descriptor: swizzle[63:61]: swizzle code 3 is invalid; allowed 0 none, 1 128B_base32B, 2 128B, 4 64B, 6 32B (Table 40)"),
+    ("bad_const_swizzle_cta2.sass", 235, 68, "error", "smem.swizzle", "b_desc", "0x6000404000010440",
+     "B descriptor: swizzle[63:61]: swizzle code 3 is invalid; allowed 0 none, 1 128B_base32B, 2 128B, 4 64B, 6 32B (Table 40)"),
+    # (.ws: ptxas branches around the MMA instead of predicating it)
+    ("bad_const_ws_version.ptx", 54, 52, "error", "smem.reserved", "b_desc", "0x4000004000010440",
+     "B descriptor: fixed_constant[48:46]: fixed constant must be 0b001, is 0b000 (Table 40)"),
+    ("bad_const_ws_version.sass", 149, 60, "error", "smem.reserved", "b_desc", "0x4000004000010440",
+     "B descriptor: fixed_constant[48:46]: fixed constant must be 0b001, is 0b000 (Table 40)"),
     # tcgen05.ld/st at constant addresses; in SASS ptxas folds them: LDTM.x4 R4, tmem[0x1fe]
     ("bad_tmem_columns.ptx", 42, 62, "error", "tmem.ld.columns", "taddr", "0x000001fe",
      "tcgen05.ld: touches columns 510-513, beyond Tensor Memory's 512 columns (0-511) (9.7.16.1, 9.7.16.2.3)"),
@@ -542,6 +561,77 @@ def test_sass_loops_are_not_guessed():
         ("note", "on some paths", "idesc = 0x10400490 from line 8: UMOV UR5, 0x10400490")]
 
 
+CONST = [v for v in build.VARIANTS if v.src == "const.cu"]
+
+
+@pytest.mark.parametrize("v", CONST, ids=lambda v: v.name)
+def test_dump_reports_constant_descriptor_pairs(v):
+    """src/const.cu: each constant A/B descriptor is one 64-bit word at its MMA in the SASS
+    (in the PTX: the mov.b64 immediates), valid but for a planted error, whether ptxas
+    predicates the moves of its halves (@!UP1 UMOV) or branches around the MMA."""
+    from descriptors.tools.dump import scan
+    want = {int(h.removesuffix("ull"), 16) for h in (v.a_hi, v.b_hi)}
+    for ext in ("sass", "ptx"):
+        found = [f for f in scan((FIX / f"{v.name}.{ext}").read_text())
+                 if f.best.descriptor == "smem"]
+        assert {int(f.hex, 16) for f in found} == want, ext
+        assert all(f.size == 64 for f in found), ext
+        bad = {f.hex for f in found if not f.best.valid}
+        assert len(bad) == (1 if v.expect else 0), ext
+        if ext == "sass":
+            mma = {f.line for f in found}
+            assert len(mma) == 1 and all(f.text.startswith("gdesc[") for f in found)
+
+
+def test_predicated_pairs_in_const_fixtures():
+    """The shape the fixtures are for: in most forms ptxas writes both halves under one vote
+    and guards the MMA with another (VOTEU.ALL UP1, P0 / VOTEU.ALL UP2, P0)."""
+    shaped = [v.name for v in CONST
+              if "@!UP1 UMOV" in (text := (FIX / f"{v.name}.sass").read_text())
+              and re.search(r"@!UP2 UTC\w+MMA", text)]
+    assert shaped == ["const_f16_cta1", "const_tf32_cta1", "const_f8f6f4_cta1", "const_i8_cta1",
+                      "const_f16_cta2", "bad_const_version", "bad_const_reserved",
+                      "bad_const_swizzle_cta2"]
+
+
+def test_guarded_descriptor_halves_are_paired():
+    """Both halves written by predicated moves under the MMA's guard: the pair is judged (the
+    written lo with the written hi), as a single guarded idesc is; a planted error is found.
+    Halves each written on two paths stay what every combination agrees on."""
+    head = """        /*0000*/                   ULDC.64 UR8, c[0x0][0x380] ;
+        /*0010*/                   ULDC.64 UR10, c[0x0][0x388] ;
+        /*0020*/                   VOTEU.ALL UP1, P0 ;
+        /*0030*/                   VOTEU.ALL UP2, P0 ;
+        /*0040*/                   @!UP1 UMOV UR8, 0x10040 ;
+        /*0050*/                   @!UP1 UMOV UR9, {hi} ;
+        /*0060*/                   @!UP1 UMOV UR10, 0x10440 ;
+        /*0070*/                   @!UP1 UMOV UR11, 0x40004040 ;
+        /*0080*/                   @!UP1 UMOV UR4, URZ ;
+        /*0090*/                   @!UP1 UMOV UR5, 0x8400490 ;
+        /*00a0*/                   @!UP2 UTCHMMA gdesc[UR8], gdesc[UR10], tmem[UR6], tmem[UR4], idesc[UR5], UPT ;"""
+    text = head.format(hi="0x40004040").splitlines()
+    mma = next(i for i in read_sass(text) if isinstance(i, Instruction))
+    a, b = mma.operands[:2]
+    assert [x.bits.value for x in a.judged] == [0x4000404000010040]
+    assert [x.bits.value for x in b.judged] == [0x4000404000010440]
+    assert not [f for f in lint_lines(text) if f.operand in ("a_desc", "b_desc")]
+    planted = [f for f in lint_lines(head.format(hi="0x40000040").splitlines())
+               if f.severity == "error"]
+    assert [(f.rule, f.operand, f.word) for f in planted] == [
+        ("smem.reserved", "a_desc", "0x4000004000010040")]
+    # two paths, each writing both halves: which lo goes with which hi is not known
+    two = """        /*0000*/               @P0 BRA 0x40 ;
+        /*0010*/                   UMOV UR8, 0x10040 ;
+        /*0020*/                   UMOV UR9, 0x40004040 ;
+        /*0030*/                   BRA 0x60 ;
+        /*0040*/                   UMOV UR8, 0x10080 ;
+        /*0050*/                   UMOV UR9, 0x40004080 ;
+        /*0060*/                   UTCHMMA gdesc[UR8], gdesc[UR8], tmem[UR6], tmem[UR4], idesc[UR5], UPT ;""".splitlines()
+    mma = next(i for i in read_sass(two) if isinstance(i, Instruction))
+    assert mma.operands[0].value.pattern() == "0x400040?0000100?0"
+    assert mma.operands[0].alternatives == ()
+
+
 def test_cute_and_triton_style_descriptors():
     """CuTe masks a run-time descriptor and ORs the constant part in; Triton assembles it from
     two 32-bit halves (PTX that nvcc and Triton emit).  Only the constant fields are judged."""
@@ -637,9 +727,11 @@ def _written_constant(op):
 #: MMAs read wholly known descriptors (A at 0x400, B 16 KiB after it, each K step 32 bytes on:
 #: start address fields 0x40, 0x42, 0x44, 0x46 and 0x440 ... 0x446, the steps through
 #: ``VIADD``); the other 4 follow predicated writes after calls.  In the 1-SM kernel the first
-#: MMA of each K block reads A at 0x400 and B at 0x4400, both known.
+#: MMA of each K block reads A at 0x400 and B at 0x4400, both known; the others read pairs
+#: whose halves are predicated moves (``@UP4 UMOV UR24, UR12`` and ``@UP4 UMOV UR25,
+#: 0x40004040``) guarded like the MMA: each pair's one written value is judged, so all are.
 CONSTANT_SMEM = {"01_mma_sm100.ptx.gz": 0, "04_mma_tma_2sm_sm100.ptx.gz": 0,
-                 "01_mma_sm100.sass.gz": 4, "04_mma_tma_2sm_sm100.sass.gz": 40}
+                 "01_mma_sm100.sass.gz": 16, "04_mma_tma_2sm_sm100.sass.gz": 48}
 
 
 @pytest.mark.parametrize("name,mmas", REAL)
