@@ -305,8 +305,14 @@ def write_text(found: Iterable[FoundWord], name: str, *, plain_: bool, table_onl
             out("  " + entry.index_line())
         if len(seen) >= KEEP_WORDS:
             out(f"  (the first {KEEP_WORDS} distinct words are listed)")
-    distinct = f", {len(seen)}{'+' if len(seen) >= KEEP_WORDS else ''} distinct"
-    out(f"{total} descriptor word{'s' * (total != 1)} found in {name}{distinct}", "bold")
+    return _total(out, len(seen), total, name, console)
+
+
+def _total(out: Any, distinct: int, total: int, name: str, console: Any) -> int:
+    """The last line of the text output (how many words, how many distinct), flushed."""
+    more = "+" if distinct >= KEEP_WORDS else ""
+    out(f"{total} descriptor word{'s' * (total != 1)} found in {name}, {distinct}{more} distinct",
+        "bold")
     if console is None:
         sys.stdout.flush()
     return total
@@ -361,11 +367,7 @@ def write_unique(found: Iterable[FoundWord], name: str, *, plain_: bool = False,
         out(row, "green" if valid else "red")
     if len(seen) >= KEEP_WORDS:
         out(f"  (the first {KEEP_WORDS} distinct words are listed)")
-    distinct = f", {len(seen)}{'+' if len(seen) >= KEEP_WORDS else ''} distinct"
-    out(f"{total} descriptor word{'s' * (total != 1)} found in {name}{distinct}", "bold")
-    if console is None:
-        sys.stdout.flush()
-    return total
+    return _total(out, len(seen), total, name, console)
 
 
 def _console(no_color: bool) -> Any:

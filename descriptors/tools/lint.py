@@ -941,6 +941,18 @@ class _CtaGroups:
                            ins.text)
 
 
+#: What a reader says of a whole function (a :class:`Fact`'s ``use``) -> the note's rule and
+#: text, after "function ".
+_FUNCTION_NOTES = {
+    "split": ("lint.split", "{name} is longer than the reader's piece size: analysed in pieces; "
+              "values carried over the boundary are unknown, a loop over it is not seen before "
+              "it"),
+    "budget": ("lint.budget", "{name}: its data flow is past the reader's budget: the registers "
+               "it reads are taken as unknown, so its run-time values are not judged"),
+    "slow": ("lint.slow", "{name}: its data flow took {hints[0]} s"),
+}
+
+
 def lint_lines(lines: Iterable[str], *, file: str = "<stdin>", arch: str | None = None,
                facts: list[Fact] | None = None) -> Iterator[LintFinding]:
     """Findings for one input, in line order.  ``arch`` overrides the input's target (PTX
@@ -955,22 +967,10 @@ def lint_lines(lines: Iterable[str], *, file: str = "<stdin>", arch: str | None 
     groups = _CtaGroups(file)
     for item in items:
         if isinstance(item, Fact):
-            if item.use == "split":
-                yield located(file, item.line, 0, "note", "lint.split", "function "
-                                  f"{item.text or '(unnamed)'} is longer than the reader's piece "
-                                  "size: analysed in pieces; values carried over the boundary "
-                                  "are unknown, a loop over it is not seen before it", "")
-                continue
-            if item.use == "budget":
-                yield located(file, item.line, 0, "note", "lint.budget", "function "
-                              f"{item.text or '(unnamed)'}: its data flow is past the reader's "
-                              "budget: the registers it reads are taken as unknown, so its "
-                              "run-time values are not judged", "")
-                continue
-            if item.use == "slow":
-                yield located(file, item.line, 0, "note", "lint.slow", "function "
-                              f"{item.text or '(unnamed)'}: its data flow took "
-                              f"{item.hints[0]} s", "")
+            if item.use in _FUNCTION_NOTES:
+                rule, text = _FUNCTION_NOTES[item.use]
+                yield located(file, item.line, 0, "note", rule, "function " + text.format(
+                    name=item.text or "(unnamed)", hints=item.hints), "")
                 continue
             if facts is not None:
                 facts.append(item)
