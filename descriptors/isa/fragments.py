@@ -40,9 +40,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..structs import Struct
-from ..errors import ParameterError, shorten_text
+from ..errors import ParameterError
 from .instructions import (MODELS, WGMMA_A_TYPES, WGMMA_D_TYPES, WMMA_FRAGMENTS,
-                           WMMA_REGISTER_TYPES, InstructionError, ParsedInstruction, check_parsed,
+                           WMMA_REGISTER_TYPES, InstructionError, ParsedInstruction, legal_form,
                            parse_instruction, resolve, vector_size)
 
 __all__ = ["StmatrixElement", "StmatrixMap", "WmmaFragment", "stmatrix_map", "wmma_fragment",
@@ -115,12 +115,7 @@ def _checked(text: str | ParsedInstruction, mnemonic: str) -> tuple[ParsedInstru
     p = text if isinstance(text, ParsedInstruction) else parse_instruction(text)
     if p.mnemonic != mnemonic:
         raise ParameterError(f"{p.mnemonic} is not {mnemonic}")
-    errors = [f for f in check_parsed(p, arch=None) if f.severity == "error"]
-    if errors:
-        f = errors[0]
-        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-        raise InstructionError(f"{shorten_text(p.text)}: [{f.rule}] {f.message}{more} "
-                               f"({f.source}); only a legal form has a fragment map")
+    legal_form(p, "has a fragment map")
     q, _ = resolve(MODELS[mnemonic], p.qualifiers)
     return p, q
 

@@ -120,16 +120,16 @@ from .wgmma import (WGMMA_A_TYPES, WGMMA_D_TYPES, WGMMA_FAMILIES, WGMMA_FLOAT_N,
 from .catalog import MODELS, PTXAS_VS_TEXT, model_for
 from .parse import (MAX_LINE, MAX_VECTOR, ParsedInstruction, RegisterDecls, parse_instruction,
                     parse_registers)
-from .check import (MODEL_ARCH, VALUE_RULES, check_instruction, check_parsed, present_operands,
-                    resolve, vector_size, vector_sizes)
+from .check import (MODEL_ARCH, VALUE_RULES, check_instruction, check_parsed, legal_form,
+                    present_operands, resolve, vector_size, vector_sizes)
 
 __all__ = [
     "InstructionError", "Group", "Constraint", "OperandSpec", "ArchRequirement",
     "InstructionModel", "ParsedInstruction", "Qualifiers", "MODELS", "WMMA_FRAGMENTS",
     "WGMMA_FAMILIES", "WGMMA_D_TYPES", "WGMMA_A_TYPES", "WgmmaFamily", "MODEL_ARCH",
     "WMMA_FRAGMENT_REGISTERS", "PTXAS_VS_TEXT", "MAX_LINE", "MAX_VECTOR", "parse_instruction",
-    "parse_registers", "RegisterDecls", "check_instruction", "check_parsed", "model_for", "resolve",
-    "vector_size", "vector_sizes", "VALUE_RULES", "Target", "parse_target", "TCGEN05_MMA",
+    "parse_registers", "RegisterDecls", "check_instruction", "check_parsed", "legal_form",
+    "model_for", "resolve", "vector_size", "vector_sizes", "VALUE_RULES", "Target", "parse_target", "TCGEN05_MMA",
     "TCGEN05_CP", "TCGEN05_COMMIT", "TCGEN05_ALLOC", "TCGEN05_DEALLOC", "TCGEN05_RELINQUISH",
     "MMA_KINDS", "SCALE_VECTORS", "ALLOC_COLUMNS",
 ]

@@ -146,6 +146,21 @@ def present_operands(model: InstructionModel, q: Mapping[str, str | None],
     return [s for s in model.operands if s.present(q)]
 
 
+def legal_form(text: str | ParsedInstruction, purpose: str) -> ParsedInstruction:
+    """``text`` parsed, when it is a legal form; raises :class:`InstructionError` naming the
+    first error (and how many more) otherwise, saying that only a legal form ``purpose``
+    ("is explained", "has a fragment map")."""
+    from .parse import parse_instruction
+    p = text if isinstance(text, ParsedInstruction) else parse_instruction(text)
+    errors = [f for f in check_parsed(p, arch=None) if f.severity == "error"]
+    if errors:
+        f = errors[0]
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        raise InstructionError(f"{shorten_text(p.text)}: [{f.rule}] {f.message}{more} "
+                               f"({f.source}); only a legal form {purpose}")
+    return p
+
+
 def check_parsed(p: ParsedInstruction, *, registers: Mapping[str, str] | None = None,
                  arch: str | None = None, constants: Mapping[str, int] | None = None
                  ) -> list[Finding]:

@@ -14,10 +14,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...errors import shorten_text
 from ...structs import Struct
 from .catalog import MODELS
-from .check import check_parsed, present_operands, resolve
+from .check import legal_form, present_operands, resolve
 from .models import InstructionError
 from .parse import ParsedInstruction, parse_instruction
 
@@ -243,12 +242,7 @@ def tcgen05_form(text: str | ParsedInstruction) -> Tcgen05Form:
     p = text if isinstance(text, ParsedInstruction) else parse_instruction(text)
     if p.mnemonic not in EXPLAINED:
         raise InstructionError(f"{p.mnemonic} is not one of " + ", ".join(EXPLAINED))
-    errors = [f for f in check_parsed(p, arch=None) if f.severity == "error"]
-    if errors:
-        f = errors[0]
-        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-        raise InstructionError(f"{shorten_text(p.text)}: [{f.rule}] {f.message}{more} "
-                               f"({f.source}); only a legal form is explained")
+    legal_form(p, "is explained")
     model = MODELS[p.mnemonic]
     q, _ = resolve(model, p.qualifiers)
     texts = [t for t, _ in p.operands]
