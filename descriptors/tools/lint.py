@@ -941,16 +941,21 @@ class _CtaGroups:
                            ins.text)
 
 
-#: What a reader says of a whole function (a :class:`Fact`'s ``use``) -> the note's rule and
-#: text, after "function ".
-_FUNCTION_NOTES = {
-    "split": ("lint.split", "{name} is longer than the reader's piece size: analysed in pieces; "
-              "values carried over the boundary are unknown, a loop over it is not seen before "
-              "it"),
-    "budget": ("lint.budget", "{name}: its data flow is past the reader's budget: the registers "
-               "it reads are taken as unknown, so its run-time values are not judged"),
-    "slow": ("lint.slow", "{name}: its data flow took {hints[0]} s"),
-}
+def _function_note(file: str, item: Fact) -> Diagnostic | None:
+    """The note of what a reader says of a whole function (a :class:`Fact`'s ``use``)."""
+    name, at = f"function {item.text or '(unnamed)'}", item.line
+    if item.use == "split":
+        return located(file, at, 0, "note", "lint.split", f"{name} is longer than the reader's "
+                       "piece size: analysed in pieces; values carried over the boundary are "
+                       "unknown, a loop over it is not seen before it", "")
+    if item.use == "budget":
+        return located(file, at, 0, "note", "lint.budget", f"{name}: its data flow is past the "
+                       "reader's budget: the registers it reads are taken as unknown, so its "
+                       "run-time values are not judged", "")
+    if item.use == "slow":
+        return located(file, at, 0, "note", "lint.slow",
+                       f"{name}: its data flow took {item.hints[0]} s", "")
+    return None
 
 
 def lint_lines(lines: Iterable[str], *, file: str = "<stdin>", arch: str | None = None,
@@ -967,10 +972,9 @@ def lint_lines(lines: Iterable[str], *, file: str = "<stdin>", arch: str | None 
     groups = _CtaGroups(file)
     for item in items:
         if isinstance(item, Fact):
-            if item.use in _FUNCTION_NOTES:
-                rule, text = _FUNCTION_NOTES[item.use]
-                yield located(file, item.line, 0, "note", rule, "function " + text.format(
-                    name=item.text or "(unnamed)", hints=item.hints), "")
+            note = _function_note(file, item)
+            if note is not None:
+                yield note
                 continue
             if facts is not None:
                 facts.append(item)

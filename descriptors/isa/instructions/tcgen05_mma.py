@@ -11,6 +11,7 @@ the rest is the syntax of the sections above, narrowed or widened where ptxas 13
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from ...rules.targets import ArchRequirement
 from ...words.enums import KINDS
@@ -166,6 +167,16 @@ TCGEN05_MMA = InstructionModel(
     legal_note=False,
 )
 
+
+def _no_vector(source: str) -> dict[str, Any]:
+    """What the models without a register vector share: 32-bit integer registers, the tcgen05
+    targets, no per-line "legal form" note; ``source`` is the PTX section of the (absent)
+    vector."""
+    return {"vector": lambda q: None, "vector_source": source,
+            "register_types": lambda q: INT32, "arch": (({}, TCGEN05_ARCH),),
+            "legal_note": False}
+
+
 _CP_SRC = f"PTX {_CP}"
 _CP_SHAPES = ("128x256b", "4x256b", "128x128b", "64x128b", "32x128b")
 _WARPX2 = ("warpx2::02_13", "warpx2::01_23")
@@ -203,11 +214,7 @@ TCGEN05_CP = InstructionModel(
                     "64-bit; ptxas 13.0 also takes an immediate)", bits=(64,), types=_DESC64,
                     offset=True),
     ),
-    vector=lambda q: None,
-    vector_source=_CP_SRC,
-    register_types=lambda q: INT32,
-    arch=(({}, TCGEN05_ARCH),),
-    legal_note=False,
+    **_no_vector(_CP_SRC),
 )
 
 _COMMIT_SRC = f"PTX {_COMMIT}"
@@ -228,11 +235,7 @@ TCGEN05_COMMIT = InstructionModel(
                     ".multicast::cluster only)", bits=(16,), types=("b16", "u16", "s16"),
                     when={"multicast": ("multicast::cluster",)}),
     ),
-    vector=lambda q: None,
-    vector_source=_COMMIT_SRC,
-    register_types=lambda q: INT32,
-    arch=(({}, TCGEN05_ARCH),),
-    legal_note=False,
+    **_no_vector(_COMMIT_SRC),
 )
 
 _ALLOC_SRC = f"PTX {_ALLOC}"
@@ -271,8 +274,7 @@ def _alloc_model(op: str) -> InstructionModel:
                         values=range(0, 1 << 32, ALLOC_COLUMNS[0])))  # type: ignore[arg-type]
     return InstructionModel(
         mnemonic=f"tcgen05.{op}", section=_ALLOC, groups=tuple(groups), constraints=(),
-        operands=operands, vector=lambda q: None, vector_source=_ALLOC_SRC,
-        register_types=lambda q: INT32, arch=(({}, TCGEN05_ARCH),), legal_note=False)
+        operands=operands, **_no_vector(_ALLOC_SRC))
 
 
 TCGEN05_ALLOC = _alloc_model("alloc")
