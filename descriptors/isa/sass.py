@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from functools import lru_cache
 
 from ..structs import Struct
 
@@ -34,7 +33,6 @@ MEMORY_OPERAND = re.compile(r"(gdesc|idesc|tmem|desc)?\[(?:(U?R[0-9]{1,3}|U?RZ)(
                             r"(?:\.[A-Za-z0-9_]{1,32}){0,4}\Z")
 
 
-@lru_cache(maxsize=8192)
 def register_name(text: str) -> str | None:
     """The register an operand names (``UR4`` of ``UR4.reuse``), ``None`` for another operand
     or a negated one; kept per spelling (a listing repeats a few thousand spellings)."""
@@ -131,7 +129,6 @@ class TmemAccess(Struct, frozen=True):
 _TMEM_NUMS: dict[str, int] = {}
 
 
-@lru_cache(maxsize=1024)
 def tmem_access(opcode: str) -> TmemAccess | None:
     """The tcgen05.ld/st an ``LDTM``/``STTM`` opcode is (:data:`SASS_TMEM_SHAPES`,
     :data:`SASS_TMEM_REDUCTIONS`, ``.xN`` a ``.num`` of :data:`descriptors.isa.tmem.NUMS`);
@@ -214,7 +211,6 @@ SASS_WGMMA = {op: " or ".join(filter(None, (", ".join(t[:-1]), t[-1])))
 _WGMMA_SHAPE = re.compile(r"([0-9]{1,4})x([0-9]{1,4})x([0-9]{1,4})")
 
 
-@lru_cache(maxsize=1024)
 def wgmma_shape(opcode: str) -> tuple[int, int, int] | None:
     """(M, N, K) of a SASS wgmma opcode (``HGMMA.64x128x16.F32`` -> (64, 128, 16)) when
     ``wgmma.mma_async`` has that shape for the opcode's ``.atype``

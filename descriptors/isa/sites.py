@@ -41,7 +41,6 @@ PTX operand order (PTX ISA 9.7.16.10.9): ``[d-tmem], a-desc|[a-tmem], b-desc,
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from ..structs import Struct
 from ..words.enums import KINDS
@@ -158,7 +157,6 @@ def ptx_cta_group(opcode: str) -> int | None:
     return int(c.group(1)) if c else None
 
 
-@lru_cache(maxsize=1024)
 def ptx_site(opcode: str, operands: tuple[str, ...]) -> MmaSite | None:
     """A PTX ``tcgen05.mma*``, ``tcgen05.cp`` or ``wgmma.mma_async`` (the module's operand
     order); ``None`` for another instruction.  Kept per spelling (an unrolled K loop repeats a few)."""
@@ -225,7 +223,6 @@ def _sass_operand(role: str, k: int, text: str, family: str | None, mma: bool,
     return SiteOperand(role, k, text, family, regs, prefix, off, judged)
 
 
-@lru_cache(maxsize=4096)
 def sass_site(opcode: str, operands: tuple[str, ...]) -> MmaSite | None:
     """A SASS tcgen05 instruction (``UTC*``, ``LDTM``, ``STTM``) or wgmma (``HGMMA``,
     ``IGMMA``, ``QGMMA``, ``BGMMA``), from the opcode tables of :mod:`descriptors.isa.sass`;

@@ -61,6 +61,8 @@ def split(rest: str, col0: int) -> list[tuple[str, int]]:
     return out
 
 
+# per spelling: the SASS reader's caches pay together (bench_lint.py's cold lint_lines, 10
+# production listings, CPU: 0.129 s with them, 0.150 s without; alone, each ~1.0x: bench_caches.py)
 @lru_cache(maxsize=4096)
 def is_predicate(text: str) -> bool:
     """A predicate register operand (``UP0``, ``!PT``), kept per spelling."""

@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from .lex import Ins
 
 
+# per spelling: the SASS reader's caches pay together (bench_lint.py's cold lint_lines, 10
+# production listings, CPU: 0.129 s with them, 0.150 s without; alone, each ~1.0x: bench_caches.py)
 @lru_cache(maxsize=8192)
 def _src(t: str) -> str | KnownBits | None:
     """A source operand for the data flow: a register name, a constant, or ``None`` (a value
