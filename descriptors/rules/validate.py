@@ -896,6 +896,8 @@ def _run(ctx: _Ctx, descriptor: str) -> list[Finding]:
     return sorted(findings, key=_severity_rank)
 
 
+# a derived table (one tuple per word and rule count), not a memo of verdicts: every validate()
+# call would filter RULES again (bench_caches.py: up to 1.17x on lint ptx without it)
 @lru_cache(maxsize=None)
 def _rules_of(descriptor: str, count: int) -> tuple[Rule, ...]:
     """The rules of one word (not the pair rules), in order; ``count`` -- how many rules are
