@@ -84,7 +84,7 @@ class _Scanner:
         cands: tuple[Candidate, ...] | None = None
         if hints or self.possible(word, size, narrow):
             cands = candidates_for(word, size, hints, self.as_, self.context, self.arch, narrow)
-            if not is_reported(cands, hints, self.min_confidence):
+            if not is_reported(cands, hints, self.min_confidence, self.as_ is not None):
                 cands = None
         return self.readings.keep(key, cands)
 
