@@ -96,3 +96,60 @@ def _dump_as(text: str, as_: str | None, fmt: str = "json") -> str:
     result = runner.invoke(app, args, input=text)
     assert result.exit_code == 0, (result.stdout, result.stderr)
     return result.stdout
+
+
+# ------------------------------------------------------------------ bare hex (a %x print)
+
+def test_dump_offers_the_hex_reading_of_bare_digits():
+    """``idesc=8400490`` in a ``%llx``/``%x`` log: as decimal (0x802e6a) no valid
+    instruction descriptor, as hex the valid word; the hex reading is reported, 0.10 less
+    sure, and its why says so."""
+    found = json.loads(_dump("adesc=4000404000010040 idesc=8400490\n"))["findings"]
+    assert [(f["name"], f["word"]) for f in found] == [("adesc", "0x4000404000010040"),
+                                                      ("idesc", "0x08400490")]
+    best = found[1]["best"]
+    assert best["valid"] and best["confidence"] == 0.70
+    assert best["reason"].startswith("the digits 8400490 read as hex (a %x print without 0x): "
+                                     "as decimal (0x802e6a) they are INVALID (4 errors) as "
+                                     "idesc (-0.10); ")
+
+
+def test_dump_takes_hex_where_the_line_prints_bare_hex():
+    """Decimal 200040 is no valid TMEM address (column 3432); hex 200040 is lane 32,
+    column 64.  Alone or beside bare hex, the hex reading is taken."""
+    for line in ("tmem_addr=200040\n", "adesc=4000404000010040 tmem_addr=200040\n"):
+        found = json.loads(_dump(line))["findings"]
+        assert found[-1]["word"] == "0x00200040"
+        assert found[-1]["best"]["descriptor"] == "tmem"
+
+
+def test_dump_keeps_decimal_where_it_is_valid_and_the_line_is_decimal():
+    found = json.loads(_dump("idesc=138413200\n"))["findings"]
+    assert [(f["word"], f["best"]["confidence"]) for f in found] == [("0x08400490", 0.80)]
+    assert not found[0]["best"]["reason"].startswith("the digits")
+    # a C suffix says decimal: no hex reading
+    found = json.loads(_dump("idesc=8400490u\n"))["findings"]
+    assert [f["word"] for f in found] == ["0x00802e6a"]
+
+
+def test_decode_notes_the_hex_reading_of_bare_digits():
+    result = run("decode", "4000404000010040", "--as", "smem", "--format", "json")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["word"] == "0x000e3658a360ef38"  # decimal, as documented
+    assert result.stderr == ("descgen: note: 4000404000010040 read as decimal (0xe3658a360ef38); "
+                             "did you mean 0x4000404000010040? (hex, as printf %x prints it, it "
+                             "is smem swizzle 128B, start 0x400, LBO 16 B, SBO 1024 B)\n")
+    checked = run("check", "4000404000010040", "--as", "smem")
+    assert checked.exit_code == 1
+    assert checked.stderr.count("did you mean 0x4000404000010040?") == 1
+
+
+def test_decode_no_note_for_plain_decimal():
+    ok("decode", "138413200", "--as", "idesc", "--kind", "f16")  # nothing on stderr
+    ok("decode", "16", "--as", "tmem")
+
+
+def test_bare_hex_with_a_leading_zero_is_refused_with_the_hex_spelling():
+    assert fails("check", "08400490", "--as", "idesc", "--kind", "f16") == (
+        "descgen: error: word: '08400490' is not an integer (decimal or 0x hex); did you mean "
+        "0x08400490? (hex as printf %x prints it)")
