@@ -145,10 +145,47 @@ def parse_word(word: str) -> int:
     from descriptors.words.literals import PAIR_ORDER, parse_register_pair
     value = parse_register_pair(word)
     if value is None:
-        return descriptors.parse_int(word, "word")
+        try:
+            value = descriptors.parse_int(word, "word")
+        except descriptors.ParameterError as e:
+            text = word.strip()
+            if 0 < len(text) <= 16 and all(c in _HEX_DIGITS for c in text):
+                raise descriptors.ParameterError(f"{e}; did you mean 0x{text}? (hex as printf "
+                                                 f"%x prints it)") from None
+            raise
+        _hex_note(word.strip(), value)
+        return value
     sys.stderr.write(f"descgen: note: register pair {shorten(word.strip())} read as "
                      f"{PAIR_ORDER}: {value:#018x}\n")
     return value
+
+
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+#: Bare digit strings :func:`_hex_note` has spoken of, with the stream it wrote to: once per
+#: command (check may parse its word twice), again for a command run later in this process.
+_NOTED: dict[str, Any] = {}
+
+
+def _hex_note(text: str, value: int) -> None:
+    """A bare digit string (no ``0x``, no suffix) is read as decimal; when its hex reading is
+    another word that ``descgen dump`` would report as a valid descriptor (a ``%x`` print
+    pasted without ``0x``: ``4000404000010040``), a one-line note on stderr asks whether that
+    was meant."""
+    if not text.isdigit() or not text.isascii() or len(text) > 16 \
+            or _NOTED.get(text) is sys.stderr:
+        return
+    hex_value = int(text, 16)
+    if hex_value == value:
+        return
+    from descriptors.tools.dump.score import DEFAULT_MIN_CONFIDENCE, classify
+    size = 64 if len(text) > 8 or hex_value >> 32 else 32
+    best = classify(hex_value, size)[:1]
+    if best and best[0].valid and best[0].confidence >= DEFAULT_MIN_CONFIDENCE:
+        if len(_NOTED) > 64:
+            _NOTED.clear()
+        _NOTED[text] = sys.stderr
+        sys.stderr.write(f"descgen: note: {text} read as decimal ({value:#x}); did you mean "
+                         f"0x{text}? (hex, as printf %x prints it, it is {best[0].summary})\n")
 
 
 def upper_half(word: str, value: int, descriptor: str | None, kind: str | None,

@@ -1,7 +1,8 @@
 """printf reader: the numbers a printf-style log line (or a value cuda-gdb prints) holds.
 
 ``hex_words(line)`` yields every hexadecimal word: ``0x``-prefixed (any length up to 16
-digits) or bare words of exactly 8 or 16 digits, ``_`` or ``'`` separators allowed.
+digits) or bare words of exactly 8 or 16 digits, ``_`` or ``'`` separators allowed; a C/C++
+integer suffix (``0x08400490u``, ``0x...ull``) may follow a ``0x`` word or a decimal number.
 ``decimal_words(line, every=...)`` yields decimal numbers: all of them (``every=True``: the
 text already says what the value is, e.g. ``p $UR5`` printed ``$2 = 138413200``) or only
 those written as ``name=123`` / ``name: 123``; ``named_decimal_words(line)`` the latter with
@@ -25,6 +26,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..structs import BoundedMemo
+from ..words.literals import C_SUFFIX
 
 __all__ = ["hex_words", "named_hex_words", "named_hex_matches", "read_named", "UNKNOWN",
            "decimal_words", "named_decimal_words", "name_before", "has_hint_word",
@@ -32,10 +34,14 @@ __all__ = ["hex_words", "named_hex_words", "named_hex_matches", "read_named", "U
 
 _REGISTER_MAX = (1 << 32) - 1
 
+#: A C/C++ integer suffix after a ``0x`` word or a decimal number (``0x08400490u``,
+#: ``0x...ull``, ``138413200UL``: what ``--format c``/``cpp`` writes), optional.
+_SUFFIX = C_SUFFIX + "?+"
 #: A hex word: its digits (0x-prefixed: group ``hex{0}``; bare: ``bare{0}``), without the
 #: look-behind that no name character or ``$`` precedes it.
-_WORD = (r"(?:0[xX](?P<hex{0}>[0-9A-Fa-f]++(?:['_][0-9A-Fa-f]++)*+)"
-         r"|(?P<bare{0}>[0-9A-Fa-f]{{4}}(?:['_]?[0-9A-Fa-f]{{4}}){{1,3}})"
+#: A ``0x`` word may end with a C/C++ integer suffix (not a bare one: C writes hex with ``0x``).
+_WORD = (r"(?:0[xX](?P<hex{0}>[0-9A-Fa-f]++(?:['_][0-9A-Fa-f]++)*+)" + _SUFFIX
+         + r"|(?P<bare{0}>[0-9A-Fa-f]{{4}}(?:['_]?[0-9A-Fa-f]{{4}}){{1,3}})"
          r")(?![0-9A-Za-z_'])")
 TOKEN = re.compile(r"(?<![0-9A-Za-z_$.])" + _WORD.format(""))
 #: :data:`TOKEN`, or a name, its separator and :data:`TOKEN`: the same words in the same order
@@ -58,13 +64,13 @@ _NAME_FIRST = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 #: The window :func:`name_before` reads.
 _NAME_WINDOW = 80
 HEX8 = re.compile(r"[0-9A-Fa-f]{8}")
-_AFTER_SEPARATOR = r"[ \t]{0,8}(\d{1,20}+)(?![0-9A-Za-z_.'])"
+_AFTER_SEPARATOR = r"[ \t]{0,8}(\d{1,20}+)" + _SUFFIX + r"(?![0-9A-Za-z_.'])"
 NAMED_DECIMAL = re.compile("[=:]" + _AFTER_SEPARATOR)
 #: :data:`NAMED_DECIMAL` in the line with each ``:`` written ``=`` (the same positions): a
 #: pattern that starts with one literal character is searched for at C speed, one that
 #: starts with a set of two is tried character by character.
 _EQUALS_DECIMAL = re.compile("=" + _AFTER_SEPARATOR)
-DECIMAL = re.compile(r"(?<![0-9A-Za-z_$.])(\d{1,20}+)(?![0-9A-Za-z_.'])")
+DECIMAL = re.compile(r"(?<![0-9A-Za-z_$.])(\d{1,20}+)" + _SUFFIX + r"(?![0-9A-Za-z_.'])")
 #: A name written before a value, matched on the reversed text before it (linear, anchored).
 NAME_REVERSED = re.compile(r"[ \t]*+(?:[=:][ \t]*+)?([A-Za-z0-9_.]{1,64}+)")
 

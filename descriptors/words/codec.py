@@ -25,6 +25,7 @@ from .enums import (KINDS, LBO_MODE, MAJOR, MAX_SHIFT, SWIZZLE, SWIZZLE_SM90, En
 from ..errors import DescgenError, KindRequiredError, ParameterError, WordError
 from ..errors import shorten as _short
 from .layouts import IDESC, LAYOUTS, SMEM, TMEM, WGMMA, ZCM
+from .literals import strip_c_suffix
 
 __all__ = ["DESCRIPTOR_ALIASES", 
     "DESCRIPTORS", "PARAMETERS", "Decoded", "encode", "encode_raw", "decode", "readings",
@@ -76,11 +77,13 @@ _BYTE_SHIFT = 4
 
 def parse_int(value: Any, what: str) -> int:
     """An integer from an int or a decimal / ``0x`` hex string (``_`` and ``'`` separators
-    allowed).  Raises :class:`ParameterError` for anything else (bools and floats included)."""
+    allowed, and a C/C++ integer suffix, ``0x08400490u``, ``...ull``:
+    :data:`~descriptors.words.literals.C_SUFFIX`).  Raises :class:`ParameterError` for
+    anything else (bools and floats included)."""
     if value.__class__ is int:
         return value  # type: ignore[no-any-return]
     if isinstance(value, str):
-        text = value.strip().replace("_", "").replace("'", "")
+        text = strip_c_suffix(value.strip().replace("_", "").replace("'", ""))
         if len(text) > MAX_DIGITS:
             raise ParameterError(f"{what}: a number of {len(text)} characters is longer than "
                                  f"any descriptor value ({MAX_DIGITS} at most)")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 __all__ = ["MAX_LINE", "parse_immediate", "split_operands", "REGISTER_BITS", "PAIR_ORDER",
-           "parse_register_pair"]
+           "parse_register_pair", "C_SUFFIX", "strip_c_suffix"]
 
 #: Characters of one line of text that are read: the readers and ``descgen dump`` cut a longer
 #: line there (the rest is dropped), the instruction models refuse a longer instruction text.
@@ -19,6 +19,29 @@ REGISTER_BITS = 32
 #: ``UR5`` bits 63-32) and as cuda-gdb's ``info registers UR4 UR5`` lists them, even register
 #: first.
 PAIR_ORDER = "LO:HI, the low word first, as cuda-gdb's info registers UR4 UR5 lists UR4:UR5"
+
+#: A C/C++ integer-suffix, as a regex fragment: an unsigned-suffix (``u``/``U``) with or after
+#: a long-suffix (``l``/``L``), a long-long-suffix (``ll``/``LL``, never ``lL``) or a
+#: size-suffix (``z``/``Z``), in either order (C++ [lex.icon]; C's ``u``, ``l``, ``ll``
+#: suffixes are among them): ``0x08400490u``, ``0x4000404000010040ull``, ``138413200UL``,
+#: ``1LLU``.  What ``descgen``'s own ``--format c``/``cpp`` constants end with.
+C_SUFFIX = r"(?:[uU](?:ll|LL|[lLzZ])?+|(?:ll|LL|[lLzZ])[uU]?+)"
+_C_SUFFIX_END = re.compile(C_SUFFIX + r"\Z")
+
+
+def strip_c_suffix(text: str) -> str:
+    """``text`` (an integer literal) without its C/C++ integer suffix (:data:`C_SUFFIX`), when
+    it has one after a digit; else ``text`` unchanged.  The suffix letters are no hex digits,
+    so ``0x...u`` loses only the suffix."""
+    if text[-1:] in _SUFFIX_LAST:
+        m = _C_SUFFIX_END.search(text)
+        if m is not None and m.start() > 0 and text[m.start() - 1] in _DIGITS:
+            return text[:m.start()]
+    return text
+
+
+_SUFFIX_LAST = frozenset("uUlLzZ")
+_DIGITS = frozenset("0123456789abcdefABCDEF")
 
 _IMM = re.compile(r"-?(?:0[xX][0-9A-Fa-f]+|0[bB][01]+|0[0-7]*|[1-9]\d*)[uU]?\Z")
 _FIRST = frozenset("-0123456789")

@@ -157,7 +157,7 @@ class _CodeWords:
                     self.named.clear()
                 scored = scored_readings(word, size, evidence_signature(kinds), forced,
                                          self.context or context, here, True)
-                if not is_reported(scored, kinds, self.min_confidence):
+                if not is_reported(scored, kinds, self.min_confidence, as_ is not None):
                     got = self.named[key] = ()
                 else:
                     got = self.named[key] = (scored, evidence_plan(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import heapq
 import re
+from dataclasses import replace
 from collections import deque
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -23,6 +24,7 @@ from .code import scan_code
 
 
 _MEMO_SIZE = 1 << 16
+_REGISTER_MAX = (1 << REGISTER_BITS) - 1
 #: Distinct (word, evidence) readings a scan keeps for words met again (as the LRU caches),
 #: and distinct printf (name, word) findings.
 _READINGS_SIZE = 1 << 12
@@ -84,7 +86,7 @@ class _Scanner:
         cands: tuple[Candidate, ...] | None = None
         if hints or self.possible(word, size, narrow):
             cands = candidates_for(word, size, hints, self.as_, self.context, self.arch, narrow)
-            if not is_reported(cands, hints, self.min_confidence):
+            if not is_reported(cands, hints, self.min_confidence, self.as_ is not None):
                 cands = None
         return self.readings.keep(key, cands)
 
@@ -161,6 +163,7 @@ class _Scanner:
         """Hex words of a printf-style line (or of a cuda-gdb value, named by the printed
         expression), and decimal values where the text says what they are."""
         spans = []
+        bare_hex = False
         if printf.could_hold_hex(line):
             context = (register, default_name, source)
             matches = self.matches.get(context)
@@ -168,6 +171,8 @@ class _Scanner:
                 matches = self.matches.keep(context, BoundedMemo(_READINGS_SIZE))
             append = self.queue.append
             for m in printf.named_hex_matches(line):
+                if not bare_hex and (m.group("bare") or m.group("bare2")):
+                    bare_hex = True  # the line prints bare hex (%x, %llx)
                 key = m.group()
                 got = matches.get(key)
                 if got is None:
@@ -198,8 +203,41 @@ class _Scanner:
         elif ("=" in line or ":" in line) and printf.has_hint_word(line):
             for start, text, word, size, name in printf.named_decimal_words(line):
                 if start not in spans and strong_name(name):
-                    self.found(lineno, source, None, name, text, word, size,
-                               name_hints(name, self.arch))
+                    hints = name_hints(name, self.arch)
+                    if line[start + len(text):start + len(text) + 1] in _C_SUFFIX_FIRST \
+                            or not self.hex_digits(lineno, source, name, text, word, size,
+                                                   hints, bare_hex):
+                        self.found(lineno, source, None, name, text, word, size, hints)
+
+    def hex_digits(self, lineno: int, source: str, name: str, text: str, word: int, size: int,
+                   hints: tuple[Hint, ...], bare_hex: bool) -> bool:
+        """Digits written after a name that read as decimal (``idesc=8400490``) may be a
+        ``%x`` print without ``0x``: their hex reading is queued instead of the decimal one
+        (True) when it is a valid descriptor and the decimal one is not, or the line's other
+        values are bare hex (``bare_hex``: ``adesc=4000404000010040 ... idesc=8400490``, a
+        ``%llx``/``%x`` log) -- its confidence :data:`_HEX_GUESS` lower and its ``why`` saying
+        so; else False (the decimal reading stands)."""
+        if len(text) > _HEX_DIGITS_MAX or len(text) < 2:
+            return False
+        hword = int(text, 16)
+        hsize = 64 if len(text) > 8 or hword > _REGISTER_MAX else 32
+        cands = self.readings_of(hword, hsize, hints)
+        if cands is None or not cands[0].valid:
+            return False
+        dec = self.readings_of(word, size, hints)
+        dec_valid = dec is not None and dec[0].valid
+        if dec_valid and not bare_hex:
+            return False
+        why = (f"the digits {text} read as hex (a %x print without 0x): "
+               + ("the line's other values are bare hex" if dec_valid else
+                  f"as decimal ({word:#x}) they are "
+                  + ("no descriptor" if dec is None else
+                     f"{dec[0].verdict} as {dec[0].descriptor}"))
+               + f" ({-_HEX_GUESS:+.2f})")
+        self.queue.append(make_finding(lineno, source, None, name, text, hword, hsize, tuple(
+            replace(c, confidence=round(max(0.01, c.confidence - _HEX_GUESS), 2),
+                    reason=f"{why}; {c.reason}") for c in cands)))
+        return True
 
     def hex_match(self, m: re.Match[str], context: tuple[str | None, str | None, str]
                   ) -> tuple[int | None, dict[str, Any] | None, tuple[str, int, int] | None]:
@@ -325,6 +363,12 @@ class _Scanner:
 
 
 _FUNCTION_FIRST = frozenset("F.")
+#: A C/C++ suffix after decimal digits (``8400490u``): a C literal, decimal, never hex.
+_C_SUFFIX_FIRST = frozenset("uUlLzZ")
+#: Confidence a hex reading of decimal-looking digits loses (:meth:`_Scanner.hex_digits`),
+#: and the most digits read so (a 64-bit word).
+_HEX_GUESS = 0.10
+_HEX_DIGITS_MAX = 16
 #: Lines of a log between two SASS lines that still keep them one run, and the longest run.
 _SEGMENT_GAP = 64
 _SEGMENT_MAX = 1 << 16

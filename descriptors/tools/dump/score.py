@@ -708,15 +708,18 @@ def evidence_signature(hints: Iterable[tuple[Any, ...]]) -> tuple[tuple[str, flo
 
 
 def is_reported(cands: Sequence[Candidate], hints: Iterable[tuple[Any, ...]],
-              min_confidence: float) -> bool:
+              min_confidence: float, forced: bool = False) -> bool:
     """Whether a word with these readings (best first) is reported: its best reading is at
     least ``min_confidence`` sure, or a strong piece of evidence names that reading's
-    family."""
+    family -- or, with ``forced`` (the readings are of the one family ``as_`` asks for), any
+    strong piece of evidence names the word: a word the text names is reported with its
+    reading as the family asked for (``adesc`` under ``--as wgmma``), whatever family the
+    name would pick."""
     if not cands:
         return False
     best = cands[0]
     return best.confidence >= min_confidence or any(
-        h[2] and h[0] == best.descriptor for h in hints)
+        h[2] and (forced or h[0] == best.descriptor) for h in hints)
 
 
 @lru_cache(maxsize=1 << 12)
