@@ -35,7 +35,6 @@ DEFAULT_MIN_CONFIDENCE = 0.5
 FAMILIES = ("smem", "idesc", "zcm", "tmem", "wgmma")
 
 
-@lru_cache(maxsize=None)
 def families_on(arch: str | None) -> tuple[str, ...]:
     """The families whose words exist on ``arch`` (``None``: :data:`DEFAULT_ARCH`), in
     :data:`FAMILIES` order: tcgen05's smem, idesc, zcm and tmem on sm_100a and later, the wgmma
@@ -44,7 +43,6 @@ def families_on(arch: str | None) -> tuple[str, ...]:
     return tuple(f for f in FAMILIES if target in WORD_ARCHES[f])
 
 
-@lru_cache(maxsize=None)
 def on_arch(family: str | None, arch: str | None) -> str | None:
     """``family`` as the target reads it: a shared memory descriptor (``smem``: a name such as
     ``adesc``, ``--as smem``) is sm_90a's wgmma matrix descriptor, as ``--arch sm_90a`` reads
@@ -648,16 +646,12 @@ def may_report(word: int, size: int, narrow: bool, min_confidence: float,
         and (not lo or _tmem_possible(lo)) and bool(_idesc_kinds(word >> _IDESC_WORD_BITS, None))
 
 
+# the scorer's memos of a word's readings stand in for one another: bench_caches.py's "dump log"
+# (a long printf log) is 1.9x slower without all three, 1.24-1.35x with any one alone
 @lru_cache(maxsize=1 << 14)
 def _bases(word: int, size: int, as_: str | None, context: IdescContext | None, arch: str | None,
            narrow: bool) -> tuple[_Base, ...]:
     return tuple(_structural(word, size, as_, context, arch, narrow))
-
-
-@lru_cache(maxsize=1 << 12)
-def _broken_cached(family: str, form: str, word: int, context: IdescContext | None,
-                   arch: str | None) -> _Base | None:
-    return _broken(family, form, word, context, arch)
 
 
 #: A piece of evidence from the text: (family, bonus, strong, why).
@@ -722,6 +716,8 @@ def is_reported(cands: Sequence[Candidate], hints: Iterable[tuple[Any, ...]],
         h[2] and (forced or h[0] == best.descriptor) for h in hints)
 
 
+# the scorer's memos of a word's readings stand in for one another: bench_caches.py's "dump log"
+# (a long printf log) is 1.9x slower without all three, 1.24-1.35x with any one alone
 @lru_cache(maxsize=1 << 12)
 def candidates_for(word: int, size: int, hints: tuple[Hint, ...], as_: str | None,
                    context: IdescContext | None, arch: str | None,
@@ -781,6 +777,8 @@ def with_evidence(scored: tuple[Candidate, ...], hints: tuple[Hint, ...], as_: s
     return tuple(out)
 
 
+# the scorer's memos of a word's readings stand in for one another: bench_caches.py's "dump log"
+# (a long printf log) is 1.9x slower without all three, 1.24-1.35x with any one alone
 @lru_cache(maxsize=1 << 14)
 def scored_readings(word: int, size: int, signature: tuple[tuple[str, float, bool], ...],
                     as_: str | None, context: IdescContext | None, arch: str | None,
@@ -804,7 +802,7 @@ def scored_readings(word: int, size: int, signature: tuple[tuple[str, float, boo
             if fam == family:
                 if family == "idesc" and form == "word" and size == 64:
                     continue  # a named 64-bit idesc is read as idescE
-                broken = _broken_cached(family, form, word, context, arch)
+                broken = _broken(family, form, word, context, arch)
                 if broken is not None:
                     bases.append(broken)
                 break
@@ -847,7 +845,6 @@ def strong_name(name: str) -> bool:
     return bool(hints) and hints[0][2]
 
 
-@lru_cache(maxsize=4096)
 def name_hints(name: str, arch: str | None = None) -> tuple[Hint, ...]:
     """The evidence a name gives its value, on target ``arch`` (sm_90a: a shared memory
     descriptor's name, ``adesc``, names the wgmma matrix descriptor, :func:`on_arch`)."""
