@@ -169,8 +169,8 @@ def check_layout(word: Any, layout: Any, *, major: str | None = None, dtype: str
     is refused (:func:`~descriptors.layout.cute_layout.resolve_major`, ``width_dtype``); the
     notes say what was taken from the print."""
     from .cute import CuteLayout, offsets, parse_layout
-    from .cute_layout import (byte_functor, dsl_dtype, mma_slice, resolve_major, slice_start,
-                              width_dtype, width_note)
+    from .cute_layout import (byte_functor, dsl_dtype, mma_slice, resolve_major, signless_note,
+                              slice_start, width_dtype, width_note)
     from .smem_layout import element_type
 
     model = fetch_model(word, descriptor)
@@ -180,6 +180,9 @@ def check_layout(word: Any, layout: Any, *, major: str | None = None, dtype: str
     inferred = [major_note] if major_note else []
     if dtype is None and width_dtype(lay) is not None:
         inferred.append(width_note(lay, el.name))
+    signless = signless_note(lay, dtype)
+    if signless is not None:
+        inferred.append(signless)
     if el.smem_bits % 8:
         raise LayoutError(f"{el.name} packed {el.smem_bits}-bit elements are not in the fetch "
                           "model", "9.7.16.3.3")
