@@ -319,12 +319,19 @@ def _derive(major: str, mode: SwizzleMode, el: ElementType, n_mn: int, n_k: int,
                 return (i % 8) * row + (i // 8) * sbo + j * lbo
         else:
             lbo = 0
-            if n_k > W_u:
+            if n_k > W_u and n_k % W_u:
                 raise LayoutError(f"layout mode 1 (K) spans {n_k * 16} bytes: a K-major "
                                   f"{mode.name} slice reads K within one {mode.row_bytes}-byte "
-                                  "swizzled row", _SRC)
+                                  "swizzled row, or whole rows of several swizzle atoms", _SRC)
+            # a K wider than one swizzled row is several atoms along K (a whole stage of several
+            # MMAs, each reading within one atom): atom b sits koff[b] units from atom 0
+            koff = [unit(0, b * W_u) - unit(0, 0) for b in range(max(1, n_k // W_u))]
+            if len(koff) > 1:
+                notes.append(f"layout mode 1 (K) is {len(koff)} {mode.row_bytes}-byte swizzle "
+                             f"atoms at byte offsets {', '.join(str(o * 16) for o in koff)}: "
+                             "each MMA reads K within one atom")
             def canon(i: int, j: int) -> int:
-                return (i % 8) * row + (i // 8) * sbo + j
+                return (i % 8) * row + (i // 8) * sbo + j % W_u + koff[j // W_u]
     else:
         A = mode.atoms["MN"][0]
         G = mode.atoms["MN"][1] if mode.name == "128B_base32B" else 8
