@@ -85,3 +85,31 @@ def test_check_cute_on_sm_90a_needs_no_as():
     r = run("check", "0x4000004000010080", "--cute", lay, "--arch", "sm_90a")
     assert r.exit_code == 1
     assert r.stdout.startswith("no: ")
+
+
+#: CUTLASS's Layout_K_SW128_Atom<uint1b_t> tiled to 64 x 1024 bits, as CuTe prints the tensor
+B1 = "Sw<3,4,3>_smem_ptr[1b](0x400) o ((_8,_8),(_1024,_1)):((_1024,_8192),(_1,_0))"
+
+
+def test_b1_k_major_sw128_gives_a_wgmma_word_per_k256_step():
+    r = run("layout", "--arch", "sm_90a", "--cute", B1, "--start-address", "0x400", "--k-steps",
+            "--format", "hex")
+    assert r.exit_code == 0, r.output
+    # K=256 bits = 32 bytes per MMA: four MMAs in one 128-byte swizzled row
+    assert r.stdout.split() == ["0x4000004000010040", "0x4000004000010042",
+                                "0x4000004000010044", "0x4000004000010046"]
+    r = run("layout", "--arch", "sm_90a", "--cute", B1, "--start-address", "0x400", "--plain")
+    assert r.exit_code == 0, r.output
+    assert "K-major b1 slice 64 x 1024" in r.stdout
+    assert "the slice's K=1024 spans 4 wgmma .b1 MMAs of K=256" in r.stdout
+
+
+def test_b1_tile_and_refusals():
+    assert ok("layout", "--arch", "sm_90a", "--major", "K", "--swizzle", "128B", "--b-type", "b1",
+              "--tile", "64x1024", "--format", "hex") == "0x4000004000010000\n"
+    assert "b1 is a 1-bit type" in run("layout", "--arch", "sm_90a", "--major", "MN", "--swizzle",
+                                       "128B", "--b-type", "b1", "--tile", "64x1024").stderr
+    r = run("layout", "--cute", B1, "--start-address", "0x400")
+    assert r.exit_code == 2
+    assert r.stderr == ("descgen: error: b1 is an A/B type of wgmma only (no tcgen05.mma kind "
+                        "reads it): give --arch sm_90a\n")
