@@ -37,7 +37,7 @@ LayoutFormat, LayoutFormatOpt = format_option("LayoutFormat", LAYOUT_FORMATS, {
 
 
 def _dtype_help() -> str:
-    return ", ".join(DTYPES)
+    return ", ".join(n for n in DTYPES if n not in WGMMA_ONLY_K)
 
 
 # (Long: one command, three ways in -- --cute, --explain, a layout -- each checking which

@@ -326,6 +326,15 @@ def _derive(major: str, mode: SwizzleMode, el: ElementType, n_mn: int, n_k: int,
             # a K wider than one swizzled row is several atoms along K (a whole stage of several
             # MMAs, each reading within one atom): atom b sits koff[b] units from atom 0
             koff = [unit(0, b * W_u) - unit(0, 0) for b in range(max(1, n_k // W_u))]
+            atom = {(i % 8) * row + (i // 8) * sbo + c for i in range(n_mn) for c in range(W_u)}
+            for b in range(1, len(koff)):
+                hit = next((a for a in range(b) if {u + koff[b] for u in atom} &
+                            {u + koff[a] for u in atom}), None)
+                if hit is not None:
+                    raise LayoutError(
+                        f"layout mode 1 (K) spans {n_k * 16} bytes: a K-major {mode.name} slice "
+                        f"reads K within one {mode.row_bytes}-byte swizzled row, and its K atom "
+                        f"{b} at byte offset {koff[b] * 16} overlaps atom {hit}", _SRC)
             if len(koff) > 1:
                 notes.append(f"layout mode 1 (K) is {len(koff)} {mode.row_bytes}-byte swizzle "
                              f"atoms at byte offsets {', '.join(str(o * 16) for o in koff)}: "
