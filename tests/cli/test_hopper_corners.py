@@ -113,3 +113,18 @@ def test_b1_tile_and_refusals():
     assert r.exit_code == 2
     assert r.stderr == ("descgen: error: b1 is an A/B type of wgmma only (no tcgen05.mma kind "
                         "reads it): give --arch sm_90a\n")
+
+
+def test_check_cute_reads_b1_a_byte_at_a_time():
+    r = run("check", "0x4000004000010040", "--arch", "sm_90a", "--cute", B1, "--start-address",
+            "0x400")
+    assert r.exit_code == 0, r.output
+    assert r.stdout.startswith("yes: the word reads exactly the layout's 64 x 256 elements")
+    r = run("check", "0x4000004000010042", "--arch", "sm_90a", "--cute", B1, "--start-address",
+            "0x400")
+    assert r.exit_code == 1
+    assert r.stdout.startswith("no: element (row 0, k 0) is at byte 0x400 in the layout, but the "
+                               "word reads byte 0x420")
+    r = run("check", "0x4000404000010040", "--cute", B1, "--start-address", "0x400")
+    assert r.exit_code == 2
+    assert "b1 is an A/B type of wgmma only" in r.stderr
