@@ -167,7 +167,11 @@ def check_layout(word: Any, layout: Any, *, major: str | None = None, dtype: str
     cover (packed 4-bit elements, 128B_base32B, the absolute LBO mode).  ``major`` and
     ``dtype`` may be omitted where the print says them, and a ``major`` the layout contradicts
     is refused (:func:`~descriptors.layout.cute_layout.resolve_major`, ``width_dtype``); the
-    notes say what was taken from the print."""
+    notes say what was taken from the print.  Packed sub-byte K-major elements (wgmma ``.b1``)
+    are compared a byte at a time.
+
+    (Long: read the print, bring packed elements to bytes, then compare element by element,
+    each step refusing with its own reason.)"""
     from .cute import CuteLayout, offsets, parse_layout
     from .cute_layout import (byte_functor, dsl_dtype, mma_slice, resolve_major, signless_note,
                               slice_start, width_dtype, width_note)
