@@ -23,7 +23,7 @@ from descriptors.render import layout as view
 from descriptors.tools.output import NAMED_FORMATS
 from .common import (NameOpt, NoColorOpt, arch_spelling, kind_option, PlainOpt, format_option, renamed_option, show_output,
                      warn_name_unused)
-from descriptors.layout.smem_layout import (DTYPES, DescriptorLayout, KStep, SmemLayout,
+from descriptors.layout.smem_layout import (DTYPES, WGMMA_ONLY_K, DescriptorLayout, KStep, SmemLayout,
                                      explain_descriptor, layout_descriptor, parse_tile)
 
 
@@ -37,7 +37,7 @@ LayoutFormat, LayoutFormatOpt = format_option("LayoutFormat", LAYOUT_FORMATS, {
 
 
 def _dtype_help() -> str:
-    return ", ".join(DTYPES)
+    return ", ".join(n for n in DTYPES if n not in WGMMA_ONLY_K)
 
 
 # (Long: one command, three ways in -- --cute, --explain, a layout -- each checking which
@@ -131,6 +131,10 @@ def layout_cmd(
             steps = result.k_steps(sparse=sparse, compressed=compressed, umma_k=umma_k)
         elif sparse or compressed or umma_k is not None:
             raise ParameterError("--sparse, --compressed and -k apply to --k-steps")
+    el_name = getattr(getattr(result, "element", None), "name", None) or getattr(result, "dtype", None)
+    if el_name in WGMMA_ONLY_K and arch != "sm_90a":
+        raise ParameterError(f"{el_name} is an A/B type of wgmma only (no tcgen05.mma kind reads "
+                             "it): give --arch sm_90a")
     if arch is not None and arch != "sm_100a":
         if arch != "sm_90a":
             raise ParameterError(f"--arch {arch!r}: layout gives tcgen05's word (sm_100a, the "

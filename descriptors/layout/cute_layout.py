@@ -55,7 +55,7 @@ from .smem_layout import (CANONICAL_FORMS, CANONICAL_SOURCE, DTYPES, ROW_ALIGN_B
                           parse_kind, parse_major, parse_swizzle)
 
 __all__ = ["CuteDescriptor", "cute_descriptor", "cute_layout_descriptor", "descriptor_cute_layout",
-           "byte_functor", "slice_start", "mma_slice", "dsl_dtype"]
+           "byte_functor", "slice_start", "mma_slice", "dsl_dtype", "signless_note"]
 
 _SRC = CANONICAL_SOURCE
 _MAX_POINTS = 1 << 16       # coordinates checked; a per-MMA slice has at most 256 x 128
@@ -319,12 +319,28 @@ def _derive(major: str, mode: SwizzleMode, el: ElementType, n_mn: int, n_k: int,
                 return (i % 8) * row + (i // 8) * sbo + j * lbo
         else:
             lbo = 0
-            if n_k > W_u:
+            if n_k > W_u and n_k % W_u:
                 raise LayoutError(f"layout mode 1 (K) spans {n_k * 16} bytes: a K-major "
                                   f"{mode.name} slice reads K within one {mode.row_bytes}-byte "
-                                  "swizzled row", _SRC)
+                                  "swizzled row, or whole rows of several swizzle atoms", _SRC)
+            # a K wider than one swizzled row is several atoms along K (a whole stage of several
+            # MMAs, each reading within one atom): atom b sits koff[b] units from atom 0
+            koff = [unit(0, b * W_u) - unit(0, 0) for b in range(max(1, n_k // W_u))]
+            atom = {(i % 8) * row + (i // 8) * sbo + c for i in range(n_mn) for c in range(W_u)}
+            for b in range(1, len(koff)):
+                hit = next((a for a in range(b) if {u + koff[b] for u in atom} &
+                            {u + koff[a] for u in atom}), None)
+                if hit is not None:
+                    raise LayoutError(
+                        f"layout mode 1 (K) spans {n_k * 16} bytes: a K-major {mode.name} slice "
+                        f"reads K within one {mode.row_bytes}-byte swizzled row, and its K atom "
+                        f"{b} at byte offset {koff[b] * 16} overlaps atom {hit}", _SRC)
+            if len(koff) > 1:
+                notes.append(f"layout mode 1 (K) is {len(koff)} {mode.row_bytes}-byte swizzle "
+                             f"atoms at byte offsets {', '.join(str(o * 16) for o in koff)}: "
+                             "each MMA reads K within one atom")
             def canon(i: int, j: int) -> int:
-                return (i % 8) * row + (i // 8) * sbo + j
+                return (i % 8) * row + (i // 8) * sbo + j % W_u + koff[j // W_u]
     else:
         A = mode.atoms["MN"][0]
         G = mode.atoms["MN"][1] if mode.name == "128B_base32B" else 8
@@ -484,9 +500,31 @@ def dsl_dtype(lay: CuteLayout, dtype: str | None, kind: str | None) -> str:
                              f"types a descriptor addresses: {', '.join(DTYPES)} (the DSL's "
                              "bf16, f16, f32 for tf32, f8E4M3FN, f8E5M2, f6E2M3FN, f6E3M2FN, "
                              "f4E2M1FN, i8, u8)") from None
-    if dtype is not None and element_type(dtype, kind).name != element_type(ptx, kind).name:
+    if dtype is not None and element_type(dtype, kind).name != element_type(ptx, kind).name \
+            and signless_note(lay, dtype) is None:
         raise ParameterError(f"dtype={dtype} contradicts the tensor's element type {named} ({ptx})")
     return dtype if dtype is not None else ptx
+
+
+def signless_note(lay: CuteLayout, dtype: str | None) -> str | None:
+    """The note accepting ``dtype`` for a CuTe DSL print whose integer type differs from it in
+    signedness only (``u8`` for ``i8``): the DSL prints MLIR's signless integers, ``i8`` for
+    Int8 and Uint8 alike, and a descriptor depends on the element's width only; ``None`` when
+    the print names no signless integer or ``dtype`` is no integer type of its width."""
+    named = lay.pointer.dtype if lay.pointer is not None else None
+    if dtype is None or named is None or not named.startswith("i") or not named[1:].isdigit():
+        return None
+    try:
+        given = canonical_dtype(dtype)
+    except ParameterError:
+        return None
+    if given[:1] not in ("s", "u") or given[1:] != named[1:]:
+        return None
+    if DSL_STORAGE_TYPES.get(named, named) == given or (named == "i8" and given == "s8"):
+        return None          # the print's own type: nothing to say
+    return (f"element type {given} for the print's {named}: the CuTe DSL prints MLIR's signless "
+            f"integers ({named} for signed and unsigned {named[1:]}-bit alike) and the word "
+            "depends on the width only")
 
 
 def cute_layout_descriptor(layout: str | CuteLayout, *, dtype: str | None = None,
@@ -532,6 +570,9 @@ def cute_layout_descriptor(layout: str | CuteLayout, *, dtype: str | None = None
     inferred = [major_note] if major_note else []
     if dtype is None and width_dtype(lay) is not None:
         inferred.append(width_note(lay, el.name))
+    signless = signless_note(lay, dtype)
+    if signless is not None:
+        inferred.append(signless)
     unused = parse_int(unused_lbo_bytes, "unused_lbo_bytes")
     if unused not in (0, UNIT_BYTES):
         raise ParameterError(f"unused_lbo_bytes={unused}: allowed 16 (raw 1, CUTLASS) or 0 (DeepGEMM)")

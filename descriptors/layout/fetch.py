@@ -167,10 +167,14 @@ def check_layout(word: Any, layout: Any, *, major: str | None = None, dtype: str
     cover (packed 4-bit elements, 128B_base32B, the absolute LBO mode).  ``major`` and
     ``dtype`` may be omitted where the print says them, and a ``major`` the layout contradicts
     is refused (:func:`~descriptors.layout.cute_layout.resolve_major`, ``width_dtype``); the
-    notes say what was taken from the print."""
+    notes say what was taken from the print.  Packed sub-byte K-major elements (wgmma ``.b1``)
+    are compared a byte at a time.
+
+    (Long: read the print, bring packed elements to bytes, then compare element by element,
+    each step refusing with its own reason.)"""
     from .cute import CuteLayout, offsets, parse_layout
-    from .cute_layout import (byte_functor, dsl_dtype, mma_slice, resolve_major, slice_start,
-                              width_dtype, width_note)
+    from .cute_layout import (byte_functor, dsl_dtype, mma_slice, resolve_major, signless_note,
+                              slice_start, width_dtype, width_note)
     from .smem_layout import element_type
 
     model = fetch_model(word, descriptor)
@@ -180,14 +184,30 @@ def check_layout(word: Any, layout: Any, *, major: str | None = None, dtype: str
     inferred = [major_note] if major_note else []
     if dtype is None and width_dtype(lay) is not None:
         inferred.append(width_note(lay, el.name))
-    if el.smem_bits % 8:
+    signless = signless_note(lay, dtype)
+    if signless is not None:
+        inferred.append(signless)
+    # packed sub-byte elements (wgmma .b1, packed e2m1) are compared a byte at a time: K-major,
+    # each byte holds `per` consecutive K elements
+    per = 8 // el.smem_bits if el.smem_bits < 8 else 1
+    if not el.kinds and descriptor != "wgmma":
+        raise LayoutError(f"{el.name} is an A/B type of wgmma only (no tcgen05.mma kind reads "
+                          "it): check a wgmma word (--arch sm_90a)", "9.7.15")
+    if el.smem_bits % 8 and (maj != "K" or 8 % el.smem_bits):
         raise LayoutError(f"{el.name} packed {el.smem_bits}-bit elements are not in the fetch "
                           "model", "9.7.16.3.3")
-    e = el.smem_bits // 8
+    e = max(el.smem_bits // 8, 1)
     start, notes = slice_start(lay, el, start_address)
     notes = inferred + notes
     ms, md, ks, kd, _steps, slice_notes = mma_slice(lay)
     mn, kk = offsets(ms, md), offsets(ks, kd)
+    if per > 1:
+        if any(o % per for o in mn) or len(kk) % per or any(
+                kk[j] != kk[j - j % per] + j % per or kk[j - j % per] % per
+                for j in range(len(kk))):
+            raise LayoutError(f"{el.name}: K is not whole bytes of {per} consecutive elements",
+                              "9.7.16.3.3")
+        mn, kk = [o // per for o in mn], [o // per for o in kk[::per]]
     k_per_mma = 32 // e
     if len(kk) < k_per_mma:
         raise LayoutError(f"the layout has {len(kk)} elements of K: one MMA reads 32 bytes "
@@ -210,13 +230,14 @@ def check_layout(word: Any, layout: Any, *, major: str | None = None, dtype: str
             if sw is not None and lay.swizzle_on == "offset":
                 # composed: the pattern starts at the layout's origin (start), the composed
                 # offset is inside it (as cute_layout_descriptor reads it)
-                want = swizzled(start + (lay.offset + o) * e, start)
+                want = swizzled(start + (lay.offset // per + o) * e, start)
             elif sw is not None and lay.swizzle_on == "address":
                 want = swizzled(start + o * e, 0)
             else:  # no swizzle, or the PTX notation (pattern at the start address)
                 want = swizzled(start + o * e, start)
             got = model.address(i, j, element_bytes=e, major=maj)
             if got != want:
-                return LayoutCheck(False, len(mn), len(kk), model.measured, (i, j, want, got),
-                                   tuple(notes + slice_notes))
-    return LayoutCheck(True, len(mn), len(kk), model.measured, None, tuple(notes + slice_notes))
+                return LayoutCheck(False, len(mn), len(kk) * per, model.measured,
+                                   (i, j * per, want, got), tuple(notes + slice_notes))
+    return LayoutCheck(True, len(mn), len(kk) * per, model.measured, None,
+                       tuple(notes + slice_notes))

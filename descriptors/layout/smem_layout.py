@@ -56,7 +56,7 @@ from typing import Any
 from ..structs import Struct, replace
 from ..words.codec import decode, encode, format_word, parse_int
 from .cute import format_tuple
-from ..words.enums import KINDS, MAJOR, SWIZZLE, TILE_ORDER, Kind, kind_named
+from ..words.enums import KINDS, MAJOR, SWIZZLE, TILE_ORDER, WGMMA_ONLY_AB, Kind, kind_named
 from ..errors import LayoutError, ParameterError
 from ..words.layouts import SMEM
 from ..words.swizzles import SWIZZLE_MODES, SwizzleMode
@@ -155,7 +155,12 @@ DTYPES: dict[str, tuple[ElementType, ...]] = {
         ElementType("e2m1", 4, 4, ("mxf4", "mxf4nvf4"), "4-bit, packed two per byte with no "
                     "padding: 32 elements per 16-byte chunk (9.7.16.10.4.6)"),
     ),
+    # no tcgen05.mma kind: wgmma's .b1 (sm_90a), K-major, K=256 per MMA
+    "b1": (ElementType("b1", 1, 1, (), "1-bit, packed eight per byte: 128 elements per 16-byte "
+                       "chunk, 1024 per 128-byte swizzled row (wgmma .b1, PTX ISA 9.7.15)"),),
 }
+#: K of one wgmma of a type no tcgen05.mma kind reads (PTX ISA 9.7.15: .b1 is m64nNk256).
+WGMMA_ONLY_K = {"b1": 256}
 
 
 def canonical_dtype(name: Any) -> str:
@@ -166,6 +171,9 @@ def canonical_dtype(name: Any) -> str:
             choice = kind.ab_types.lookup(name.strip())
             if choice is not None:
                 return choice.name
+        choice = WGMMA_ONLY_AB.lookup(name.strip())
+        if choice is not None:
+            return choice.name
     raise ParameterError(f"dtype {name!r} is not an A/B element type; types: " + ", ".join(DTYPES))
 
 
@@ -471,6 +479,14 @@ def k_per_mma(el: ElementType, kind: str | None, sparse: bool, umma_k: Any) -> t
     if given, else the kinds that read ``el``'s packing, which must agree; ``umma_k`` is a K to
     check against them (sm_103a's K=96 dense).  Raises :class:`ParameterError` when the kinds
     disagree, the type is none of the kind's, or ``umma_k`` is no K of the MMA."""
+    if not el.kinds:
+        if kind is not None or sparse:
+            raise ParameterError(f"{el.name} is a wgmma (sm_90a) type of no tcgen05.mma kind and "
+                                 "no sparse MMA: leave kind= and sparse out")
+        k = WGMMA_ONLY_K[el.name]
+        if umma_k is not None and parse_int(umma_k, "K (umma_k)") != k:
+            raise ParameterError(f"K={umma_k} is not the K of a wgmma of .{el.name}: {k}")
+        return k, f"wgmma .{el.name}"
     if kind is not None:
         kinds = [parse_kind(kind)]
         if kinds[0].name not in el.kinds:

@@ -13,7 +13,7 @@ from functools import cached_property
 
 from ..structs import Struct
 __all__ = [
-    "Choice", "EnumTable", "Kind", "KINDS", "SWIZZLE", "SWIZZLE_SM90", "LBO_MODE", "MAJOR", "MAX_SHIFT", "TILE_ORDER",
+    "Choice", "EnumTable", "Kind", "KINDS", "WGMMA_ONLY_AB", "SWIZZLE", "SWIZZLE_SM90", "LBO_MODE", "MAJOR", "MAX_SHIFT", "TILE_ORDER",
     "kind_named", "kind_of_type", "kind_hint",
 ]
 
@@ -175,6 +175,12 @@ _I8_AB = _table("A/B type of kind::i8", "Table 42",
                 ("s8", 1, "signed 8-bit integer", ("int8", "int8_t", "i8")))
 _MXF4_AB = _table("A/B type of kind::mxf4 / kind::mxf4nvf4", "Table 44",
                   ("e2m1", 1, "FP4 E2M1", ("float_e2m1_t", "f4E2M1FN", "Float4E2M1FN")))
+
+#: A/B types only Hopper's wgmma reads (no tcgen05.mma kind takes them): the single-bit
+#: operand of ``wgmma.mma_async ... .b1 .and.popc`` (m64nNk256, K-major only; PTX ISA 9.7.15,
+#: CUTLASS ``cute::uint1b_t``).
+WGMMA_ONLY_AB = _table("A/B type of wgmma only (sm_90a)", "PTX ISA 9.7.15",
+                       ("b1", 0, "single bit (.and.popc)", ("uint1b_t", "bin1_t")))
 
 _D_F32 = _table("D type of kind::tf32", "Table 42", ("f32", 1, "32-bit float accumulator", ("float", "Float32")))
 _D_F16_F32 = _table("D type of kind::f16 / kind::f8f6f4", "Table 42",

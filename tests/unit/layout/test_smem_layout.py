@@ -495,7 +495,8 @@ def test_atom_grids_are_the_swizzle_patterns() -> None:
 def test_element_types_and_packing() -> None:
     assert {n: [e.T for e in DTYPES[n]] for n in DTYPES} == {
         "tf32": [4], "f16": [8], "bf16": [8], "e4m3": [16], "e5m2": [16], "s8": [16], "u8": [16],
-        "e2m3": [16], "e3m2": [16], "e2m1": [16, 32]}
+        "e2m3": [16], "e3m2": [16], "e2m1": [16, 32], "b1": [128]}
+    assert element_type("uint1b_t").name == "b1" and element_type("b1").kinds == ()
     assert element_type("e2m1", "mxf4nvf4").T == 32 and element_type("e2m1", "f8f6f4").T == 16
     assert element_type("bfloat16_t").name == "bf16" and element_type("E4M3").name == "e4m3"
     packed = layout_descriptor("K", "128B", "e2m1", (128, 256), kind="mxf4")
