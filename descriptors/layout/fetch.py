@@ -187,13 +187,14 @@ def check_layout(word: Any, layout: Any, *, major: str | None = None, dtype: str
     signless = signless_note(lay, dtype)
     if signless is not None:
         inferred.append(signless)
-    # packed sub-byte elements (wgmma .b1, packed e2m1) are compared a byte at a time: K-major,
-    # each byte holds `per` consecutive K elements
+    # packed sub-byte elements of a wgmma word (.b1) are compared a byte at a time: K-major,
+    # each byte holds `per` consecutive K elements (tcgen05's packed 4/6-bit types are not in
+    # the measured model: refused)
     per = 8 // el.smem_bits if el.smem_bits < 8 else 1
     if not el.kinds and descriptor != "wgmma":
         raise LayoutError(f"{el.name} is an A/B type of wgmma only (no tcgen05.mma kind reads "
                           "it): check a wgmma word (--arch sm_90a)", "9.7.15")
-    if el.smem_bits % 8 and (maj != "K" or 8 % el.smem_bits):
+    if el.smem_bits % 8 and (maj != "K" or 8 % el.smem_bits or descriptor != "wgmma"):
         raise LayoutError(f"{el.name} packed {el.smem_bits}-bit elements are not in the fetch "
                           "model", "9.7.16.3.3")
     e = max(el.smem_bits // 8, 1)
