@@ -176,7 +176,6 @@ def _wgmma_layout(result: Any, steps: list[KStep] | None, fmt: LayoutFormat, nam
     says).  Refused where sm_90 has no form: 128B swizzling with 32B atomicity, the absolute
     LBO mode, an MN-major operand of a type other than f16/bf16 (wgmma's imm-trans,
     9.7.15.5.2)."""
-    from descriptors import decode
     from descriptors.errors import LayoutError, WordError
     from descriptors.words.codec import smem_to_wgmma
     el = getattr(result, "element", None)
@@ -198,8 +197,7 @@ def _wgmma_layout(result: Any, steps: list[KStep] | None, fmt: LayoutFormat, nam
         params = {k: v for k, v in given.items() if v is not None}
         typer.echo(view.wgmma_constants(words, fmt.value, name, params, steps is not None))
     elif fmt is LayoutFormat.json:
-        typer.echo(view.wgmma_json(words, dict(decode("wgmma", words[0]).fields),
-                                   steps is not None))
+        typer.echo(view.wgmma_json(result, words, steps))
     elif fmt is LayoutFormat.hex:
         typer.echo(view.wgmma_hex(words))
     else:  # text: the sm_100a report's tables, with the wgmma words (text: --sparse,

@@ -202,12 +202,23 @@ def constants(descriptor: str, word: int, steps: list[KStep] | None, fmt: str,
         for s in steps])
 
 
-def wgmma_json(words: list[int], fields: dict[str, int], k_steps: bool) -> str:
-    """``layout --arch sm_90a --format json``: the first wgmma word, its raw ``fields`` and,
-    with ``k_steps``, every K step's word; indented by 2."""
-    hexes = [f"{w:#018x}" for w in words]
-    return json.dumps({"descriptor": "wgmma", "arch": "sm_90a", "word": hexes[0],
-                       "fields": fields, "k_steps": hexes if k_steps else None}, indent=2)
+def wgmma_json(result: SmemLayout | DescriptorLayout | CuteDescriptor, words: list[int],
+               steps: list[KStep] | None = None) -> str:
+    """``layout --arch sm_90a --format json``: :func:`to_json`'s document of the layout (the
+    same keys, the same schema) with sm_90a's wgmma matrix descriptor (PTX ISA 9.7.15.5.1) in
+    place of tcgen05's word: ``descriptor`` ``"wgmma"``, ``word``, its ``fields`` and
+    ``swizzle_code``, and each K step's ``word`` (``words``: one per K step with ``steps``,
+    ``words[0]`` alone without); indented by 2."""
+    from ..words.codec import decode
+    data = json.loads(to_json(result, steps))
+    fields = dict(decode("wgmma", words[0]).fields)
+    data.update(descriptor="wgmma", word=f"{words[0]:#018x}", fields=fields)
+    if "swizzle_code" in data:
+        data["swizzle_code"] = fields["swizzle"]
+    if steps is not None:
+        for step, w in zip(data["k_steps"], words):
+            step["word"] = f"{w:#018x}"
+    return json.dumps(data, indent=2)
 
 
 def wgmma_hex(words: list[int]) -> str:
