@@ -163,7 +163,8 @@ def layout_cmd(
                     no_color, piped_width=160)
         if show and not isinstance(result, CuteDescriptor):
             from descriptors.render.console import picture_console
-            picture_console(no_color).print(view.picture(result, colour=not no_color))
+            picture_console(no_color).print(view.picture(result, colour=not no_color,
+                                                                  plain=plain_))
 
 
 def _wgmma_layout(result: Any, steps: list[KStep] | None, fmt: LayoutFormat, name: str | None,

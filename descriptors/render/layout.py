@@ -269,17 +269,18 @@ def _pattern_start(result: SmemLayout | DescriptorLayout) -> int:
     return result.pattern_start_bytes
 
 
-def picture(result: SmemLayout | DescriptorLayout | CuteDescriptor, *, colour: bool) -> Any:
+def picture(result: SmemLayout | DescriptorLayout | CuteDescriptor, *, colour: bool,
+            plain: bool = False) -> Any:
     """``--show``: the swizzle atom (:func:`atom_table`) and, for a tile, how it stacks its
-    atoms (:func:`tiling_table`).  A CuTe layout's descriptor has no picture: a
-    :class:`ParameterError`."""
+    atoms (:func:`tiling_table`); ``plain`` (``--plain``): aligned columns, no box drawing.  A
+    CuTe layout's descriptor has no picture: a :class:`ParameterError`."""
     if isinstance(result, CuteDescriptor):
         raise ParameterError("--show/--svg draw a tile from --tile or a word from --explain; "
                              "for a CuTe layout, --explain its word")
-    atom = atom_table(result.atom, _pattern_start(result), colour=colour)
+    atom = atom_table(result.atom, _pattern_start(result), colour=colour, plain=plain)
     if isinstance(result, SmemLayout):
         from rich.console import Group
-        return Group(atom, tiling_table(result, colour=colour))
+        return Group(atom, tiling_table(result, colour=colour, plain=plain))
     return atom
 
 
@@ -292,14 +293,18 @@ def write_svg(result: SmemLayout | DescriptorLayout | CuteDescriptor, path: Any)
 
 # ---------------------------------------------------------------------------- picture
 
+#: A picture's table under ``--plain``: aligned columns, no box drawing.
+_PLAIN_TABLE: dict[str, Any] = {"box": None, "show_edge": False}
+
 _COLOURS = ("red", "green", "yellow", "blue", "magenta", "cyan", "bright_red", "bright_green")
 
 
-def atom_table(atom: SwizzleAtom, pattern_start: int = 0, *, colour: bool = True) -> Any:
+def atom_table(atom: SwizzleAtom, pattern_start: int = 0, *, colour: bool = True,
+               plain: bool = False) -> Any:
     """A rich renderable (title, table, caption) of one swizzle atom at ``pattern_start``: a line per row (labelled with its
     address and its M/N or K index), a column per physical 16-byte chunk position (labelled with
     its byte offset in the row); each cell names the elements of the row's leading dimension
-    that the chunk stored there holds, coloured by logical chunk."""
+    that the chunk stored there holds, coloured by logical chunk; ``plain``: no box drawing."""
     from rich.console import Group
     from rich.table import Table
     from rich.text import Text
@@ -312,7 +317,7 @@ def atom_table(atom: SwizzleAtom, pattern_start: int = 0, *, colour: bool = True
              f"{atom.swizzle_functor}")
     caption = (f"cell = the {lead} elements of that {across} row held by the 16-byte chunk "
                "stored at that byte offset of the row")
-    table = Table(show_lines=False)
+    table = Table(show_lines=False, **_PLAIN_TABLE if plain else {})
     table.add_column("address", justify="right", no_wrap=True)
     table.add_column(f"{across} row", justify="right", no_wrap=True)
     for p in range(atom.chunks):
@@ -330,11 +335,11 @@ def atom_table(atom: SwizzleAtom, pattern_start: int = 0, *, colour: bool = True
 _MAX_TILING = 16          # atoms per direction drawn; larger tiles are cut with a note
 
 
-def tiling_table(layout: SmemLayout, *, colour: bool = True) -> Any:
+def tiling_table(layout: SmemLayout, *, colour: bool = True, plain: bool = False) -> Any:
     """A rich renderable of how ``layout``'s tile stacks its swizzle atoms (its tile order): a
     row per atom along M/N, a column per atom along K, each cell the atom's byte address.  The
     step from one cell to the next down a column is the M/N atom stride, along a row the K atom
-    stride -- the two strides LBO and SBO are made of."""
+    stride -- the two strides LBO and SBO are made of.  ``plain``: no box drawing."""
     from rich.console import Group
     from rich.table import Table
     from rich.text import Text
@@ -345,7 +350,7 @@ def tiling_table(layout: SmemLayout, *, colour: bool = True) -> Any:
     title = (f"{n_mn} x {n_k} swizzle atoms ({atom.elements[0]} M/N x {atom.elements[1]} K "
              f"{atom.dtype} each) stacked {order}: next along M/N +{layout.mn_atom_stride_bytes} "
              f"bytes, along K +{layout.k_atom_stride_bytes} bytes")
-    table = Table(show_lines=False)
+    table = Table(show_lines=False, **_PLAIN_TABLE if plain else {})
     table.add_column("M/N \\ K", justify="right", no_wrap=True)
     for j in range(min(n_k, _MAX_TILING)):
         table.add_column(f"K {j * atom.elements[1]}", justify="right", no_wrap=True)
