@@ -9,6 +9,7 @@ The data comes from :mod:`descriptors.layout.smem_layout` and
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from ..errors import ParameterError
@@ -38,6 +39,54 @@ def _steps(title: str, columns: list[str], rows: list[list[str]]) -> dict[str, A
     return {"title": title, "columns": columns, "rows": rows}
 
 
+#: What tcgen05's text cites for a layout (its descriptor, Table 40-41; its canonical layouts
+#: and swizzle atoms, 9.7.16.3 and Tables 52-53) and its MMA kinds, as sm_90a's wgmma
+#: matrix descriptor cites them: the same canonical layouts, PTX ISA 9.7.15.5.1.
+_TCGEN05_CITATION = re.compile(r"9\.7\.16\.3(?:\.\d+)*|Table (?:40|41|52|53)(?!\d)")
+_KIND_MMAS = re.compile(r"\bkind::[\w:]+ MMAs?\b")
+_WGMMA_SECTION = "9.7.15.5.1"
+
+
+def wgmma_citations(text: str) -> str:
+    """``text`` about a layout as a wgmma word's: each citation of tcgen05's descriptor tables
+    and sections (Tables 40, 41, 52, 53, 9.7.16.3.x) becomes PTX ISA 9.7.15.5.1 (once where
+    several were listed together), ``kind::f16 MMAs`` becomes ``wgmma MMAs``."""
+    text = _TCGEN05_CITATION.sub(_WGMMA_SECTION, text)
+    text = re.sub(rf"{re.escape(_WGMMA_SECTION)}(?:, {re.escape(_WGMMA_SECTION)})+", _WGMMA_SECTION,
+                  text)
+    return _KIND_MMAS.sub(lambda m: "wgmma MMAs" if m.group().endswith("s") else "wgmma MMA",
+                          text)
+
+
+def wgmma_source(source: str | None) -> str | None:
+    """A :class:`~descriptors.errors.LayoutError`'s ``source`` as a wgmma word's
+    (:func:`wgmma_citations`)."""
+    return None if source is None else wgmma_citations(source)
+
+
+def _wgmma_lines(lines: list[_Line]) -> list[_Line]:
+    out: list[_Line] = []
+    for line in lines:
+        if isinstance(line, str):
+            line = wgmma_citations(line)
+        elif isinstance(line, tuple):
+            line = _row(line[0], wgmma_citations(line[1]))
+        else:
+            line = {**line, "title": wgmma_citations(line["title"])}
+        out.append(line)
+    return out
+
+
+def _wgmma_data(node: Any) -> Any:
+    if isinstance(node, str):
+        return wgmma_citations(node)
+    if isinstance(node, list):
+        return [_wgmma_data(v) for v in node]
+    if isinstance(node, dict):
+        return {k: _wgmma_data(v) for k, v in node.items()}
+    return node
+
+
 def report(result: SmemLayout | DescriptorLayout | CuteDescriptor,
            steps: list[KStep] | None = None, sparse: bool = False, compressed: bool = False,
            cute_text: tuple[str, int, list[str]] | None = None) -> list[_Line]:
@@ -47,7 +96,8 @@ def report(result: SmemLayout | DescriptorLayout | CuteDescriptor,
     notes) adds its rows."""
     if isinstance(result, CuteDescriptor):
         return _cute_report(result)
-    return _report(result, steps, sparse, compressed, cute_text)
+    lines = _report(result, steps, sparse, compressed, cute_text)
+    return _wgmma_lines(lines) if getattr(result, "descriptor", "smem") == "wgmma" else lines
 
 
 def _cute_report(r: CuteDescriptor) -> list[_Line]:
@@ -180,6 +230,8 @@ def to_json(result: SmemLayout | DescriptorLayout | CuteDescriptor,
     """``--format json``: the layout's ``to_dict()``, its ``k_steps`` when listed, and the CuTe
     layout a word implies (``cute_layout``, ``cute_origin_bytes``), indented by 2."""
     data = result.to_dict()
+    if data["descriptor"] == "wgmma":
+        data = _wgmma_data(data)
     if steps is not None:
         data["k_steps"] = [s.to_dict() for s in steps]
     if cute_text is not None:
@@ -210,7 +262,7 @@ def wgmma_json(result: SmemLayout | DescriptorLayout | CuteDescriptor, words: li
     ``swizzle_code``, and each K step's ``word`` (``words``: one per K step with ``steps``,
     ``words[0]`` alone without); indented by 2."""
     from ..words.codec import decode
-    data = json.loads(to_json(result, steps))
+    data = _wgmma_data(json.loads(to_json(result, steps)))
     fields = dict(decode("wgmma", words[0]).fields)
     data.update(descriptor="wgmma", word=f"{words[0]:#018x}", fields=fields)
     if "swizzle_code" in data:
@@ -237,7 +289,7 @@ def wgmma_report(result: SmemLayout | DescriptorLayout | CuteDescriptor, words: 
     fields = dict(decode("wgmma", words[0]).fields)
     lines: list[_Line] = [f"wgmma matrix descriptor {words[0]:#018x}   (sm_90a, PTX ISA "
                           "9.7.15.5.1)"]
-    for line in report(result, steps, sparse, compressed)[1:]:
+    for line in _wgmma_lines(report(result, steps, sparse, compressed))[1:]:
         if isinstance(line, tuple) and line[0] == "swizzle":
             line = _row("swizzle", f"{result.swizzle} (code {fields['swizzle']})")
         elif isinstance(line, tuple) and line[0] == "fields":
