@@ -430,7 +430,8 @@ def context_options(descriptor: str, cta_group: str | None, ws: bool | None, m: 
     for key, (owner, value) in options.items():
         if value is not None and owner != descriptor:
             raise descriptors.ParameterError(
-                f"--{key.replace('_', '-')} is context of a {owner} word, not of {descriptor}")
+                f"--{key.replace('_', '-')} is context of {'an' if owner == 'idesc' else 'a'} {owner} "
+                f"word, not of {descriptor}")
     return {k: v for k, (owner, v) in options.items() if owner == descriptor and v is not None}
 
 

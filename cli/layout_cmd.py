@@ -90,6 +90,8 @@ def layout_cmd(
                              ", --swizzle and --tile (or --cute LAYOUT, or --explain WORD)"))
     if explain is not None and cute is not None:
         raise ParameterError("--explain and --cute go opposite ways: give one")
+    if arch == "sm_90a" and explain is None:
+        _wgmma_refusals(major, swizzle, dtype)
     result: SmemLayout | DescriptorLayout | CuteDescriptor
     steps: list[KStep] | None = None
     cute_text: tuple[str, int, list[str]] | None = None
@@ -148,6 +150,8 @@ def layout_cmd(
     if fmt is not LayoutFormat.text and fmt is not LayoutFormat.json:
         # the word alone: what it rests on goes to stderr (text and JSON carry every note)
         for caveat in getattr(result, "caveats", ()):
+            if getattr(result, "descriptor", "smem") == "wgmma":
+                caveat = view.wgmma_citations(caveat)
             sys.stderr.write(f"descgen: note: {caveat}\n")
     warn_name_unused(name, fmt.value)
     if fmt.value in NAMED_FORMATS:
@@ -167,7 +171,8 @@ def layout_cmd(
                     no_color, piped_width=160)
         if show and not isinstance(result, CuteDescriptor):
             from descriptors.render.console import picture_console
-            picture_console(no_color).print(view.picture(result, colour=not no_color))
+            picture_console(no_color).print(view.picture(result, colour=not no_color,
+                                                                  plain=plain_))
 
 
 def _wgmma_layout(result: Any, steps: list[KStep] | None, fmt: LayoutFormat, name: str | None,
@@ -180,30 +185,26 @@ def _wgmma_layout(result: Any, steps: list[KStep] | None, fmt: LayoutFormat, nam
     says).  Refused where sm_90 has no form: 128B swizzling with 32B atomicity, the absolute
     LBO mode, an MN-major operand of a type other than f16/bf16 (wgmma's imm-trans,
     9.7.15.5.2)."""
-    from descriptors import decode
     from descriptors.errors import LayoutError, WordError
     from descriptors.words.codec import smem_to_wgmma
     el = getattr(result, "element", None)
     name_of = el.name if el is not None else getattr(result, "dtype", dtype)
-    if major.upper() == "MN" and name_of not in ("f16", "bf16"):
-        raise LayoutError(f"an MN-major {name_of} operand has no wgmma form: wgmma transposes "
-                          "(imm-trans) .f16/.bf16 operands only", "9.7.15.5.2")
+    _wgmma_refusals(major, None, name_of)
     try:
         words = [smem_to_wgmma(s.word) for s in steps] if steps is not None \
             else [smem_to_wgmma(result.word)]
     except WordError as exc:
-        raise LayoutError(f"{exc}", "9.7.15.5.1") from None
-    if fmt is not LayoutFormat.text:  # (the text report carries every note)
+        raise LayoutError(f"{exc}".removesuffix(" (9.7.15.5.1)"), "9.7.15.5.1") from None
+    if fmt not in (LayoutFormat.text, LayoutFormat.json):  # (text and JSON carry every note)
         for caveat in getattr(result, "caveats", ()):
-            sys.stderr.write(f"descgen: note: {caveat}\n")
+            sys.stderr.write(f"descgen: note: {view.wgmma_citations(caveat)}\n")
     warn_name_unused(name, fmt.value)
     if fmt.value in NAMED_FORMATS:
         given = {"major": major, "swizzle": swizzle, "dtype": dtype, "tile": tile, "cute": cute}
         params = {k: v for k, v in given.items() if v is not None}
         typer.echo(view.wgmma_constants(words, fmt.value, name, params, steps is not None))
     elif fmt is LayoutFormat.json:
-        typer.echo(view.wgmma_json(words, dict(decode("wgmma", words[0]).fields),
-                                   steps is not None))
+        typer.echo(view.wgmma_json(result, words, steps))
     elif fmt is LayoutFormat.hex:
         typer.echo(view.wgmma_hex(words))
     else:  # text: the sm_100a report's tables, with the wgmma words (text: --sparse,
@@ -214,6 +215,34 @@ def _wgmma_layout(result: Any, steps: list[KStep] | None, fmt: LayoutFormat, nam
                     no_color, piped_width=160)
 
 
+def _wgmma_refusals(major: str | None, swizzle: str | None, dtype: str | None) -> None:
+    """What sm_90a's wgmma has no form of, refused before the layout is worked out (which
+    would answer in tcgen05's terms): an MN-major operand of a type other than f16/bf16
+    (wgmma transposes, imm-trans, .f16/.bf16 only: PTX ISA 9.7.15.5.2) and a swizzle mode
+    the wgmma matrix descriptor lacks (128B with 32B atomicity: 9.7.15.5.1).  Input that does
+    not parse is left to the layout's own errors."""
+    from descriptors.errors import DescgenError, LayoutError
+    from descriptors.layout.smem_layout import canonical_dtype, parse_swizzle
+    from descriptors.words.enums import SWIZZLE_SM90
+    if major is not None and major.strip().upper() == "MN" and dtype is not None:
+        try:
+            name = canonical_dtype(dtype)
+        except DescgenError:
+            name = None
+        if name is not None and name not in ("f16", "bf16"):
+            raise LayoutError(f"an MN-major {name} operand has no wgmma form: wgmma transposes "
+                              "(imm-trans) .f16/.bf16 operands only; store it K-major",
+                              "9.7.15.5.2")
+    if swizzle is not None:
+        try:
+            mode = parse_swizzle(swizzle).name
+        except DescgenError:
+            return
+        if SWIZZLE_SM90.lookup(mode) is None:
+            raise LayoutError(f"the wgmma matrix descriptor has no {mode} swizzle: its modes are "
+                              + ", ".join(c.name for c in SWIZZLE_SM90.choices), "9.7.15.5.1")
+
+
 def _refuse_with(what: str, options: tuple[tuple[str, Any], ...], flag: bool, why: str) -> None:
     given = [n for n, v in options if v is not None]
     if flag:
@@ -222,6 +251,28 @@ def _refuse_with(what: str, options: tuple[tuple[str, Any], ...], flag: bool, wh
         raise ParameterError(f"{', '.join(given)} cannot be combined with {what}: {why}")
 
 
+def _in_wgmma_terms(command: Any) -> Any:
+    """``command`` whose layout errors, with ``--arch sm_90a``, cite what the wgmma word rests
+    on (PTX ISA 9.7.15.5.1: :func:`descriptors.render.layout.wgmma_citations`) rather than
+    tcgen05's tables: the layout is worked out in tcgen05's terms, the same canonical
+    layouts."""
+    from functools import wraps
+
+    @wraps(command)
+    def run(**options: Any) -> None:
+        from descriptors.errors import LayoutError
+        try:
+            command(**options)
+        except LayoutError as exc:
+            if options.get("arch") != "sm_90a":
+                raise
+            text = str(exc)
+            if exc.source is not None:
+                text = text.removesuffix(f" (PTX {exc.source})")
+            raise LayoutError(view.wgmma_citations(text), view.wgmma_source(exc.source)) from None
+    return run
+
+
 def register(app: typer.Typer) -> None:
     """Add this module's commands to `app`."""
-    app.command("layout")(layout_cmd)
+    app.command("layout")(_in_wgmma_terms(layout_cmd))

@@ -177,7 +177,7 @@ def slice_start(lay: CuteLayout, el: ElementType, start_address: Any) -> tuple[i
                               "shared memory", "Table 40")
         if ptr.bits != el.smem_bits:
             raise LayoutError(f"the pointer holds {ptr.bits}-bit elements ({ptr}) but {el.name} "
-                              f"is stored as {el.smem_bits}-bit ({el.packing})", "9.7.16.10.4")
+                              f"is stored as {_stored_as(el)}", "9.7.16.10.4")
         if ptr.sub_index:
             raise LayoutError(f"{ptr} starts {ptr.sub_index} elements into a byte: a descriptor "
                               "starts on a 16-byte boundary", "Table 40")
@@ -271,7 +271,7 @@ def _chunk_grid(el: ElementType, major: str, mn: list[int], kk: list[int]) -> tu
     mode_i = 1 if major == "K" else 0
     if len(inner) % T:
         raise LayoutError(f"layout mode {mode_i} ({lead}) has {len(inner)} elements: not a whole "
-                          f"number of 16-byte chunks of {T} {el.name} (T = {T}); a {major}-major "
+                          f"number of 16-byte chunks of {T} {el.name} (T = {T}); {_a_major(major)} "
                           f"operand is read in 16-byte chunks along {lead}", _SRC)
     for c in range(0, len(inner), T):
         base = inner[c]
@@ -279,7 +279,7 @@ def _chunk_grid(el: ElementType, major: str, mn: list[int], kk: list[int]) -> tu
             if inner[c + e] != base + e:
                 raise LayoutError(
                     f"layout mode {mode_i} ({lead}): element {c + e} is at offset {inner[c + e]}, "
-                    f"not {base + e}: a {major}-major {el.name} operand needs {T} contiguous "
+                    f"not {base + e}: {_a_major(major)} {el.name} operand needs {T} contiguous "
                     f"elements (16 bytes) along {lead} (T = {T}; stride 1 within each chunk)", _SRC)
         if (base * el.smem_bits) % 128:
             raise LayoutError(f"layout mode {mode_i} ({lead}): chunk {c // T} starts at offset "
@@ -413,6 +413,20 @@ def _inner_strides(major: str, mode: SwizzleMode, el: ElementType, n_mn: int, n_
                 f"{want * per_unit} ({want * 16} bytes): {what}", _SRC)
 
 
+def _a_major(major: str) -> str:
+    """``a K-major`` / ``an MN-major`` (the article as the letters are read)."""
+    return f"{'an' if major == 'MN' else 'a'} {major}-major"
+
+
+def _stored_as(el: ElementType) -> str:
+    """How ``el`` is stored in shared memory: its packing, led by its width where the packing
+    does not start with it (``8-bit``, ``8-bit (4-bit, padded: ...)``)."""
+    width = f"{el.smem_bits}-bit"
+    if not el.packing.startswith(width):
+        return f"{width} ({el.packing})"
+    return el.packing if el.packing[len(width):len(width) + 1] in ("", ",") else f"a {el.packing}"
+
+
 def _mismatch(major: str, mode: SwizzleMode, el: ElementType, i: int, j: int, got: int, want: int,
               lbo: int, sbo: int) -> str:
     if major == "K":
@@ -420,7 +434,7 @@ def _mismatch(major: str, mode: SwizzleMode, el: ElementType, i: int, j: int, go
     else:
         where = f"M/N chunk {i} (M/N elements {i * el.T}..{i * el.T + el.T - 1}), K row {j}"
     form = CANONICAL_FORMS[major, mode.name]
-    return (f"layout puts {where} at byte {got * 16}; a {major}-major {mode.name} descriptor "
+    return (f"layout puts {where} at byte {got * 16}; {_a_major(major)} {mode.name} descriptor "
             f"(LBO {lbo * 16} B, SBO {sbo * 16} B, taken from the layout's own strides) reads it "
             f"at byte {want * 16}: the layout is not the canonical form {mode.swizzle_functor} o "
             f"{form}")

@@ -9,6 +9,7 @@ The data comes from :mod:`descriptors.layout.smem_layout` and
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from ..errors import ParameterError
@@ -38,6 +39,54 @@ def _steps(title: str, columns: list[str], rows: list[list[str]]) -> dict[str, A
     return {"title": title, "columns": columns, "rows": rows}
 
 
+#: What tcgen05's text cites for a layout (its descriptor, Table 40-41; its canonical layouts
+#: and swizzle atoms, 9.7.16.3 and Tables 52-53) and its MMA kinds, as sm_90a's wgmma
+#: matrix descriptor cites them: the same canonical layouts, PTX ISA 9.7.15.5.1.
+_TCGEN05_CITATION = re.compile(r"9\.7\.16\.3(?:\.\d+)*|Table (?:40|41|52|53)(?!\d)")
+_KIND_MMAS = re.compile(r"\bkind::[\w:]+ MMAs?\b")
+_WGMMA_SECTION = "9.7.15.5.1"
+
+
+def wgmma_citations(text: str) -> str:
+    """``text`` about a layout as a wgmma word's: each citation of tcgen05's descriptor tables
+    and sections (Tables 40, 41, 52, 53, 9.7.16.3.x) becomes PTX ISA 9.7.15.5.1 (once where
+    several were listed together), ``kind::f16 MMAs`` becomes ``wgmma MMAs``."""
+    text = _TCGEN05_CITATION.sub(_WGMMA_SECTION, text)
+    text = re.sub(rf"{re.escape(_WGMMA_SECTION)}(?:, {re.escape(_WGMMA_SECTION)})+", _WGMMA_SECTION,
+                  text)
+    return _KIND_MMAS.sub(lambda m: "wgmma MMAs" if m.group().endswith("s") else "wgmma MMA",
+                          text)
+
+
+def wgmma_source(source: str | None) -> str | None:
+    """A :class:`~descriptors.errors.LayoutError`'s ``source`` as a wgmma word's
+    (:func:`wgmma_citations`)."""
+    return None if source is None else wgmma_citations(source)
+
+
+def _wgmma_lines(lines: list[_Line]) -> list[_Line]:
+    out: list[_Line] = []
+    for line in lines:
+        if isinstance(line, str):
+            line = wgmma_citations(line)
+        elif isinstance(line, tuple):
+            line = _row(line[0], wgmma_citations(line[1]))
+        else:
+            line = {**line, "title": wgmma_citations(line["title"])}
+        out.append(line)
+    return out
+
+
+def _wgmma_data(node: Any) -> Any:
+    if isinstance(node, str):
+        return wgmma_citations(node)
+    if isinstance(node, list):
+        return [_wgmma_data(v) for v in node]
+    if isinstance(node, dict):
+        return {k: _wgmma_data(v) for k, v in node.items()}
+    return node
+
+
 def report(result: SmemLayout | DescriptorLayout | CuteDescriptor,
            steps: list[KStep] | None = None, sparse: bool = False, compressed: bool = False,
            cute_text: tuple[str, int, list[str]] | None = None) -> list[_Line]:
@@ -47,7 +96,8 @@ def report(result: SmemLayout | DescriptorLayout | CuteDescriptor,
     notes) adds its rows."""
     if isinstance(result, CuteDescriptor):
         return _cute_report(result)
-    return _report(result, steps, sparse, compressed, cute_text)
+    lines = _report(result, steps, sparse, compressed, cute_text)
+    return _wgmma_lines(lines) if getattr(result, "descriptor", "smem") == "wgmma" else lines
 
 
 def _cute_report(r: CuteDescriptor) -> list[_Line]:
@@ -180,6 +230,8 @@ def to_json(result: SmemLayout | DescriptorLayout | CuteDescriptor,
     """``--format json``: the layout's ``to_dict()``, its ``k_steps`` when listed, and the CuTe
     layout a word implies (``cute_layout``, ``cute_origin_bytes``), indented by 2."""
     data = result.to_dict()
+    if data["descriptor"] == "wgmma":
+        data = _wgmma_data(data)
     if steps is not None:
         data["k_steps"] = [s.to_dict() for s in steps]
     if cute_text is not None:
@@ -202,12 +254,23 @@ def constants(descriptor: str, word: int, steps: list[KStep] | None, fmt: str,
         for s in steps])
 
 
-def wgmma_json(words: list[int], fields: dict[str, int], k_steps: bool) -> str:
-    """``layout --arch sm_90a --format json``: the first wgmma word, its raw ``fields`` and,
-    with ``k_steps``, every K step's word; indented by 2."""
-    hexes = [f"{w:#018x}" for w in words]
-    return json.dumps({"descriptor": "wgmma", "arch": "sm_90a", "word": hexes[0],
-                       "fields": fields, "k_steps": hexes if k_steps else None}, indent=2)
+def wgmma_json(result: SmemLayout | DescriptorLayout | CuteDescriptor, words: list[int],
+               steps: list[KStep] | None = None) -> str:
+    """``layout --arch sm_90a --format json``: :func:`to_json`'s document of the layout (the
+    same keys, the same schema) with sm_90a's wgmma matrix descriptor (PTX ISA 9.7.15.5.1) in
+    place of tcgen05's word: ``descriptor`` ``"wgmma"``, ``word``, its ``fields`` and
+    ``swizzle_code``, and each K step's ``word`` (``words``: one per K step with ``steps``,
+    ``words[0]`` alone without); indented by 2."""
+    from ..words.codec import decode
+    data = _wgmma_data(json.loads(to_json(result, steps)))
+    fields = dict(decode("wgmma", words[0]).fields)
+    data.update(descriptor="wgmma", word=f"{words[0]:#018x}", fields=fields)
+    if "swizzle_code" in data:
+        data["swizzle_code"] = fields["swizzle"]
+    if steps is not None:
+        for step, w in zip(data["k_steps"], words):
+            step["word"] = f"{w:#018x}"
+    return json.dumps(data, indent=2)
 
 
 def wgmma_hex(words: list[int]) -> str:
@@ -226,7 +289,7 @@ def wgmma_report(result: SmemLayout | DescriptorLayout | CuteDescriptor, words: 
     fields = dict(decode("wgmma", words[0]).fields)
     lines: list[_Line] = [f"wgmma matrix descriptor {words[0]:#018x}   (sm_90a, PTX ISA "
                           "9.7.15.5.1)"]
-    for line in report(result, steps, sparse, compressed)[1:]:
+    for line in _wgmma_lines(report(result, steps, sparse, compressed))[1:]:
         if isinstance(line, tuple) and line[0] == "swizzle":
             line = _row("swizzle", f"{result.swizzle} (code {fields['swizzle']})")
         elif isinstance(line, tuple) and line[0] == "fields":
@@ -258,17 +321,18 @@ def _pattern_start(result: SmemLayout | DescriptorLayout) -> int:
     return result.pattern_start_bytes
 
 
-def picture(result: SmemLayout | DescriptorLayout | CuteDescriptor, *, colour: bool) -> Any:
+def picture(result: SmemLayout | DescriptorLayout | CuteDescriptor, *, colour: bool,
+            plain: bool = False) -> Any:
     """``--show``: the swizzle atom (:func:`atom_table`) and, for a tile, how it stacks its
-    atoms (:func:`tiling_table`).  A CuTe layout's descriptor has no picture: a
-    :class:`ParameterError`."""
+    atoms (:func:`tiling_table`); ``plain`` (``--plain``): aligned columns, no box drawing.  A
+    CuTe layout's descriptor has no picture: a :class:`ParameterError`."""
     if isinstance(result, CuteDescriptor):
         raise ParameterError("--show/--svg draw a tile from --tile or a word from --explain; "
                              "for a CuTe layout, --explain its word")
-    atom = atom_table(result.atom, _pattern_start(result), colour=colour)
+    atom = atom_table(result.atom, _pattern_start(result), colour=colour, plain=plain)
     if isinstance(result, SmemLayout):
         from rich.console import Group
-        return Group(atom, tiling_table(result, colour=colour))
+        return Group(atom, tiling_table(result, colour=colour, plain=plain))
     return atom
 
 
@@ -281,14 +345,18 @@ def write_svg(result: SmemLayout | DescriptorLayout | CuteDescriptor, path: Any)
 
 # ---------------------------------------------------------------------------- picture
 
+#: A picture's table under ``--plain``: aligned columns, no box drawing.
+_PLAIN_TABLE: dict[str, Any] = {"box": None, "show_edge": False}
+
 _COLOURS = ("red", "green", "yellow", "blue", "magenta", "cyan", "bright_red", "bright_green")
 
 
-def atom_table(atom: SwizzleAtom, pattern_start: int = 0, *, colour: bool = True) -> Any:
+def atom_table(atom: SwizzleAtom, pattern_start: int = 0, *, colour: bool = True,
+               plain: bool = False) -> Any:
     """A rich renderable (title, table, caption) of one swizzle atom at ``pattern_start``: a line per row (labelled with its
     address and its M/N or K index), a column per physical 16-byte chunk position (labelled with
     its byte offset in the row); each cell names the elements of the row's leading dimension
-    that the chunk stored there holds, coloured by logical chunk."""
+    that the chunk stored there holds, coloured by logical chunk; ``plain``: no box drawing."""
     from rich.console import Group
     from rich.table import Table
     from rich.text import Text
@@ -301,7 +369,7 @@ def atom_table(atom: SwizzleAtom, pattern_start: int = 0, *, colour: bool = True
              f"{atom.swizzle_functor}")
     caption = (f"cell = the {lead} elements of that {across} row held by the 16-byte chunk "
                "stored at that byte offset of the row")
-    table = Table(show_lines=False)
+    table = Table(show_lines=False, **_PLAIN_TABLE if plain else {})
     table.add_column("address", justify="right", no_wrap=True)
     table.add_column(f"{across} row", justify="right", no_wrap=True)
     for p in range(atom.chunks):
@@ -319,11 +387,11 @@ def atom_table(atom: SwizzleAtom, pattern_start: int = 0, *, colour: bool = True
 _MAX_TILING = 16          # atoms per direction drawn; larger tiles are cut with a note
 
 
-def tiling_table(layout: SmemLayout, *, colour: bool = True) -> Any:
+def tiling_table(layout: SmemLayout, *, colour: bool = True, plain: bool = False) -> Any:
     """A rich renderable of how ``layout``'s tile stacks its swizzle atoms (its tile order): a
     row per atom along M/N, a column per atom along K, each cell the atom's byte address.  The
     step from one cell to the next down a column is the M/N atom stride, along a row the K atom
-    stride -- the two strides LBO and SBO are made of."""
+    stride -- the two strides LBO and SBO are made of.  ``plain``: no box drawing."""
     from rich.console import Group
     from rich.table import Table
     from rich.text import Text
@@ -334,7 +402,7 @@ def tiling_table(layout: SmemLayout, *, colour: bool = True) -> Any:
     title = (f"{n_mn} x {n_k} swizzle atoms ({atom.elements[0]} M/N x {atom.elements[1]} K "
              f"{atom.dtype} each) stacked {order}: next along M/N +{layout.mn_atom_stride_bytes} "
              f"bytes, along K +{layout.k_atom_stride_bytes} bytes")
-    table = Table(show_lines=False)
+    table = Table(show_lines=False, **_PLAIN_TABLE if plain else {})
     table.add_column("M/N \\ K", justify="right", no_wrap=True)
     for j in range(min(n_k, _MAX_TILING)):
         table.add_column(f"K {j * atom.elements[1]}", justify="right", no_wrap=True)

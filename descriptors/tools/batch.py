@@ -201,7 +201,9 @@ def load_batch(path: str | Path, *, problems: list[BatchProblem] | None = None
     shown = shorten(str(p))
     suffix = p.suffix.lower()
     if suffix not in (".toml", ".json"):
-        what = f"a {suffix[1:].upper()} file" if suffix else "a file without a suffix"
+        name = suffix[1:].upper()
+        what = (f"{'an' if name[:1] in 'AEIOU' else 'a'} {name} file" if name
+                else "a file without a suffix")
         raise BatchError(f"{shown}: {what}; batch files are TOML (.toml) or JSON (.json)")
     try:
         data = p.read_bytes()

@@ -85,6 +85,31 @@ CASES = [
     ("check", ["check", "0x4000004000010040", "--as", "wgmma"], 0),
 ]
 
+CUTE_SLICE = "Sw<3,4,3>_smem_ptr[16b](0x400) o (_128,_16):(_64,_1)"
+K_BF16 = ("--major", "K", "--a-type", "bf16")
+#: Each arch's word of CUTE_SLICE (what ``layout --cute CUTE_SLICE`` gives), and its --explain word.
+ARCH_WORDS = {"sm_100a": ("0x4000404000010040", "0x4000404000010000"),
+              "sm_90a": ("0x4000004000010040", "0x4000002000010040")}
+
+# every way into layout and check --cute, on each arch: one document shape per way, whatever
+# the arch (sm_90a's wgmma word in sm_100a's document)
+for _arch, (_word, _explained) in ARCH_WORDS.items():
+    _a = ["--arch", _arch]
+    CASES += [
+        ("layout", ["layout", *TILE, *_a], 0),
+        ("layout", ["layout", *TILE, "--k-steps", *_a], 0),
+        ("layout", ["layout", "--major", "MN", "--swizzle", "64B", "--a-type", "f16", "--tile",
+                    "64x32", "--tile-order", "k_first", "--k-steps", *_a], 0),
+        ("layout", ["layout", "--cute", CUTE_SLICE, *K_BF16, *_a], 0),
+        ("layout", ["layout", "--cute", CUTE_SLICE, *K_BF16, "--k-steps", *_a], 0),
+        ("layout", ["layout", "--cute", CUTE, *K_BF16, *_a], 0),
+        ("layout", ["layout", "--explain", _explained, *K_BF16, *_a], 0),
+        ("layout", ["layout", "--explain", _explained, *K_BF16, "--tile", "128x16", *_a], 0),
+        ("check", ["check", _word, "--cute", CUTE_SLICE, *K_BF16, *_a], 0),
+        ("check", ["check", _word, "--cute", CUTE_SLICE.replace("0x400", "0x480"), *K_BF16,
+                   *_a], 1),
+    ]
+
 
 def _validator(name: str):
     schema = json_schema(name)
@@ -151,3 +176,20 @@ def test_the_schemas_name_every_descriptor_the_package_has():
     for name in ("word", "decode", "diff"):
         found = list(enums(json_schema(name)))
         assert found and all(sorted(e) == sorted(DESCRIPTORS) for e in found), (name, found)
+
+
+@pytest.mark.parametrize("args", [[*TILE], [*TILE, "--k-steps"], ["--cute", CUTE, *K_BF16],
+                                  ["--cute", CUTE_SLICE, *K_BF16, "--k-steps"]])
+def test_sm90_layout_json_is_sm100s_document_with_the_wgmma_word(args):
+    """``layout --arch sm_90a -f json`` is sm_100a's document (the same keys, K steps included)
+    with the wgmma word: its word and K steps' words are what ``--format hex`` prints."""
+    sm100 = _json(["layout", *args], 0)
+    sm90 = _json(["layout", *args, "--arch", "sm_90a"], 0)
+    assert sorted(sm90) == sorted(sm100) and "arch" not in sm90
+    assert (sm90["descriptor"], sm100["descriptor"]) == ("wgmma", "smem")
+    hexes = run("layout", *args, "--arch", "sm_90a", "--format", "hex").stdout.split()
+    assert [s["word"] for s in sm90.get("k_steps") or [sm90]] == hexes
+    assert sm90["fields"]["swizzle"] == 1  # wgmma's code of 128B (tcgen05's is 2)
+    if "swizzle_code" in sm90:
+        assert (sm90["swizzle_code"], sm100["swizzle_code"]) == (1, 2)
+    assert len(sm90.get("k_steps") or []) == len(sm100.get("k_steps") or [])
