@@ -47,7 +47,7 @@ def test_k_spanning_two_swizzle_atoms_gives_the_first_k_steps_word():
     assert r.exit_code == 0, r.output
     assert ("layout mode 1 (K) is 2 64-byte swizzle atoms at byte offsets 0, 512: each MMA "
             "reads K within one atom") in r.stdout
-    assert "the slice's K=64 spans 4 kind::f16 MMAs of K=16" in r.stdout
+    assert "the slice's K=64 spans 4 wgmma MMAs of K=16" in r.stdout
 
 
 def test_k_spanning_two_swizzle_atoms_lists_every_k_step():
@@ -107,7 +107,7 @@ def test_b1_k_major_sw128_gives_a_wgmma_word_per_k256_step():
 def test_b1_tile_and_refusals():
     assert ok("layout", "--arch", "sm_90a", "--major", "K", "--swizzle", "128B", "--b-type", "b1",
               "--tile", "64x1024", "--format", "hex") == "0x4000004000010000\n"
-    assert "b1 is a 1-bit type" in run("layout", "--arch", "sm_90a", "--major", "MN", "--swizzle",
+    assert "an MN-major b1 operand has no wgmma form" in run("layout", "--arch", "sm_90a", "--major", "MN", "--swizzle",
                                        "128B", "--b-type", "b1", "--tile", "64x1024").stderr
     r = run("layout", "--cute", B1, "--start-address", "0x400")
     assert r.exit_code == 2
