@@ -55,7 +55,8 @@ from .smem_layout import (CANONICAL_FORMS, CANONICAL_SOURCE, DTYPES, ROW_ALIGN_B
                           parse_kind, parse_major, parse_swizzle)
 
 __all__ = ["CuteDescriptor", "cute_descriptor", "cute_layout_descriptor", "descriptor_cute_layout",
-           "byte_functor", "slice_start", "mma_slice", "dsl_dtype", "signless_note"]
+           "byte_functor", "slice_start", "mma_slice", "dsl_dtype", "signless_note",
+           "print_operand"]
 
 _SRC = CANONICAL_SOURCE
 _MAX_POINTS = 1 << 16       # coordinates checked; a per-MMA slice has at most 256 x 128
@@ -541,6 +542,22 @@ def signless_note(lay: CuteLayout, dtype: str | None) -> str | None:
             "depends on the width only")
 
 
+def print_operand(lay: CuteLayout, major: str | None, dtype: str | None,
+                  kind: str | None) -> tuple[str, ElementType, list[str]]:
+    """The major-ness and element type of a printed operand slice (each from the options, or
+    inferred from the print: :func:`resolve_major`, :func:`dsl_dtype`), and the notes saying
+    what was inferred (the major-ness, the type from the pointer width, a signless integer)."""
+    maj, major_note = resolve_major(lay, major)
+    el = element_type(dsl_dtype(lay, dtype, kind), kind)
+    inferred = [major_note] if major_note else []
+    if dtype is None and width_dtype(lay) is not None:
+        inferred.append(width_note(lay, el.name))
+    signless = signless_note(lay, dtype)
+    if signless is not None:
+        inferred.append(signless)
+    return maj, el, inferred
+
+
 def cute_layout_descriptor(layout: str | CuteLayout, *, dtype: str | None = None,
                            major: str | None = None,
                            swizzle: str | None = None, start_address: Any = None,
@@ -579,14 +596,7 @@ def cute_layout_descriptor(layout: str | CuteLayout, *, dtype: str | None = None
     (Long: the steps of one derivation -- read the layout, find its swizzle atom, its LBO
     and SBO, the start address and the K steps -- each refusing with its own reason.)"""
     lay = layout if isinstance(layout, CuteLayout) else parse_layout(layout)
-    maj, major_note = resolve_major(lay, major)
-    el = element_type(dsl_dtype(lay, dtype, kind), kind)
-    inferred = [major_note] if major_note else []
-    if dtype is None and width_dtype(lay) is not None:
-        inferred.append(width_note(lay, el.name))
-    signless = signless_note(lay, dtype)
-    if signless is not None:
-        inferred.append(signless)
+    maj, el, inferred = print_operand(lay, major, dtype, kind)
     unused = parse_int(unused_lbo_bytes, "unused_lbo_bytes")
     if unused not in (0, UNIT_BYTES):
         raise ParameterError(f"unused_lbo_bytes={unused}: allowed 16 (raw 1, CUTLASS) or 0 (DeepGEMM)")

@@ -173,20 +173,11 @@ def check_layout(word: Any, layout: Any, *, major: str | None = None, dtype: str
     (Long: read the print, bring packed elements to bytes, then compare element by element,
     each step refusing with its own reason.)"""
     from .cute import CuteLayout, offsets, parse_layout
-    from .cute_layout import (byte_functor, dsl_dtype, mma_slice, resolve_major, signless_note,
-                              slice_start, width_dtype, width_note)
-    from .smem_layout import element_type
+    from .cute_layout import byte_functor, mma_slice, print_operand, slice_start
 
     model = fetch_model(word, descriptor)
     lay = layout if isinstance(layout, CuteLayout) else parse_layout(layout)
-    maj, major_note = resolve_major(lay, major)
-    el = element_type(dsl_dtype(lay, dtype, kind), kind)
-    inferred = [major_note] if major_note else []
-    if dtype is None and width_dtype(lay) is not None:
-        inferred.append(width_note(lay, el.name))
-    signless = signless_note(lay, dtype)
-    if signless is not None:
-        inferred.append(signless)
+    maj, el, inferred = print_operand(lay, major, dtype, kind)
     # packed sub-byte elements of a wgmma word (.b1) are compared a byte at a time: K-major,
     # each byte holds `per` consecutive K elements (tcgen05's packed 4/6-bit types are not in
     # the measured model: refused)
