@@ -15,14 +15,16 @@ from descriptors.render.printer import plain_diff
 from descriptors.tools.diff import diff_words
 
 from .common import (DecodeFormat, Descriptor, KindOpt, ReportOutput, WordContext, option_groups,
-                     word_for_arch)
+                     parse_word, word_for_arch)
 from .main import EXIT_INVALID, EXIT_OK
 
 
 @option_groups
 def diff_cmd(
-    a: Annotated[str, typer.Argument(help="The first word: decimal or 0x hex.")],
-    b: Annotated[str, typer.Argument(help="The second word: decimal or 0x hex.")],
+    a: Annotated[str, typer.Argument(help="The first word: decimal or 0x hex, or a register "
+                 "pair LO:HI, low word first.")],
+    b: Annotated[str, typer.Argument(help="The second word: decimal or 0x hex, or a register "
+                 "pair LO:HI, low word first.")],
     as_: Annotated[Descriptor | None, typer.Option("--as", help="Which descriptor both words are (required, except with --arch sm_90a: wgmma; smem with --arch sm_90a: wgmma).")] = None,
     kind: KindOpt = None,
     context: WordContext = WordContext(),
@@ -39,6 +41,7 @@ def diff_cmd(
         raise KindRequiredError("an instruction descriptor does not name its kind: give --kind "
                                 "(tf32, f16, f8f6f4, i8, mxf8f6f4, mxf4, mxf4nvf4)")
     ctx = context.options(descriptor)
+    a, b = (hex(parse_word(w)) if ":" in w else w for w in (a, b))  # a pair: one 64-bit word
     d = diff_words(descriptor, a, b, kind=kind, arch=arch, **ctx)
     if out.fmt is DecodeFormat.json:
         typer.echo(json.dumps(d.to_dict(), indent=2))

@@ -277,3 +277,13 @@ def test_batch_goes_on_after_a_refusal_in_a_run_of_one_descriptor():
     results = encode_batch(parse_batch(doc), problems=problems)
     assert [(r.config.name, r.word) for r in results] == [("A", 0x10000), ("D", 0x40000)]
     assert [p.name for p in problems] == ["B", "C"]
+
+
+def test_diff_takes_a_register_pair_too():
+    """``diff`` reads a pair LO:HI as decode and check do: low word first, said in a note."""
+    result = run("diff", "0x00010040:0x40004040", "0x4000404000010040", "--as", "smem")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("smem: 0x4000404000010040 and 0x4000404000010040 are equal")
+    assert "read as LO:HI, the low word first" in result.stderr
+    result = run("diff", "0x00010040:0x40004040", "0x4000404000010080", "--as", "smem")
+    assert result.exit_code == 1 and "differ in 1 field" in result.stdout
