@@ -36,6 +36,9 @@ def batch_cmd(
     configs = read_batch(sys.stdin.buffer.read(), problems=problems) if stdin else \
         load_batch(file, problems=problems)
     origin = "stdin" if stdin else file.name
+    for c in configs:
+        for note in c.notes:
+            sys.stderr.write(f"descgen: note: {note}\n")
     results = encode_batch(configs, force=force, problems=problems)
     if problems:
         _report(problems, len(configs) + sum(p.index not in {c.index for c in configs}

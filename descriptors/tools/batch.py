@@ -24,7 +24,8 @@ from ..structs import Struct, field
 from .. import __version__
 from ..words.codec import DESCRIPTORS, MAX_DIGITS, format_word, parse_int
 from ..errors import BatchError, DescgenError, InvalidDescriptorError, shorten, shorten_text
-from ..rules.validate import WORD_ARCHES
+from ..rules.targets import resolve_arch
+from ..rules.validate import ARCHES, WORD_ARCHES
 from .output import (c_literal, c_type, check_identifier, comment_text, describe_params,
                      docstring_text)
 
@@ -54,6 +55,8 @@ class BatchConfig(Struct, frozen=True):
     index: int = 0
     arch: str = "sm_100a"
     context: dict[str, Any] = field(default_factory=dict)
+    #: what was assumed reading the entry (``arch = "sm_100"`` read as sm_100a)
+    notes: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:
@@ -120,10 +123,15 @@ def _config(entry: Any, index: int, seen: set[str]) -> BatchConfig:
     arch = entry.get("arch", WORD_ARCHES[descriptor][0])  # the word's own target by default
     if not isinstance(arch, str):
         raise BatchError(f"{where}: 'arch' must be text")
+    try:  # nvcc's and cuda-gdb's spellings (sm_100) as --arch reads them
+        arch, assumed = resolve_arch(arch, ARCHES)
+    except DescgenError as exc:
+        raise BatchError(f"{where}: {exc}") from None
     context_keys = _CONTEXT_KEYS.get(descriptor, ())
     context = {k: v for k, v in entry.items() if k in context_keys}
     params = {k: v for k, v in entry.items() if k not in _META_KEYS and k not in context_keys}
-    return BatchConfig(name, descriptor, params, expect, source, index, arch, context)
+    return BatchConfig(name, descriptor, params, expect, source, index, arch, context,
+                       (f"{where}: {assumed.replace('--arch ', 'arch ', 1)}",) if assumed else ())
 
 
 def parse_batch(document: Any, *, problems: list[BatchProblem] | None = None

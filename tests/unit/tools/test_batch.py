@@ -338,3 +338,25 @@ def test_batch_reads_stdin_toml_or_json():
     r = CliRunner().invoke(app, ["batch", "-"], input="")
     assert r.exit_code == 2 and r.stderr == ("descgen: error: stdin: the file is empty; a batch "
                                              "file holds a list 'configs'\n")
+
+def test_a_batch_arch_takes_nvcc_spelling_with_a_note():
+    """``arch = "sm_100"`` in a batch file is read as sm_100a, as ``--arch sm_100`` is, and the
+    command says so; a target descgen does not know is still refused with the entry named."""
+    from helpers import run
+    import tempfile, os
+    text = ('[[configs]]\nname = "a"\ndescriptor = "idesc"\narch = "sm_100"\nkind = "f16"\n'
+            'a_type = "bf16"\nb_type = "bf16"\nm = 128\nn = 256\n')
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "b.toml")
+        with open(path, "w") as f:
+            f.write(text)
+        result = run("batch", path, "--format", "json")
+        assert result.exit_code == 0, result.output
+        assert '"0x08400490"' in result.stdout
+        assert result.stderr.startswith("descgen: note: config 'a' (#1): arch sm_100 read as "
+                                        "sm_100a")
+        with open(path, "w") as f:
+            f.write(text.replace("sm_100", "sm_89"))
+        result = run("batch", path)
+        assert result.exit_code == 2 and "config 'a' (#1): unknown architecture 'sm_89'" in \
+            result.stderr
