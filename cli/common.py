@@ -118,7 +118,7 @@ ArchOpt = Annotated[str, typer.Option("--arch", callback=arch_option, help="Targ
 #: --arch of the commands that read a word: its default is the word's own target.
 WordArchOpt = Annotated[str | None, typer.Option(
     "--arch", callback=arch_option, help="Target architecture: " + ", ".join(ARCHES) + " (sm_100 "
-    "and the like: the a target); with sm_90a a smem word is the wgmma matrix descriptor.", show_default="the word's: sm_100a; sm_90a for wgmma")]
+    "and the like: the a target); with sm_90a an smem word is the wgmma matrix descriptor.", show_default="the word's: sm_100a; sm_90a for wgmma")]
 
 
 def word_for_arch(descriptor: str | None, arch: str | None,

@@ -63,7 +63,7 @@ def dump_cmd(
                        "mxf8f6f4, mxf4, mxf4nvf4.")] = None,
     arch: Annotated[str | None, typer.Option(
         "--arch", callback=arch_option, help="Target architecture: " + ", ".join(ARCHES) + " (sm_90a: the words are "
-                       "wgmma matrix descriptors; a smem name or --as smem reads as wgmma).",
+                       "wgmma matrix descriptors; an smem name or --as smem reads as wgmma).",
         show_default="the input's target, else sm_100a")] = None,
     min_confidence: Annotated[float, typer.Option(
         "--min-confidence", min=0.0, max=1.0,
