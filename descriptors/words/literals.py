@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 __all__ = ["MAX_LINE", "parse_immediate", "split_operands", "REGISTER_BITS", "PAIR_ORDER",
+           "register_value",
            "parse_register_pair", "C_SUFFIX", "strip_c_suffix"]
 
 #: Characters of one line of text that are read: the readers and ``descgen dump`` cut a longer
@@ -106,6 +107,19 @@ def split_operands(text: str, base: int) -> tuple[list[tuple[str, int]], str | N
     return out, problem
 
 
+def register_value(value: int, what: str) -> int:
+    """The :data:`REGISTER_BITS`-bit word a register holds, from its value as a debugger or a
+    user gives it: ``0 .. 2**32 - 1``, or a negative value down to ``-2**31`` (a signed reading,
+    two's complement).  Raises :class:`~descriptors.errors.ParameterError` naming ``what`` for
+    anything else (never masked)."""
+    from ..errors import ParameterError, shorten
+    if value.__class__ is not int or \
+            not -(1 << (REGISTER_BITS - 1)) <= value < (1 << REGISTER_BITS):
+        raise ParameterError(f"{what}: {shorten(value)} is no {REGISTER_BITS}-bit register "
+                             f"value (-2**{REGISTER_BITS - 1} .. 2**{REGISTER_BITS}-1)")
+    return value & ((1 << REGISTER_BITS) - 1)
+
+
 def parse_register_pair(text: str) -> int | None:
     """The 64-bit word a register pair holds, from ``LO:HI`` (:data:`PAIR_ORDER`: the low
     word first): two register values, decimal or ``0x`` hex (``_`` and ``'`` separators
@@ -120,11 +134,7 @@ def parse_register_pair(text: str) -> int | None:
     if len(parts) != 2:
         raise ParameterError(f"register pair {text.strip()[:60]!r}: expected two 32-bit "
                              f"values, {PAIR_ORDER}")
-    halves = []
-    for part, what in zip(parts, ("low word", "high word")):
-        value = parse_int(part.strip(), f"the pair's {what}")
-        if not -(1 << (REGISTER_BITS - 1)) <= value < (1 << REGISTER_BITS):
-            raise ParameterError(f"the pair's {what} {part.strip()[:40]} is no 32-bit register "
-                                 f"value ({PAIR_ORDER})")
-        halves.append(value & ((1 << REGISTER_BITS) - 1))
+    halves = [register_value(parse_int(part.strip(), f"the pair's {what}"),
+                             f"the pair's {what} ({PAIR_ORDER})")
+              for part, what in zip(parts, ("low word", "high word"))]
     return halves[1] << REGISTER_BITS | halves[0]

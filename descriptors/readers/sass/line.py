@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from .. import Instruction, Operand
-from ...errors import ParameterError, shorten
+from ...words.literals import register_value
 from ..knownbits import KnownBits
 from ..values import ValueSet, single
 from ...isa.sass import WgmmaDescriptor, wgmma_descriptors
@@ -23,10 +23,7 @@ def register_word(name: str, value: int) -> int:
     """The 32-bit word a register holds, from its value as a debugger gives it: ``0 ..
     2**32 - 1``, or a negative value down to ``-2**31`` (a signed reading, two's complement).
     Raises :class:`~descriptors.errors.ParameterError` for anything else (never masked)."""
-    if value.__class__ is not int or not -(1 << 31) <= value < (1 << 32):
-        raise ParameterError(f"${name}: {shorten(value)} is no 32-bit register value "
-                             f"(-2**31 .. 2**32-1)")
-    return value & 0xFFFFFFFF
+    return register_value(value, f"${name}")
 
 
 def read_live(text: str, values: Mapping[str, int | None], *,

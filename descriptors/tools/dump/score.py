@@ -19,6 +19,7 @@ from ...words.codec import Decoded, decode
 from ...words.enums import KINDS, kind_named
 from ...errors import ParameterError, shorten
 from ...words.layouts import IDESC, LAYOUTS, SMEM, TMEM, WGMMA, ZCM
+from ...words.literals import REGISTER_BITS
 from ..printer import to_json
 from ...rules.targets import DEFAULT_ARCH
 from ...isa.sites import IdescContext
@@ -51,8 +52,8 @@ def on_arch(family: str | None, arch: str | None) -> str | None:
         return "wgmma"
     return family
 
-#: A general or uniform register holds 32 bits; a 64-bit value lives in an aligned pair.
-REGISTER_BITS = 32
+#: A general or uniform register holds REGISTER_BITS (32, :mod:`descriptors.words.literals`);
+#: a 64-bit value lives in an aligned pair.
 _REGISTER_MAX = (1 << REGISTER_BITS) - 1
 
 # ---------------------------------------------------------------- confidence constants
